@@ -1,0 +1,15 @@
+// Package env is the shared game vocabulary of kumalak: the State interface
+// every game implements, its static Spec, actions, players and results, a
+// registry of games by name, the checked move door Play, and perft.
+//
+// Perspective: a State knows whose turn it is (ToMove). Observations are
+// from the mover's view; Result.Value(p) gives an outcome from any player's
+// view. Turns do not always alternate (mangala's extra turn), so code that
+// backs values up a game tree compares players instead of negating per ply.
+//
+// Games live in subpackages (env/togyz, env/mangala) and register themselves
+// in init; import kumalak/env/games to register all of them. The conformance
+// suite every game passes is in env/envtest.
+//
+// States are not safe for concurrent use; copies (CopyFrom) are independent.
+package env

@@ -1,0 +1,188 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Player is one side of the board. White moves first.
+type Player int8
+
+// The two players.
+const (
+	White Player = 0
+	Black Player = 1
+)
+
+// Other returns the opponent of p.
+func (p Player) Other() Player { return 1 - p }
+
+// String returns "w" or "b", as in position strings.
+func (p Player) String() string {
+	if p == White {
+		return "w"
+	}
+	return "b"
+}
+
+// Action is a move: the 0-based index of one of the mover's own pits, so the
+// move written "pit 5" is Action(4). Actions are always in [0, Spec.NumActions).
+type Action uint8
+
+// Pit returns the 1-based pit number that names the action in records.
+func (a Action) Pit() int { return int(a) + 1 }
+
+// Result is the result of a game: Ongoing until the position is terminal.
+type Result int8
+
+// The four results.
+const (
+	Ongoing Result = iota
+	WhiteWins
+	BlackWins
+	Draw
+)
+
+// String returns the record form: "1-0", "0-1", "1/2-1/2" or "*".
+func (r Result) String() string {
+	switch r {
+	case WhiteWins:
+		return "1-0"
+	case BlackWins:
+		return "0-1"
+	case Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
+// Value returns the result from p's view: +1 a win, -1 a loss, 0 a draw or
+// an unfinished game.
+func (r Result) Value(p Player) float32 {
+	switch {
+	case r == WhiteWins && p == White, r == BlackWins && p == Black:
+		return 1
+	case r == WhiteWins, r == BlackWins:
+		return -1
+	}
+	return 0
+}
+
+// Winner returns the winning player, or false for a draw or unfinished game.
+func (r Result) Winner() (Player, bool) {
+	switch r {
+	case WhiteWins:
+		return White, true
+	case BlackWins:
+		return Black, true
+	}
+	return 0, false
+}
+
+// ParseResult reads the record form of a result.
+func ParseResult(s string) (Result, error) {
+	for _, r := range []Result{Ongoing, WhiteWins, BlackWins, Draw} {
+		if r.String() == s {
+			return r, nil
+		}
+	}
+	return Ongoing, fmt.Errorf("env: bad result %q (want 1-0, 0-1, 1/2-1/2 or *)", s)
+}
+
+// State is one position of a game. Implementations are pointers to small
+// values of fixed arrays: copying is CopyFrom, never shared memory.
+//
+// Perspective: ToMove says whose turn it is; Observe encodes the position
+// from that player's view. In mangala a player may move twice in a row, so
+// callers must compare players rather than assume turns alternate.
+type State interface {
+	// Spec returns the static facts of the game.
+	Spec() *Spec
+	// ToMove returns the player to move.
+	ToMove() Player
+	// Legal appends the legal actions to dst in increasing order and returns
+	// it; it returns dst unchanged for a terminal position.
+	Legal(dst []Action) []Action
+	// Apply plays a legal action. It panics on an illegal one: use Play for
+	// moves from people, files and protocols.
+	Apply(a Action)
+	// Result returns Ongoing, or the result of a terminal position.
+	Result() Result
+	// Observe writes the Spec().ObsLen features of the position from the
+	// mover's view into dst, which must be at least that long.
+	Observe(dst []float32)
+	// CopyFrom makes the receiver a copy of src, a state of the same game.
+	CopyFrom(src State)
+	// String returns the position string of RULES.md.
+	String() string
+}
+
+// Spec holds the fixed facts of one game.
+type Spec struct {
+	Name       string // registry name: "togyz", "mangala", "mangala-kale"
+	Title      string // human name
+	Pits       int    // pits per side
+	NumActions int    // size of the action space (= Pits)
+	Stones     int    // stones in play
+	ObsLen     int    // length of Observe's output
+	ObsVersion string // observation encoding version, e.g. "togyz/1"
+	// New returns the start position.
+	New func() State
+	// Parse reads a position string, refusing a malformed one with an error
+	// that names the field.
+	Parse func(s string) (State, error)
+}
+
+// Start returns s.New(), or the parsed position when pos is not empty.
+func (s *Spec) Start(pos string) (State, error) {
+	if strings.TrimSpace(pos) == "" || pos == "start" {
+		return s.New(), nil
+	}
+	st, err := s.Parse(pos)
+	if err != nil {
+		return nil, fmt.Errorf("%s: position %q: %w", s.Name, pos, err)
+	}
+	return st, nil
+}
+
+// Clone returns a new independent copy of st.
+func Clone(st State) State {
+	c := st.Spec().New()
+	c.CopyFrom(st)
+	return c
+}
+
+var registry = map[string]*Spec{}
+
+// Register adds a game; it panics on a duplicate name. Game packages call it
+// from init.
+func Register(s *Spec) {
+	if _, dup := registry[s.Name]; dup {
+		panic("env: game registered twice: " + s.Name)
+	}
+	registry[s.Name] = s
+}
+
+// Games returns the registered game names, sorted.
+func Games() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ErrUnknownGame is wrapped by Lookup's error.
+var ErrUnknownGame = errors.New("unknown game")
+
+// Lookup returns the game registered under name.
+func Lookup(name string) (*Spec, error) {
+	s, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownGame, name, strings.Join(Games(), ", "))
+	}
+	return s, nil
+}

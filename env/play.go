@@ -1,0 +1,64 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Checker is implemented by games that can say why an in-range action is
+// illegal (for example "pit is a tuzdyk"); Play uses it for its message.
+type Checker interface {
+	Check(a Action) error
+}
+
+// ErrIllegal is wrapped by every error Play returns for an illegal move.
+var ErrIllegal = errors.New("illegal move")
+
+// Play is the checked door for a move written as a pit number (1-based). It
+// returns an error naming the problem, and leaves st unchanged, when the game
+// is over, the pit is out of range, or the move is illegal.
+func Play(st State, pit int) error {
+	a, err := CheckMove(st, pit)
+	if err != nil {
+		return err
+	}
+	st.Apply(a)
+	return nil
+}
+
+// CheckMove returns the action for the pit number, or why it can't be played.
+func CheckMove(st State, pit int) (Action, error) {
+	spec := st.Spec()
+	if st.Result() != Ongoing {
+		return 0, fmt.Errorf("%w: game is over (%s)", ErrIllegal, st.Result())
+	}
+	if pit < 1 || pit > spec.NumActions {
+		return 0, fmt.Errorf("%w: pit %d out of range 1..%d", ErrIllegal, pit, spec.NumActions)
+	}
+	a := Action(pit - 1)
+	if c, ok := st.(Checker); ok {
+		if err := c.Check(a); err != nil {
+			return 0, fmt.Errorf("%w: %w", ErrIllegal, err)
+		}
+		return a, nil
+	}
+	var buf [32]Action
+	for _, l := range st.Legal(buf[:0]) {
+		if l == a {
+			return a, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: pit %d can't be played", ErrIllegal, pit)
+}
+
+// Scorer is implemented by games with stores: Store returns the stones in
+// p's store. Baseline agents use it for their evaluation.
+type Scorer interface {
+	Store(p Player) int
+}
+
+// Hasher is implemented by games that give each position a 64-bit hash
+// (Zobrist or similar), equal for equal positions.
+type Hasher interface {
+	Hash() uint64
+}
