@@ -1,0 +1,41 @@
+# kumalak — see README.md. Every target works from a fresh clone.
+GO        ?= go
+BIN       := bin/kumalak
+PKGS      := ./...
+FUZZTIME  ?= 20s
+BENCHTIME ?= 1s
+RUN       ?= runs/togyz
+BUDGET    ?= 30m
+
+.PHONY: build run test test-race bench fuzz lint clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/kumalak
+
+## run: the main job — train togyz with the default config for about $(BUDGET).
+run: build
+	$(BIN) train --config configs/togyz.yaml --run $(RUN) --resume --budget $(BUDGET)
+
+## test: lint, the whole test suite, and the concurrent parts under the race detector.
+test: lint
+	$(GO) test -count=1 -timeout 9m $(PKGS)
+	$(GO) test -count=1 -race -timeout 5m -run 'Batcher|Concurr|Parallel' ./net/ ./arena/ ./selfplay/
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+## fuzz: run every fuzz target for FUZZTIME each.
+fuzz:
+	@for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+lint:
+	$(GO) vet $(PKGS)
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+clean:
+	rm -rf bin

@@ -1,0 +1,419 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"kumalak/env"
+)
+
+// Scores of the alpha-beta search, from the mover's view. One stone is
+// stoneUnit; a win found ply plies from the root scores winScore-ply, so the
+// search prefers faster wins and slower losses.
+const (
+	maxPly    = 64
+	maxDepth  = 60
+	stoneUnit = 100
+	winScore  = 1 << 24
+	winBound  = winScore - 1<<12 // |score| >= winBound: a proven result
+	infScore  = winScore + 1
+	noMove    = 0xff
+)
+
+// alphaBeta is negamax alpha-beta with iterative deepening. Turns do not
+// always alternate, so a child's score is negated only when the child's
+// mover differs from the node's (child).
+type alphaBeta struct {
+	spec  *env.Spec
+	depth int           // deepest iteration
+	limit time.Duration // time per move; 0 = none
+	mob   int32         // evaluation bonus per legal move of the mover
+	half  int           // a store above half the stones has won
+	rng   *rand.Rand
+	tt    *table // nil when off
+
+	plies   [maxPly]plyData
+	pv      [maxPly][maxPly]env.Action
+	pvLen   [maxPly]int
+	history [2][]int32 // cutoff bonus per player and action
+	scores  []int32    // root: each move's score in the last iteration
+
+	nodes    int64
+	ctx      context.Context
+	started  time.Time
+	deadline time.Time
+	stopped  bool
+	score    int32 // root score of the chosen move
+	ana      Analysis
+	legalBuf []env.Action
+}
+
+// plyData is the scratch of one ply: moves, child positions and their order.
+type plyData struct {
+	moves []env.Action
+	kids  []env.State
+	keys  []int32
+	order []int
+}
+
+func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
+	st := spec.New()
+	if _, ok := st.(env.Scorer); !ok {
+		return nil, fmt.Errorf("ab needs a game with stores (env.Scorer); %s has none", spec.Name)
+	}
+	limit, err := o.duration("time")
+	if err != nil {
+		return nil, err
+	}
+	defDepth := 6
+	if limit > 0 {
+		defDepth = maxDepth
+	}
+	depth, err := o.int("depth", defDepth, 1, maxDepth)
+	if err != nil {
+		return nil, err
+	}
+	mob, err := o.int("mob", 0, -10000, 10000)
+	if err != nil {
+		return nil, err
+	}
+	mib, err := o.int("tt", 16, 0, 4096)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := st.(env.Hasher); !ok && mib > 0 {
+		if o.has("tt") {
+			return nil, fmt.Errorf("tt=%d needs a game with hashes (env.Hasher); %s has none", mib, spec.Name)
+		}
+		mib = 0
+	}
+	return newSearcher(spec, depth, limit, int32(mob), mib, rng), nil
+}
+
+// newSearcher returns an alpha-beta agent with a transposition table of mib
+// MiB (none for 0).
+func newSearcher(spec *env.Spec, depth int, limit time.Duration, mob int32, mib int, rng *rand.Rand) *alphaBeta {
+	s := &alphaBeta{spec: spec, depth: depth, limit: limit, mob: mob, half: spec.Stones / 2, rng: rng}
+	if mib > 0 {
+		s.tt = newTable(mib)
+	}
+	n := spec.NumActions
+	for i := range s.plies {
+		p := &s.plies[i]
+		p.moves = make([]env.Action, 0, n)
+		p.kids = make([]env.State, n)
+		for k := range p.kids {
+			p.kids[k] = spec.New()
+		}
+		p.keys = make([]int32, n)
+		p.order = make([]int, n)
+	}
+	s.history = [2][]int32{make([]int32, n), make([]int32, n)}
+	s.scores = make([]int32, n)
+	s.legalBuf = make([]env.Action, 0, n)
+	s.ana.PV = make([]env.Action, 0, maxPly)
+	s.ana.Moves = make([]MoveStat, 0, n)
+	return s
+}
+
+// Reset clears the transposition table and the move-ordering history.
+func (s *alphaBeta) Reset() {
+	if s.tt != nil {
+		s.tt.clear()
+	}
+	for p := range s.history {
+		clear(s.history[p])
+	}
+}
+
+// Analysis describes the last search.
+func (s *alphaBeta) Analysis() Analysis { return s.ana }
+
+// Move searches st by iterative deepening and returns the best move of the
+// deepest iteration; a move found better in an unfinished iteration wins.
+func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) {
+	root := &s.plies[0]
+	root.moves = st.Legal(root.moves[:0])
+	if len(root.moves) == 0 {
+		return 0, ErrGameOver
+	}
+	s.begin(ctx)
+	s.expandRoot(st)
+	if len(root.moves) == 1 {
+		s.single(root.moves[0])
+		return root.moves[0], nil
+	}
+	for d := 1; d <= s.depth; d++ {
+		done := s.searchRoot(st.ToMove(), d)
+		if !done {
+			break
+		}
+		s.ana.Depth = d
+		if abs32(s.score) >= winBound || (s.limit > 0 && time.Since(s.started) > s.limit/2) {
+			break
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.finishAnalysis()
+	return s.ana.PV[0], nil
+}
+
+// begin resets the per-move counters.
+func (s *alphaBeta) begin(ctx context.Context) {
+	s.ctx, s.nodes, s.stopped = ctx, 0, false
+	if s.limit > 0 {
+		s.started = time.Now()
+		s.deadline = s.started.Add(s.limit)
+	}
+	if s.tt != nil {
+		s.tt.gen++
+	}
+	s.ana.Depth, s.ana.Nodes = 0, 0
+	s.ana.PV = s.ana.PV[:0]
+}
+
+// expandRoot makes the root's children in a random order, so that equal
+// moves are chosen at random.
+func (s *alphaBeta) expandRoot(st env.State) {
+	r := &s.plies[0]
+	s.rng.Shuffle(len(r.moves), func(i, j int) { r.moves[i], r.moves[j] = r.moves[j], r.moves[i] })
+	for i, a := range r.moves {
+		r.kids[i].CopyFrom(st)
+		r.kids[i].Apply(a)
+		r.order[i] = i
+		s.scores[i] = 0
+	}
+}
+
+// single records the analysis of a forced move, which is not searched.
+func (s *alphaBeta) single(a env.Action) {
+	s.score = 0
+	s.ana.PV = append(s.ana.PV[:0], a)
+	s.ana.Moves = append(s.ana.Moves[:0], MoveStat{Action: a, Share: 1})
+	s.ana.Value, s.ana.WinProb = 0, 0.5
+}
+
+// searchRoot runs one iteration to depth d over the root moves, best of the
+// previous iteration first. It reports whether the iteration finished; an
+// unfinished one still updates the best move when one beat the first.
+func (s *alphaBeta) searchRoot(me env.Player, d int) bool {
+	r := &s.plies[0]
+	alpha := int32(-infScore)
+	found := false
+	for _, i := range r.order[:len(r.moves)] {
+		v := s.child(me, r.kids[i], d-1, 1, alpha, infScore)
+		if s.stopped {
+			break
+		}
+		s.scores[i] = v
+		if v > alpha {
+			alpha, found = v, true
+			s.setPV(0, r.moves[i])
+		}
+	}
+	if found {
+		s.score = alpha
+		s.ana.PV = append(s.ana.PV[:0], s.pv[0][:s.pvLen[0]]...)
+	}
+	if s.stopped {
+		return false
+	}
+	sortByKey(r.order[:len(r.moves)], s.scores)
+	return true
+}
+
+// child returns the score of child position c for me, the mover at the
+// parent: the child's own score when me moves again, else its negation.
+func (s *alphaBeta) child(me env.Player, c env.State, depth, ply int, alpha, beta int32) int32 {
+	if c.ToMove() == me {
+		return s.search(c, depth, ply, alpha, beta)
+	}
+	return -s.search(c, depth, ply, -beta, -alpha)
+}
+
+// search returns the score of st for its mover, searched depth plies deep,
+// within the window (alpha, beta) (fail-soft).
+func (s *alphaBeta) search(st env.State, depth, ply int, alpha, beta int32) int32 {
+	s.nodes++
+	if s.nodes&1023 == 0 && s.expired() {
+		s.stopped = true
+	}
+	s.pvLen[ply] = 0
+	if s.stopped {
+		return 0
+	}
+	me := st.ToMove()
+	if v, ok := s.settled(st, me, ply); ok {
+		return v
+	}
+	if depth <= 0 || ply >= maxPly-1 {
+		return s.eval(st, me)
+	}
+	alpha0, ttMove := alpha, noMove
+	var key uint64
+	if s.tt != nil {
+		key = st.(env.Hasher).Hash()
+		v, m, hit := s.tt.probe(key, depth, ply, alpha, beta)
+		if hit {
+			return v
+		}
+		ttMove = m
+	}
+	best, bestMove := s.searchKids(st, me, depth, ply, alpha, beta, ttMove)
+	if s.tt != nil && !s.stopped {
+		s.tt.store(key, depth, ply, best, alpha0, beta, bestMove)
+	}
+	return best
+}
+
+// searchKids searches the children of st in order and returns the best
+// score and move.
+func (s *alphaBeta) searchKids(st env.State, me env.Player, depth, ply int, alpha, beta int32, ttMove int) (int32, int) {
+	p := &s.plies[ply]
+	s.expand(st, p, me, ttMove)
+	best, bestMove := int32(-infScore), noMove
+	for _, i := range p.order[:len(p.moves)] {
+		v := s.child(me, p.kids[i], depth-1, ply+1, alpha, beta)
+		if s.stopped {
+			return 0, noMove
+		}
+		if v <= best {
+			continue
+		}
+		best, bestMove = v, int(p.moves[i])
+		if v > alpha {
+			alpha = v
+			s.setPV(ply, p.moves[i])
+		}
+		if v >= beta {
+			s.reward(me, p.moves[i], depth)
+			break
+		}
+	}
+	return best, bestMove
+}
+
+// settled scores a finished game, or a game already decided because one
+// store holds more than half the stones (stones never leave a store).
+func (s *alphaBeta) settled(st env.State, me env.Player, ply int) (int32, bool) {
+	win := int32(winScore - ply)
+	if r := st.Result(); r != env.Ongoing {
+		return int32(r.Value(me)) * win, true
+	}
+	sc := st.(env.Scorer)
+	switch {
+	case sc.Store(me) > s.half:
+		return win, true
+	case sc.Store(me.Other()) > s.half:
+		return -win, true
+	}
+	return 0, false
+}
+
+// eval is the static score of st for me: the store difference, plus the
+// mobility bonus when set.
+func (s *alphaBeta) eval(st env.State, me env.Player) int32 {
+	sc := st.(env.Scorer)
+	v := int32(sc.Store(me)-sc.Store(me.Other())) * stoneUnit
+	if s.mob != 0 {
+		s.legalBuf = st.Legal(s.legalBuf[:0])
+		v += s.mob * int32(len(s.legalBuf))
+	}
+	return v
+}
+
+// expand fills p with st's children, ordered: the table's move, then by the
+// immediate store gain (a kept turn counting one stone), then by history.
+func (s *alphaBeta) expand(st env.State, p *plyData, me env.Player, ttMove int) {
+	p.moves = st.Legal(p.moves[:0])
+	sc := st.(env.Scorer)
+	base := sc.Store(me) - sc.Store(me.Other())
+	for i, a := range p.moves {
+		c := p.kids[i]
+		c.CopyFrom(st)
+		c.Apply(a)
+		p.order[i] = i
+		if int(a) == ttMove {
+			p.keys[i] = math.MaxInt32
+			continue
+		}
+		cs := c.(env.Scorer)
+		gain := int32(cs.Store(me) - cs.Store(me.Other()) - base)
+		if c.ToMove() == me {
+			gain++
+		}
+		p.keys[i] = gain<<20 + min(s.history[me][a], 1<<19)
+	}
+	sortByKey(p.order[:len(p.moves)], p.keys)
+}
+
+// reward raises the history of a move that caused a cutoff.
+func (s *alphaBeta) reward(me env.Player, a env.Action, depth int) {
+	s.history[me][a] += int32(depth * depth)
+}
+
+// setPV makes a followed by the child's line the principal variation at ply.
+func (s *alphaBeta) setPV(ply int, a env.Action) {
+	s.pv[ply][0] = a
+	n := copy(s.pv[ply][1:], s.pv[ply+1][:s.pvLen[ply+1]])
+	s.pvLen[ply] = n + 1
+}
+
+// expired reports whether the time is up or the context ended.
+func (s *alphaBeta) expired() bool {
+	if s.limit > 0 && time.Now().After(s.deadline) {
+		return true
+	}
+	return s.ctx.Err() != nil
+}
+
+// finishAnalysis fills the value and per-move figures of the analysis.
+func (s *alphaBeta) finishAnalysis() {
+	r := &s.plies[0]
+	s.ana.Nodes = s.nodes
+	s.ana.Value = s.toValue(s.score)
+	s.ana.WinProb = winProb(s.ana.Value)
+	s.ana.Moves = s.ana.Moves[:0]
+	for _, i := range r.order[:len(r.moves)] {
+		m := MoveStat{Action: r.moves[i], Value: s.toValue(s.scores[i])}
+		if r.moves[i] == s.ana.PV[0] {
+			m.Share, m.Value = 1, s.ana.Value
+		}
+		s.ana.Moves = append(s.ana.Moves, m)
+	}
+}
+
+// toValue maps a score to -1..1: ±1 for a proven result, else a tanh of
+// the store lead measured in sixteenths of the stones.
+func (s *alphaBeta) toValue(v int32) float32 {
+	switch {
+	case v >= winBound:
+		return 1
+	case v <= -winBound:
+		return -1
+	}
+	scale := float64(stoneUnit) * max(1, float64(s.spec.Stones)/16)
+	return float32(math.Tanh(float64(v) / scale))
+}
+
+// sortByKey sorts idx by key[idx] descending; insertion sort keeps equal
+// keys in their order.
+func sortByKey(idx []int, key []int32) {
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && key[idx[j]] > key[idx[j-1]]; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+}
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,31 @@
+// Package agent holds the players of kumalak behind one small interface:
+// Agent.Move picks a move for the side to move. Agents are built from spec
+// strings such as "ab:depth=6" or "mcts:sims=800,rollouts=1" by New; Help
+// lists every kind and its keys.
+//
+// The kinds:
+//
+//   - random: a uniformly random legal move.
+//   - greedy: the move with the best immediate store difference for the
+//     mover (env.Scorer), a kept turn counting as a bonus; ties broken at
+//     random.
+//   - ab: alpha-beta negamax with iterative deepening, a fixed-size
+//     transposition table keyed by env.Hasher, TT-move and capture-first
+//     move ordering, and the store difference as evaluation.
+//   - mcts: PUCT search (package mcts) with uniform priors and random
+//     rollouts.
+//   - model: a policy/value network (package net) guiding the same search.
+//
+// Perspective: every score and value is from the view of the player to move
+// at the position it belongs to. Turns do not always alternate (mangala's
+// extra turn), so the alpha-beta search compares players: it negates a
+// child's score only when the child's mover differs from the parent's.
+//
+// Optional interfaces: Analyzer reports what the last search found (value,
+// principal variation, per-move figures), Resetter starts a new game, and
+// Observer is told every move played so a search can keep its tree.
+//
+// Concurrency: an agent is not safe for concurrent use; build one per game
+// or per worker. Each agent draws its randomness from a *rand.Rand seeded by
+// New's seed, so a run is reproducible.
+package agent

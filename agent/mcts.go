@@ -1,0 +1,165 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"kumalak/env"
+	"kumalak/mcts"
+)
+
+// mctsKeys are the keys of the mcts kind; model shares most of them.
+var mctsKeys = []key{
+	{"sims", "800", "simulations added per move (0 with time= for time only)"},
+	{"time", "none", "time per move, e.g. 500ms; with sims, the first reached ends the search"},
+	{"rollouts", "1", "random playouts per leaf (1..1000)"},
+	{"cpuct", "1.25", "PUCT exploration constant (0..100]"},
+	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
+	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
+	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
+}
+
+// searcher plays with an mcts.Search: the mcts and model kinds.
+type searcher struct {
+	search *mcts.Search
+	lim    mcts.Limits
+	temp   float32
+	reuse  bool
+	cur    env.State // the search's root, when rooted
+	rooted bool
+	ana    Analysis
+	kids   []mcts.ChildStats
+}
+
+func newMCTS(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
+	cfg := mcts.DefaultConfig()
+	n, err := o.int("rollouts", 1, 1, 1000)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Rollouts = n
+	m, err := newSearcherAgent(spec, nil, cfg, o, 800, rng)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// newSearcherAgent reads the search keys shared by mcts and model into cfg
+// and returns the agent; defSims is the default of sims.
+func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *options, defSims int, rng *rand.Rand) (*searcher, error) {
+	var err error
+	m := &searcher{cur: spec.New()}
+	if m.lim.Time, err = o.duration("time"); err != nil {
+		return nil, err
+	}
+	if m.lim.Sims, err = o.int("sims", defSims, 0, 10_000_000); err != nil {
+		return nil, err
+	}
+	if o.has("time") && !o.has("sims") {
+		m.lim.Sims = 0
+	}
+	if m.lim.Sims == 0 && m.lim.Time == 0 {
+		return nil, fmt.Errorf("sims=0 needs time=")
+	}
+	cpuct, err := o.float("cpuct", float64(cfg.CPuct), 1e-3, 100)
+	if err != nil {
+		return nil, err
+	}
+	temp, err := o.float("temp", 0, 0, 100)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Solver, err = o.bool("solver", cfg.Solver); err != nil {
+		return nil, err
+	}
+	if m.reuse, err = o.bool("reuse", true); err != nil {
+		return nil, err
+	}
+	cfg.CPuct, m.temp = float32(cpuct), float32(temp)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m.search = mcts.New(spec, ev, cfg, rng)
+	m.ana.PV = make([]env.Action, 0, maxPly)
+	m.ana.Moves = make([]MoveStat, 0, spec.NumActions)
+	m.kids = make([]mcts.ChildStats, 0, spec.NumActions)
+	return m, nil
+}
+
+// Move searches from st, reusing the tree when its root is st, and returns
+// the chosen move.
+func (m *searcher) Move(ctx context.Context, st env.State) (env.Action, error) {
+	if st.Result() != env.Ongoing {
+		return 0, ErrGameOver
+	}
+	if !m.rooted || !sameState(m.cur, st) {
+		m.search.Reset(st)
+		m.cur.CopyFrom(st)
+		m.rooted = true
+	}
+	if err := m.search.Run(ctx, m.lim); err != nil {
+		return 0, fmt.Errorf("agent: %w", err)
+	}
+	a := m.search.Choose(m.temp)
+	m.analyse()
+	return a, nil
+}
+
+// Played moves the root along a played move, keeping its subtree.
+func (m *searcher) Played(a env.Action, next env.State) {
+	if !m.reuse || !m.rooted {
+		m.rooted = false
+		return
+	}
+	m.search.Advance(a, next)
+	m.cur.CopyFrom(next)
+}
+
+// Reset drops the tree.
+func (m *searcher) Reset() { m.rooted = false }
+
+// Analysis describes the last search.
+func (m *searcher) Analysis() Analysis { return m.ana }
+
+// analyse copies the root's figures into the analysis, moves by visits.
+func (m *searcher) analyse() {
+	root := m.search.Root()
+	m.ana.Value = root.Value
+	m.ana.WinProb = winProb(root.Value)
+	m.ana.Nodes = int64(root.Visits)
+	m.ana.PV = m.search.PV(m.ana.PV[:0])
+	m.kids = m.search.Children(m.kids[:0])
+	for i := 1; i < len(m.kids); i++ { // by visits, stable
+		for j := i; j > 0 && m.kids[j].Visits > m.kids[j-1].Visits; j-- {
+			m.kids[j], m.kids[j-1] = m.kids[j-1], m.kids[j]
+		}
+	}
+	total := 0
+	for _, k := range m.kids {
+		total += k.Visits
+	}
+	m.ana.Moves = m.ana.Moves[:0]
+	for _, k := range m.kids {
+		s := MoveStat{Action: k.Action, Value: k.Q}
+		if total > 0 {
+			s.Share = float32(k.Visits) / float32(total)
+		}
+		m.ana.Moves = append(m.ana.Moves, s)
+	}
+}
+
+// sameState reports whether a and b are the same position: by hash when the
+// game has one, else by position string.
+func sameState(a, b env.State) bool {
+	if a.ToMove() != b.ToMove() {
+		return false
+	}
+	ha, ok1 := a.(env.Hasher)
+	hb, ok2 := b.(env.Hasher)
+	if ok1 && ok2 {
+		return ha.Hash() == hb.Hash()
+	}
+	return a.String() == b.String()
+}

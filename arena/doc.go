@@ -1,0 +1,28 @@
+// Package arena measures agents against each other: matches of paired
+// games, Elo differences with confidence intervals, the sequential
+// probability ratio test (SPRT), and round-robin tournaments rated by a
+// Bradley-Terry fit.
+//
+// A Match plays Games games between agents A and B (built from spec strings
+// by package agent). Games come in pairs: both games of a pair start from
+// the same opening, A playing White in the first and Black in the second,
+// so an unbalanced opening favours neither. Openings are either given or
+// made of OpeningPlies random plies from the start, drawn from the seed
+// (skipping openings that end the game and, while possible, repeats).
+//
+// Perspective: every figure of a Result (W/D/L, score, Elo, LLR) is from A's
+// view.
+//
+// Statistics: the score s turns into Elo as -400·log10(1/s - 1). The 95%
+// interval comes from the variance of the score per pair (pentanomial
+// model) when every game was paired, else per game (trinomial); the ends of
+// the score interval are turned into Elo the same way. The SPRT uses
+// fishtest's generalized log-likelihood ratio on the pairs, stops the match
+// when it crosses log(β/(1-α)) or log((1-β)/α), and reports H0 (Elo0),
+// H1 (Elo1) or inconclusive.
+//
+// Concurrency: a match runs Parallel workers, each with its own two agents
+// (agents are not safe for concurrent use). Records, Progress and the
+// statistics are handled by the goroutine that called Run, in the order
+// games finish; results are reproducible for a seed with Parallel = 1.
+package arena

@@ -1,0 +1,225 @@
+package arena
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"kumalak/agent"
+	"kumalak/env"
+)
+
+// Record is one finished game, written as a line of JSON.
+type Record struct {
+	Game     string `json:"game"`               // registry name, e.g. "togyz"
+	Index    int    `json:"index"`              // game number in the match, from 0
+	Pair     int    `json:"pair"`               // opening pair: games 2k and 2k+1
+	White    string `json:"white"`              // agent spec playing White
+	Black    string `json:"black"`              // agent spec playing Black
+	A        string `json:"a"`                  // colour of agent A: "white" or "black"
+	Start    string `json:"start"`              // position string before the opening
+	Opening  []int  `json:"opening"`            // opening moves, pit numbers
+	Moves    []int  `json:"moves"`              // moves the agents chose, pit numbers
+	Result   string `json:"result"`             // "1-0", "0-1" or "1/2-1/2"
+	Reason   string `json:"reason,omitempty"`   // why the game ended, when not by the rules
+	Final    string `json:"final"`              // the last position string
+	Notation string `json:"notation,omitempty"` // opening and moves in the game's notation
+}
+
+// Notation writes the moves played from start (which it must not change) in
+// a game's record notation, such as togyz's "1. 76 98 2. 55 12x".
+type Notation func(start env.State, moves []env.Action) (string, error)
+
+// PitNotation is the default notation: pit numbers separated by spaces.
+func PitNotation(_ env.State, moves []env.Action) (string, error) {
+	parts := make([]string, len(moves))
+	for i, a := range moves {
+		parts[i] = strconv.Itoa(a.Pit())
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// writeRecord writes r as one line of JSON.
+func writeRecord(w io.Writer, r *Record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("arena: record: %w", err)
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("arena: write record: %w", err)
+	}
+	return nil
+}
+
+// errAborted marks a game cut short by the match's context.
+var errAborted = errors.New("arena: game aborted")
+
+// player is one side of a game: an agent and its spec.
+type player struct {
+	ag   agent.Agent
+	spec string
+}
+
+// play plays one game from start after the opening, white and black
+// choosing moves, and returns its record (without Index and Pair) and the
+// result. A game still running after maxPlies moves is a draw.
+func play(ctx context.Context, start env.State, opening []env.Action, white, black player, maxPlies int, note Notation) (*Record, env.Result, error) {
+	st := env.Clone(start)
+	for _, a := range opening {
+		st.Apply(a)
+	}
+	for _, p := range []player{white, black} {
+		if r, ok := p.ag.(agent.Resetter); ok {
+			r.Reset()
+		}
+	}
+	rec := &Record{Game: st.Spec().Name, White: white.spec, Black: black.spec, Start: start.String(), Opening: pits(opening)}
+	moves := make([]env.Action, 0, 256)
+	for len(moves) < maxPlies && st.Result() == env.Ongoing {
+		mover := white
+		if st.ToMove() == env.Black {
+			mover = black
+		}
+		a, err := mover.ag.Move(ctx, st)
+		if ctx.Err() != nil {
+			return nil, env.Ongoing, errAborted
+		}
+		if err != nil {
+			return nil, env.Ongoing, fmt.Errorf("arena: %s at ply %d of %s: %w", mover.spec, len(opening)+len(moves)+1, st, err)
+		}
+		if _, err := env.CheckMove(st, a.Pit()); err != nil {
+			return nil, env.Ongoing, fmt.Errorf("arena: %s played pit %d in %s: %w", mover.spec, a.Pit(), st, err)
+		}
+		st.Apply(a)
+		moves = append(moves, a)
+		observe(white.ag, a, st)
+		observe(black.ag, a, st)
+	}
+	res := st.Result()
+	if res == env.Ongoing {
+		res, rec.Reason = env.Draw, fmt.Sprintf("adjudicated a draw after %d moves", maxPlies)
+	}
+	rec.Moves, rec.Result, rec.Final = pits(moves), res.String(), st.String()
+	n, err := note(start, append(append([]env.Action(nil), opening...), moves...))
+	if err != nil {
+		return nil, env.Ongoing, fmt.Errorf("arena: notation: %w", err)
+	}
+	rec.Notation = n
+	return rec, res, nil
+}
+
+// observe tells ag about a move, when it listens.
+func observe(ag agent.Agent, a env.Action, next env.State) {
+	if o, ok := ag.(agent.Observer); ok {
+		o.Played(a, next)
+	}
+}
+
+// pits returns the moves as pit numbers.
+func pits(moves []env.Action) []int {
+	p := make([]int, len(moves))
+	for i, a := range moves {
+		p[i] = a.Pit()
+	}
+	return p
+}
+
+// makeOpenings returns n openings of plies random moves from start, drawn
+// from seed. An opening that ends the game is drawn again, and so is a
+// repeat, until 100 draws in a row have failed to find a new one.
+func makeOpenings(start env.State, n, plies int, seed uint64) ([][]env.Action, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x6f70656e696e67))
+	seen := map[string]bool{}
+	out := make([][]env.Action, 0, n)
+	st := env.Clone(start)
+	var buf [64]env.Action
+	for len(out) < n {
+		var open []env.Action
+		for try := 0; ; try++ {
+			if try == 1000 {
+				return nil, fmt.Errorf("arena: no opening of %d plies that does not end the game", plies)
+			}
+			open = randomLine(st, start, plies, rng, buf[:0])
+			if open == nil {
+				continue
+			}
+			if key := fmt.Sprint(open); !seen[key] || try >= 100 {
+				seen[key] = true
+				break
+			}
+		}
+		out = append(out, open)
+	}
+	return out, nil
+}
+
+// randomLine plays plies random moves from start on st and returns them, or
+// nil when the game ends on the way.
+func randomLine(st, start env.State, plies int, rng *rand.Rand, buf []env.Action) []env.Action {
+	st.CopyFrom(start)
+	line := make([]env.Action, 0, plies)
+	for i := 0; i < plies; i++ {
+		moves := st.Legal(buf[:0])
+		if len(moves) == 0 {
+			return nil
+		}
+		a := moves[rng.IntN(len(moves))]
+		st.Apply(a)
+		line = append(line, a)
+	}
+	if st.Result() != env.Ongoing {
+		return nil
+	}
+	return line
+}
+
+// checkOpenings verifies that every given opening is legal from start and
+// leaves the game running.
+func checkOpenings(start env.State, openings [][]env.Action) error {
+	for i, open := range openings {
+		st := env.Clone(start)
+		for k, a := range open {
+			if err := env.Play(st, a.Pit()); err != nil {
+				return fmt.Errorf("arena: opening %d, move %d: %w", i+1, k+1, err)
+			}
+		}
+		if st.Result() != env.Ongoing {
+			return fmt.Errorf("arena: opening %d ends the game", i+1)
+		}
+	}
+	return nil
+}
+
+// ParseOpenings reads openings, one a line, as pit numbers separated by
+// spaces; blank lines and lines starting with # are skipped.
+func ParseOpenings(r io.Reader) ([][]env.Action, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("arena: openings: %w", err)
+	}
+	var out [][]env.Action
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var open []env.Action
+		for _, f := range strings.Fields(line) {
+			p, err := strconv.Atoi(f)
+			if err != nil || p < 1 || p > 255 {
+				return nil, fmt.Errorf("arena: openings line %d: %q is not a pit number", n+1, f)
+			}
+			open = append(open, env.Action(p-1))
+		}
+		out = append(out, open)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("arena: openings: none found")
+	}
+	return out, nil
+}

@@ -1,0 +1,108 @@
+package arena
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestEloFromScore(t *testing.T) {
+	for _, tc := range []struct{ s, elo float64 }{
+		{0.5, 0}, {0.75, 190.848501887865}, {0.25, -190.848501887865},
+		{10.0 / 11, 400}, {0.9, 381.697003775730}, {1, math.Inf(1)}, {0, math.Inf(-1)},
+	} {
+		if got := EloFromScore(tc.s); !(got == tc.elo || near(got, tc.elo, 1e-9)) {
+			t.Errorf("EloFromScore(%v) = %v, want %v", tc.s, got, tc.elo)
+		}
+		if !math.IsInf(tc.elo, 0) && !near(ScoreFromElo(tc.elo), tc.s, 1e-12) {
+			t.Errorf("ScoreFromElo(%v) = %v, want %v", tc.elo, ScoreFromElo(tc.elo), tc.s)
+		}
+	}
+}
+
+// TestEloInterval checks the trinomial interval against a hand computation:
+// 60 W, 20 D, 20 L: s = 0.7, per-game variance (60·0.09 + 20·0.04 +
+// 20·0.49)/100 = 0.16, so s ± 1.96·0.04.
+func TestEloInterval(t *testing.T) {
+	e := EloOfCounts(Counts{W: 60, D: 20, L: 20})
+	half := z95 * 0.04
+	want := Elo{EloFromScore(0.7), EloFromScore(0.7 - half), EloFromScore(0.7 + half)}
+	if !near(e.Diff, 147.2, 0.1) || !near(e.Lo, want.Lo, 1e-9) || !near(e.Hi, want.Hi, 1e-9) {
+		t.Errorf("got %v, want %v", e, want)
+	}
+	if got := e.String(); got != "+147.2 [+86.2, +218.3]" {
+		t.Errorf("String() = %q", got)
+	}
+	// All wins: the interval is unbounded above.
+	if e := EloOfCounts(Counts{W: 10}); !math.IsInf(e.Diff, 1) || !math.IsInf(e.Hi, 1) {
+		t.Errorf("all wins: %v", e)
+	}
+	// Pairs: 10 pairs of 1.5 and 10 of 0.5: mean 0.5, per-pair variance
+	// 1/16, so ±1.96·0.25/sqrt(20).
+	p := EloOfPairs(Pairs{0, 10, 0, 10, 0})
+	h := z95 * 0.25 / math.Sqrt(20)
+	if p.Diff != 0 || !near(p.Hi, EloFromScore(0.5+h), 1e-9) || !near(p.Lo, -p.Hi, 1e-9) {
+		t.Errorf("pairs: %v", p)
+	}
+}
+
+func TestLOS(t *testing.T) {
+	if got := LOS(Counts{W: 10, L: 10, D: 50}); got != 0.5 {
+		t.Errorf("even: %v", got)
+	}
+	// (W-L)/sqrt(W+L) = 2: Φ(2) = 0.97725.
+	if got := LOS(Counts{W: 12, L: 4}); !near(got, 0.977249868, 1e-8) {
+		t.Errorf("12-4: %v", got)
+	}
+}
+
+// TestLLR compares with values from an independent implementation of
+// fishtest's LLR_logistic (Python, bisection on the secular equation).
+func TestLLR(t *testing.T) {
+	for _, tc := range []struct {
+		counts     []int // L, D, W or the pentanomial
+		elo0, elo1 float64
+		want       float64
+	}{
+		{[]int{10, 20, 30}, 0, 10, 0.8291213438037827},
+		{[]int{300, 400, 350}, 0, 5, 0.9870204773469334},
+		{[]int{120, 80, 200}, -3, 3, 1.7269237319823285},
+		{[]int{5, 40, 120, 45, 10}, 0, 5, 0.5217521025565371},
+		{[]int{0, 12, 30, 10, 2}, 0, 10, 0.047304125643582544},
+		{[]int{0, 0, 10}, 0, 50, 1.3358977898254127},
+	} {
+		s := NewSPRT(tc.elo0, tc.elo1)
+		var got float64
+		if len(tc.counts) == 3 {
+			got = s.LLRCounts(Counts{L: tc.counts[0], D: tc.counts[1], W: tc.counts[2]})
+		} else {
+			got = s.LLRPairs(Pairs(tc.counts))
+		}
+		if !near(got, tc.want, 1e-9) {
+			t.Errorf("LLR(%v, %v..%v) = %.12f, want %.12f", tc.counts, tc.elo0, tc.elo1, got, tc.want)
+		}
+	}
+}
+
+func TestSPRTBoundsAndVerdict(t *testing.T) {
+	s := NewSPRT(0, 10)
+	lo, hi := s.Bounds()
+	if !near(lo, -2.944438979, 1e-9) || !near(hi, 2.944438979, 1e-9) {
+		t.Errorf("bounds %v %v", lo, hi)
+	}
+	for _, tc := range []struct {
+		llr  float64
+		want Verdict
+	}{{3, AcceptH1}, {-3, AcceptH0}, {0.5, Inconclusive}} {
+		if got := s.Verdict(tc.llr); got != tc.want {
+			t.Errorf("Verdict(%v) = %v", tc.llr, got)
+		}
+	}
+	if err := (SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}).Validate(); err == nil {
+		t.Error("elo0 > elo1 accepted")
+	}
+	if err := (SPRT{Elo0: 0, Elo1: 5, Alpha: 0, Beta: 0.05}).Validate(); err == nil {
+		t.Error("alpha 0 accepted")
+	}
+}

@@ -1,0 +1,68 @@
+// Command kumalak trains, measures and plays agents for Togyz Kumalak and
+// Turkish Mangala. Each subcommand lives in its own file and registers its
+// constructor in init; this file only builds the root and maps errors to
+// exit codes.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// commands holds the constructors of every subcommand, added by init
+// functions of the files beside this one.
+var commands []func() *cobra.Command
+
+// usageError marks bad input from the user: exit status 2.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// badInput wraps err as a usage error (exit status 2) prefixed with the
+// command name, e.g. "replay: move 14 (pit 5): pit is empty".
+func badInput(cmd string, format string, args ...any) error {
+	return usageError{fmt.Errorf(cmd+": "+format, args...)}
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "kumalak",
+		Short:         "Self-play reinforcement learning for Togyz Kumalak and Turkish Mangala",
+		Long:          "kumalak trains policy/value networks by self-play MCTS for togyz, mangala and mangala-kale,\nmeasures their strength in an arena, and serves them as a playing bot.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%s: %w", c.Name(), err)}
+	})
+	for _, mk := range commands {
+		root.AddCommand(mk())
+	}
+	return root
+}
+
+func main() {
+	root := newRoot()
+	root.SetArgs(os.Args[1:])
+	os.Exit(run(root))
+}
+
+// run executes root and returns the exit status: 0 on success, 2 for bad
+// input, 1 for any other failure.
+func run(root *cobra.Command) int {
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(root.ErrOrStderr(), err)
+	var u usageError
+	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "unknown command") {
+		return 2
+	}
+	return 1
+}

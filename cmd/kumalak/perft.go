@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/env"
+)
+
+func init() { commands = append(commands, newPerftCmd) }
+
+func newPerftCmd() *cobra.Command {
+	var g gameFlags
+	var depth int
+	c := &cobra.Command{
+		Use:   "perft",
+		Short: "Count the leaf nodes of the game tree to each depth",
+		Long: "perft prints one line per depth from 1 to --depth: the depth, the node count,\n" +
+			"the time taken and the nodes per second. The counts are those of RULES.md.",
+		Example: "  kumalak perft --game togyz --depth 7\n  kumalak perft --game mangala-kale --depth 8 --position '4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w'",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if depth < 1 || depth > 20 {
+				return badInput("perft", "--depth %d out of range 1..20", depth)
+			}
+			_, st, err := g.state("perft")
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			for d := 1; d <= depth; d++ {
+				t0 := time.Now()
+				n := env.Perft(st, d)
+				dt := time.Since(t0)
+				fmt.Fprintf(out, "%d %d %.3fs %.0f nodes/s\n", d, n, dt.Seconds(), float64(n)/max(dt.Seconds(), 1e-9))
+			}
+			return nil
+		},
+	}
+	g.add(c)
+	c.Flags().IntVar(&depth, "depth", 5, "deepest depth to count (1..20)")
+	return c
+}

@@ -1,0 +1,81 @@
+package mcts
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Config holds the search settings. DefaultConfig gives settings for
+// strong play; self-play turns on root noise (NoiseAlpha).
+type Config struct {
+	CPuct        float32 // exploration constant of PUCT, in (0, 100]
+	FPUReduction float32 // first-play urgency: an unvisited child is valued at the parent's Q minus this, in [-2, 2]
+	NoiseAlpha   float32 // Dirichlet alpha of the root noise, in [0, 100]; 0 = no noise
+	NoiseWeight  float32 // fraction of noise mixed into the root priors, in [0, 1]
+	Batch        int     // leaves gathered per Evaluate call, in [1, 4096]
+	VirtualLoss  float32 // value counted against each visit in flight, in [0, 10]
+	Solver       bool    // MCTS-solver: propagate proven wins, losses and draws
+	Rollouts     int     // with a nil Evaluator: random playouts per leaf (pure MCTS), in [0, 1e6]
+	MaxNodes     int     // arena capacity in nodes, in [64, 1<<30]; the search stops growing when full
+}
+
+// DefaultConfig returns settings for play: no root noise, one leaf per
+// evaluation, the solver on.
+func DefaultConfig() Config {
+	return Config{
+		CPuct:        1.25,
+		FPUReduction: 0.25,
+		NoiseAlpha:   0,
+		NoiseWeight:  0.25,
+		Batch:        1,
+		VirtualLoss:  1,
+		Solver:       true,
+		Rollouts:     0,
+		MaxNodes:     1 << 20,
+	}
+}
+
+// Validate returns an error naming every field out of its range.
+func (c Config) Validate() error {
+	var errs []error
+	check := func(ok bool, name string, v any, want string) {
+		if !ok {
+			errs = append(errs, fmt.Errorf("mcts: %s = %v, want %s", name, v, want))
+		}
+	}
+	check(in32(c.CPuct, 0, 100) && c.CPuct > 0, "CPuct", c.CPuct, "in (0, 100]")
+	check(in32(c.FPUReduction, -2, 2), "FPUReduction", c.FPUReduction, "in [-2, 2]")
+	check(in32(c.NoiseAlpha, 0, 100), "NoiseAlpha", c.NoiseAlpha, "in [0, 100]")
+	check(in32(c.NoiseWeight, 0, 1), "NoiseWeight", c.NoiseWeight, "in [0, 1]")
+	check(c.Batch >= 1 && c.Batch <= 4096, "Batch", c.Batch, "in [1, 4096]")
+	check(in32(c.VirtualLoss, 0, 10), "VirtualLoss", c.VirtualLoss, "in [0, 10]")
+	check(c.Rollouts >= 0 && c.Rollouts <= 1e6, "Rollouts", c.Rollouts, "in [0, 1000000]")
+	check(c.MaxNodes >= 64 && c.MaxNodes <= 1<<30, "MaxNodes", c.MaxNodes, "in [64, 1073741824]")
+	return errors.Join(errs...)
+}
+
+// in32 reports whether lo <= v <= hi (false for NaN).
+func in32(v, lo, hi float32) bool {
+	return v >= lo && v <= hi && !math.IsNaN(float64(v))
+}
+
+// Limits bounds one call of Run. At least one of Sims and Time must be set;
+// when both are, the first reached ends the search.
+type Limits struct {
+	Sims int           // simulations to add in this call (root visits added), 0 = no limit
+	Time time.Duration // wall-clock budget of this call, 0 = no limit
+}
+
+func (l Limits) validate() error {
+	switch {
+	case l.Sims < 0:
+		return fmt.Errorf("mcts: Limits.Sims = %d, want >= 0", l.Sims)
+	case l.Time < 0:
+		return fmt.Errorf("mcts: Limits.Time = %v, want >= 0", l.Time)
+	case l.Sims == 0 && l.Time == 0:
+		return errors.New("mcts: Limits sets neither Sims nor Time")
+	}
+	return nil
+}

@@ -1,0 +1,263 @@
+package net
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// gblas is gonum's pure-Go BLAS; its float32 level-1 kernels (Saxpy, Sdot)
+// are SSE assembly on amd64. Calling the concrete type avoids the interface
+// dispatch of the blas32 package functions.
+var gblas gonum.Implementation
+
+// dotMaxOut is the widest layer evaluated as one dot product per output
+// (transposed weights). Wider layers use one axpy per non-zero input, which
+// skips the zeros left by ReLU and by sparse observations.
+const dotMaxOut = 16
+
+// Infer evaluates a network in plain Go, float32, on the calling goroutine.
+// It holds a private copy of the parameters (taken by NewInfer) and scratch
+// buffers for up to maxBatch rows, so Run allocates nothing. An Infer is not
+// safe for concurrent use: give each goroutine its own, or share one through
+// a Batcher.
+type Infer struct {
+	cfg      Config
+	maxBatch int
+	in       infLayer
+	blocks   []infBlock
+	policy   infLayer
+	value1   infLayer
+	value2   infLayer
+
+	h, t, u []float32 // maxBatch × Width activations
+	vh      []float32 // maxBatch × ValueHidden
+	logits  []float32 // maxBatch × Actions
+	idx     []int32   // non-zero input indices of one row
+}
+
+type infBlock struct{ fc1, fc2 infLayer }
+
+// infLayer is one dense layer y = x·w + b with w stored [in][out] (axpy
+// form) or [out][in] (dot form).
+type infLayer struct {
+	in, out int
+	w       []float32
+	b       []float32
+	dot     bool
+}
+
+// NewInfer returns an evaluator for a snapshot of p that accepts batches of
+// up to maxBatch rows. Later changes to p are not seen. It panics if p's
+// Config is invalid or maxBatch < 1.
+func NewInfer(p *Params, maxBatch int) *Infer {
+	c := p.Config
+	if err := c.Validate(); err != nil {
+		panic(err)
+	}
+	if maxBatch < 1 {
+		panic(fmt.Sprintf("net: NewInfer: maxBatch %d < 1", maxBatch))
+	}
+	f := &Infer{
+		cfg:      c,
+		maxBatch: maxBatch,
+		in:       newInfLayer(p, "in"),
+		policy:   newInfLayer(p, "policy"),
+		value1:   newInfLayerWB(p, "value.w1", "value.b1"),
+		value2:   newInfLayerWB(p, "value.w2", "value.b2"),
+		h:        make([]float32, maxBatch*c.Width),
+		t:        make([]float32, maxBatch*c.Width),
+		u:        make([]float32, maxBatch*c.Width),
+		vh:       make([]float32, maxBatch*c.ValueHidden),
+		logits:   make([]float32, maxBatch*c.Actions),
+		idx:      make([]int32, max(c.InputLen, c.Width, c.ValueHidden)),
+	}
+	for k := 0; k < c.Blocks; k++ {
+		f.blocks = append(f.blocks, infBlock{
+			fc1: newInfLayer(p, fmt.Sprintf("b%d.fc1", k)),
+			fc2: newInfLayer(p, fmt.Sprintf("b%d.fc2", k)),
+		})
+	}
+	return f
+}
+
+func newInfLayer(p *Params, prefix string) infLayer {
+	return newInfLayerWB(p, prefix+".w", prefix+".b")
+}
+
+func newInfLayerWB(p *Params, wName, bName string) infLayer {
+	w, b := p.Get(wName), p.Get(bName)
+	in, out := w.Shape[0], w.Shape[1]
+	l := infLayer{in: in, out: out, b: append([]float32(nil), b.Data...), dot: out <= dotMaxOut}
+	if !l.dot {
+		l.w = append([]float32(nil), w.Data...)
+		return l
+	}
+	l.w = make([]float32, in*out)
+	for i := 0; i < in; i++ {
+		for j := 0; j < out; j++ {
+			l.w[j*in+i] = w.Data[i*out+j]
+		}
+	}
+	return l
+}
+
+// Config returns the architecture of the network.
+func (f *Infer) Config() Config { return f.cfg }
+
+// MaxBatch returns the largest batch Run accepts.
+func (f *Infer) MaxBatch() int { return f.maxBatch }
+
+// Run evaluates n = len(values) rows. obs holds n×InputLen features, mask
+// n×Actions entries (1 legal, 0 illegal). It writes into priors (n×Actions)
+// the softmax of the policy logits over the legal actions only — exactly 0
+// for illegal actions, and all zero for a row without a legal action — and
+// into values the value head's output in [-1, 1]. It panics if n > MaxBatch
+// or a slice has the wrong length.
+func (f *Infer) Run(obs, mask, priors, values []float32) {
+	n := len(values)
+	a := f.cfg.Actions
+	if len(mask) != n*a || len(priors) != n*a {
+		panic(fmt.Sprintf("net: Infer.Run: %d rows need mask and priors of %d, got %d and %d",
+			n, n*a, len(mask), len(priors)))
+	}
+	f.forward(obs, n, values)
+	for r := 0; r < n; r++ {
+		maskedSoftmax(f.logits[r*a:(r+1)*a], mask[r*a:(r+1)*a], priors[r*a:(r+1)*a])
+	}
+}
+
+// Logits evaluates n = len(values) rows like Run but writes the raw policy
+// logits (no mask, no softmax) into logits (n×Actions).
+func (f *Infer) Logits(obs, logits, values []float32) {
+	n := len(values)
+	if len(logits) != n*f.cfg.Actions {
+		panic(fmt.Sprintf("net: Infer.Logits: %d rows need logits of %d, got %d",
+			n, n*f.cfg.Actions, len(logits)))
+	}
+	f.forward(obs, n, values)
+	copy(logits, f.logits[:n*f.cfg.Actions])
+}
+
+// forward fills f.logits[:n×Actions] and values[:n].
+func (f *Infer) forward(obs []float32, n int, values []float32) {
+	c := f.cfg
+	if n > f.maxBatch {
+		panic(fmt.Sprintf("net: Infer: %d rows exceed the max batch %d", n, f.maxBatch))
+	}
+	if len(obs) != n*c.InputLen {
+		panic(fmt.Sprintf("net: Infer: %d rows need obs of %d, got %d", n, n*c.InputLen, len(obs)))
+	}
+	w := n * c.Width
+	h, t, u := f.h[:w], f.t[:w], f.u[:w]
+	f.in.apply(n, obs, nil, h, f.idx)
+	reluInPlace(h)
+	for i := range f.blocks {
+		bl := &f.blocks[i]
+		bl.fc1.apply(n, h, nil, t, f.idx)
+		reluInPlace(t)
+		bl.fc2.apply(n, t, h, u, f.idx)
+		reluInPlace(u)
+		h, u = u, h
+	}
+	f.policy.apply(n, h, nil, f.logits[:n*c.Actions], f.idx)
+	vh := f.vh[:n*c.ValueHidden]
+	f.value1.apply(n, h, nil, vh, f.idx)
+	reluInPlace(vh)
+	f.value2.apply(n, vh, nil, values, f.idx)
+	for r, v := range values {
+		values[r] = float32(math.Tanh(float64(v)))
+	}
+}
+
+// apply computes y = x·w + b (+ res when res is non-nil) for n rows.
+func (l *infLayer) apply(n int, x, res, y []float32, idx []int32) {
+	for r := 0; r < n; r++ {
+		xr := x[r*l.in : (r+1)*l.in]
+		yr := y[r*l.out : (r+1)*l.out]
+		copy(yr, l.b)
+		if res != nil {
+			addInPlace(yr, res[r*l.out:(r+1)*l.out])
+		}
+		if l.dot {
+			l.applyDot(xr, yr)
+		} else {
+			l.applyAxpy(xr, yr, idx)
+		}
+	}
+}
+
+// applyAxpy adds x·w to y, one axpy per non-zero x[i]. The non-zero indices
+// are gathered first by a branch-free loop, so the sparsity pattern costs no
+// branch mispredictions in the axpy loop.
+func (l *infLayer) applyAxpy(x, y []float32, idx []int32) {
+	idx = idx[:len(x)]
+	k := 0
+	for i, v := range x {
+		idx[k] = int32(i)
+		if v != 0 {
+			k++
+		}
+	}
+	out := l.out
+	for _, i := range idx[:k] {
+		o := int(i) * out
+		gblas.Saxpy(out, x[i], l.w[o:o+out], 1, y, 1)
+	}
+}
+
+// applyDot adds x·w to y, one dot product per output.
+func (l *infLayer) applyDot(x, y []float32) {
+	in := l.in
+	for j := range y {
+		y[j] += gblas.Sdot(in, x, 1, l.w[j*in:(j+1)*in], 1)
+	}
+}
+
+func addInPlace(y, x []float32) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] += x[i]
+	}
+}
+
+// reluInPlace sets the negative entries of x to 0. Clearing by the sign
+// bit's mask instead of branching avoids mispredictions: about half of the
+// entries are negative, in no predictable pattern.
+func reluInPlace(x []float32) {
+	for i, v := range x {
+		b := math.Float32bits(v)
+		x[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
+	}
+}
+
+// maskedSoftmax writes into p the softmax of logits over the entries where
+// mask is non-zero; masked entries get exactly 0. A row with no legal entry
+// is all zero.
+func maskedSoftmax(logits, mask, p []float32) {
+	mask, p = mask[:len(logits)], p[:len(logits)]
+	top := float32(math.Inf(-1))
+	for i, z := range logits {
+		if mask[i] != 0 && z > top {
+			top = z
+		}
+	}
+	var sum float64
+	for i, z := range logits {
+		if mask[i] == 0 || math.IsInf(float64(top), -1) {
+			p[i] = 0
+			continue
+		}
+		e := math.Exp(float64(z - top))
+		p[i] = float32(e)
+		sum += e
+	}
+	if sum == 0 {
+		return
+	}
+	inv := 1 / sum
+	for i := range p {
+		p[i] = float32(float64(p[i]) * inv)
+	}
+}

@@ -1,0 +1,36 @@
+package net
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkTrainStep measures one Adam step at batch 256 (forward, backward
+// and update), reporting samples/s.
+func BenchmarkTrainStep(b *testing.B) {
+	cases := []struct {
+		name string
+		c    Config
+	}{
+		{"default_in100_a9", DefaultConfig(100, 9)},
+		{"in64_w256_b0", Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 0, ValueHidden: 64}},
+		// the layer shapes (and work) of an MLP 64→256→256→{9,1}
+		{"in64_w256_vh256", Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 0, ValueHidden: 256}},
+		{"in64_w256_b1", Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 1, ValueHidden: 64}},
+	}
+	for _, k := range cases {
+		b.Run(k.name, func(b *testing.B) {
+			cfg := DefaultTrainConfig()
+			tr := trMust(b, trParams(k.c, 1), cfg)
+			batch := trBatch(k.c, cfg.Batch, rand.New(rand.NewPCG(1, 1)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := tr.Step(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*cfg.Batch)/b.Elapsed().Seconds(), "samples/s")
+		})
+	}
+}

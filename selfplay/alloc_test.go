@@ -1,0 +1,31 @@
+package selfplay
+
+import (
+	"context"
+	"testing"
+)
+
+// Once warm, a whole game allocates only its four result slices (moves,
+// full-search flags, samples, and one block for every sample's floats):
+// nothing per move or simulation.
+func TestGameAllocations(t *testing.T) {
+	cfg := testConfig()
+	cfg.FullFraction = 0.5
+	w := newWorker(toySpec, &toyEval{}, cfg, func(int64, int64) {})
+	for i := range 5 { // grow the arenas and scratch buffers
+		if _, err := w.play(context.Background(), 1, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	i, plies := 0, 0
+	allocs := testing.AllocsPerRun(50, func() {
+		g, err := w.play(context.Background(), 1, i%5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i, plies = i+1, plies+g.Plies()
+	})
+	if allocs > 4 {
+		t.Fatalf("%v allocations per game of %d plies, want at most 4", allocs, plies/i)
+	}
+}

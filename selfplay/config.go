@@ -1,0 +1,101 @@
+package selfplay
+
+import (
+	"fmt"
+
+	"kumalak/mcts"
+)
+
+// Config sets how self-play games are played. The zero ResignThreshold turns
+// resignation off.
+type Config struct {
+	// Games is the number of games played at the same time, one goroutine
+	// each; together they keep the evaluator's batches full.
+	Games int `yaml:"games"`
+	// Search configures every search. Its Dirichlet root noise (NoiseAlpha,
+	// NoiseWeight) is used on full searches only. Batch 1 suits self-play:
+	// the parallelism comes from the games, not from within a search.
+	Search mcts.Config `yaml:"search"`
+	// FullSims is the simulation budget of a full search; only moves chosen
+	// by a full search become training samples.
+	FullSims int `yaml:"full_sims"`
+	// CheapSims is the budget of a cheap search (no noise, no sample).
+	CheapSims int `yaml:"cheap_sims"`
+	// FullFraction is the probability that a move gets a full search
+	// (playout-cap randomisation); 1 searches every move fully.
+	FullFraction float64 `yaml:"full_fraction"`
+	// TempPlies is the number of opening plies whose move is sampled from
+	// the visit counts with temperature Temp; later moves are the most
+	// visited.
+	TempPlies int `yaml:"temp_plies"`
+	// Temp is the opening temperature (0 plays the most visited move).
+	Temp float32 `yaml:"temp"`
+	// ResignThreshold: a player resigns when the root value of its search
+	// stays below -ResignThreshold for ResignPlies consecutive own moves.
+	// 0 disables resignation.
+	ResignThreshold float32 `yaml:"resign_threshold"`
+	// ResignPlies is the number of consecutive own moves below the threshold
+	// that make a player resign.
+	ResignPlies int `yaml:"resign_plies"`
+	// ResignOffFraction is the fraction of games played to the end with
+	// resignation disabled, to measure how often resigning would be wrong.
+	ResignOffFraction float64 `yaml:"resign_off_fraction"`
+	// MaxPlies caps a game's length; a capped game is scored by comparing
+	// stores (env.Scorer) or, for games without stores, as a draw.
+	MaxPlies int `yaml:"max_plies"`
+}
+
+// DefaultConfig returns a configuration for CPU-sized training runs.
+func DefaultConfig() Config {
+	search := mcts.DefaultConfig()
+	search.NoiseAlpha = 1 // about 10 / legal moves, for 6 to 9 actions
+	return Config{
+		Games:             128,
+		Search:            search,
+		FullSims:          200,
+		CheapSims:         40,
+		FullFraction:      0.25,
+		TempPlies:         16,
+		Temp:              1,
+		ResignThreshold:   0.9,
+		ResignPlies:       3,
+		ResignOffFraction: 0.1,
+		MaxPlies:          600,
+	}
+}
+
+// MaxGames bounds Config.Games.
+const MaxGames = 1 << 14
+
+// Validate names the first field out of range.
+func (c Config) Validate() error {
+	switch {
+	case c.Games < 1 || c.Games > MaxGames:
+		return fmt.Errorf("selfplay: games %d out of range 1..%d", c.Games, MaxGames)
+	case c.FullSims < 1 || c.FullSims > 1<<20:
+		return fmt.Errorf("selfplay: full_sims %d out of range 1..%d", c.FullSims, 1<<20)
+	case c.CheapSims < 1 || c.CheapSims > c.FullSims:
+		return fmt.Errorf("selfplay: cheap_sims %d out of range 1..full_sims (%d)", c.CheapSims, c.FullSims)
+	case !(c.FullFraction > 0 && c.FullFraction <= 1):
+		return fmt.Errorf("selfplay: full_fraction %g out of range (0, 1]", c.FullFraction)
+	case c.TempPlies < 0 || c.TempPlies > 1<<16:
+		return fmt.Errorf("selfplay: temp_plies %d out of range 0..%d", c.TempPlies, 1<<16)
+	case !(c.Temp >= 0 && c.Temp <= 10):
+		return fmt.Errorf("selfplay: temp %g out of range 0..10", c.Temp)
+	case !(c.ResignThreshold >= 0 && c.ResignThreshold < 1):
+		return fmt.Errorf("selfplay: resign_threshold %g out of range [0, 1)", c.ResignThreshold)
+	case c.ResignThreshold > 0 && (c.ResignPlies < 1 || c.ResignPlies > 1<<10):
+		return fmt.Errorf("selfplay: resign_plies %d out of range 1..%d", c.ResignPlies, 1<<10)
+	case !(c.ResignOffFraction >= 0 && c.ResignOffFraction <= 1):
+		return fmt.Errorf("selfplay: resign_off_fraction %g out of range [0, 1]", c.ResignOffFraction)
+	case c.MaxPlies < 1 || c.MaxPlies > maxPly:
+		return fmt.Errorf("selfplay: max_plies %d out of range 1..%d", c.MaxPlies, maxPly)
+	}
+	if err := c.Search.Validate(); err != nil {
+		return fmt.Errorf("selfplay: search: %w", err)
+	}
+	return nil
+}
+
+// maxPly is the largest ply a sample can record (data.Sample.Ply is uint16).
+const maxPly = 1<<16 - 1

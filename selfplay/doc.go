@@ -1,0 +1,66 @@
+// Package selfplay plays the games a network learns from: many concurrent
+// games of MCTS against itself, each move's search turned into a training
+// sample (data.Sample).
+//
+// # Concurrency
+//
+// A Pool runs Config.Games worker goroutines. Each worker owns its
+// searches (sequential mcts.Search, reused across moves with Advance and
+// across games with Reset), its position and its random source; workers
+// share nothing but the Evaluator, which must be safe for concurrent use.
+// Many games waiting on the same evaluator at once is what fills the
+// network's batches (a batching evaluator such as net.Batcher gathers their
+// requests). Finished games are handed to the caller's callback from the
+// goroutine that called Run, one at a time, so the callback needs no locks.
+// Progress may be read from any goroutine while Run runs.
+//
+// Game i of a Run draws all its randomness from the stream (seed, i): the
+// opening's temperature sampling, the root noise, the playout cap and the
+// resign-off draw. With a deterministic evaluator a game is therefore the
+// same whichever worker plays it and however many workers there are.
+//
+// # Perspective of the targets
+//
+// Every target is from the view of the player to move in the sample's
+// position (its mover): Outcome is the final result for that player,
+// RootValue the search's value for that player, Score the final store
+// difference that player minus the opponent, divided by the stones in play
+// (from FinalScorer when the game implements it, else env.Scorer, else 0;
+// for a resigned or capped game, the stores where it stopped).
+// The mover is recorded at each position and compared with the result's
+// players; nothing assumes that turns alternate, because in mangala a player
+// may move twice in a row.
+//
+// # Playout-cap randomisation
+//
+// Each move gets a full search (FullSims simulations, Dirichlet root noise)
+// with probability FullFraction, else a cheap one (CheapSims, no noise).
+// Only full searches become samples: the policy target is the visit
+// distribution of a search worth learning from, while cheap moves make
+// games long enough, quickly, to learn values from. Searches keep their
+// subtree from move to move, so a cheap search also benefits from earlier
+// visits. Positions counts the simulations actually run, which the solver
+// can cut short when it proves the root.
+//
+// # Move choice
+//
+// For the first TempPlies plies the move is sampled from the visit counts
+// raised to 1/Temp; afterwards the most visited move is played (a proven
+// win always, as mcts.Search.Choose decides).
+//
+// # Resignation
+//
+// A player resigns, before moving, when its root value has been below
+// -ResignThreshold on ResignPlies consecutive own moves; the game is then a
+// win for the opponent and its samples carry that result. In a fraction
+// ResignOffFraction of games resignation is disabled: the game is played
+// out, and if a player met the resign condition the game records whether
+// that player went on to win or draw (a false resignation). Stats reports
+// the rate, which tells whether the threshold is safe.
+//
+// # Capped games
+//
+// A game that reaches MaxPlies is stopped and scored by comparing the
+// stores (env.Scorer), or as a draw for games without stores; GameResult
+// and Stats mark such games as capped.
+package selfplay

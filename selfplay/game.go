@@ -1,0 +1,315 @@
+package selfplay
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"kumalak/data"
+	"kumalak/env"
+	"kumalak/mcts"
+)
+
+// GameResult is one finished self-play game and its training samples. The
+// receiver owns every slice in it.
+type GameResult struct {
+	Index   int           // game number within its Run, 0-based; the game's seed stream
+	Moves   []env.Action  // the moves played, in order; one per ply
+	Full    []bool        // Full[i]: move i came from a full search, and has a sample
+	Samples []data.Sample // one per full search, in ply order (a resigned game's last position included)
+	Result  env.Result    // final result, resignations and capped games included
+
+	Resigned bool       // the game ended by resignation
+	Resigner env.Player // who resigned (or, in a resign-off game, would have)
+	Capped   bool       // the game reached MaxPlies and was scored by the stores
+
+	ResignOff   bool // resignation was disabled in this game
+	WouldResign bool // resign-off game in which a player met the resign condition
+	FalseResign bool // ... and that player went on to win or draw
+
+	Positions int64 // simulations searched in this game
+}
+
+// Plies returns the game's length in plies.
+func (g *GameResult) Plies() int { return len(g.Moves) }
+
+// worker plays games one at a time with its own searches and random source.
+// It is used by one goroutine only. The game in progress lives in scratch
+// memory that is reused; a finished game is copied out in a few exact-size
+// allocations.
+type worker struct {
+	spec  *env.Spec
+	cfg   Config
+	pcg   *rand.PCG
+	rng   *rand.Rand
+	full  *mcts.Search // full searches, with the configured root noise
+	cheap *mcts.Search // cheap searches, without noise; == full when there is no noise
+	start env.State    // the start position
+	st    env.State    // the game's current position
+	legal []env.Action // scratch for legal moves
+	low   [2]int       // consecutive own moves below the resign threshold
+	count func(plies, positions int64)
+
+	// the game in progress
+	g      GameResult   // Samples' Obs and Policy are nil until finish
+	mover  []env.Player // mover of each sample
+	floats []float32    // each sample's observation then policy, back to back
+}
+
+func newWorker(spec *env.Spec, ev mcts.Evaluator, cfg Config, count func(plies, positions int64)) *worker {
+	pcg := rand.NewPCG(0, 0)
+	w := &worker{
+		spec:  spec,
+		cfg:   cfg,
+		pcg:   pcg,
+		rng:   rand.New(pcg),
+		start: spec.New(),
+		st:    spec.New(),
+		legal: make([]env.Action, 0, spec.NumActions),
+		count: count,
+	}
+	w.full = mcts.New(spec, ev, cfg.Search, w.rng)
+	w.cheap = w.full
+	if cfg.Search.NoiseAlpha > 0 && cfg.Search.NoiseWeight > 0 && cfg.FullFraction < 1 {
+		quiet := cfg.Search
+		quiet.NoiseAlpha, quiet.NoiseWeight = 0, 0
+		w.cheap = mcts.New(spec, ev, quiet, w.rng)
+	}
+	return w
+}
+
+// play plays game number index of a run seeded with seed. The game's
+// randomness depends on (seed, index) only, so with a deterministic
+// evaluator a game is the same whichever worker plays it. A search error,
+// cancellation included, abandons the game.
+func (w *worker) play(ctx context.Context, seed uint64, index int) (GameResult, error) {
+	w.begin(seed, index)
+	g := &w.g
+	for {
+		if r := w.st.Result(); r != env.Ongoing {
+			g.Result = r
+			break
+		}
+		if len(g.Moves) >= w.cfg.MaxPlies {
+			g.Result, g.Capped = adjudicate(w.st), true
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return GameResult{}, err
+		}
+		resigned, err := w.move(ctx)
+		if err != nil {
+			return GameResult{}, fmt.Errorf("selfplay: game %d, ply %d: %w", index, len(g.Moves), err)
+		}
+		if resigned {
+			g.Result = winFor(g.Resigner.Other())
+			break
+		}
+	}
+	return w.finish(), nil
+}
+
+// begin sets up game index: its random stream, the start position, and
+// empty scratch records.
+func (w *worker) begin(seed uint64, index int) {
+	w.pcg.Seed(seed, uint64(index))
+	w.g = GameResult{
+		Index:   index,
+		Moves:   w.g.Moves[:0],
+		Full:    w.g.Full[:0],
+		Samples: w.g.Samples[:0],
+	}
+	w.g.ResignOff = w.cfg.ResignThreshold > 0 && w.rng.Float64() < w.cfg.ResignOffFraction
+	w.mover, w.floats = w.mover[:0], w.floats[:0]
+	w.low = [2]int{}
+	w.st.CopyFrom(w.start)
+	w.full.Reset(w.st)
+	if w.cheap != w.full {
+		w.cheap.Reset(w.st)
+	}
+}
+
+// move searches the current position, records a sample after a full search,
+// and plays the chosen move. It reports true instead of moving when the
+// mover resigns.
+func (w *worker) move(ctx context.Context) (bool, error) {
+	g := &w.g
+	full := w.cfg.FullFraction >= 1 || w.rng.Float64() < w.cfg.FullFraction
+	s, sims := w.cheap, w.cfg.CheapSims
+	if full {
+		s, sims = w.full, w.cfg.FullSims
+	}
+	before := s.Root().Visits
+	if err := s.Run(ctx, mcts.Limits{Sims: sims}); err != nil {
+		return false, err
+	}
+	if err := ctx.Err(); err != nil { // a search cut short is no sample
+		return false, err
+	}
+	// Fewer than sims when the solver proved the root or the arena is full.
+	done := int64(s.Root().Visits - before)
+	g.Positions += done
+	w.count(1, done)
+	mover := w.st.ToMove()
+	value := s.RootValue()
+	if full {
+		w.sample(s, value, len(g.Moves))
+	}
+	if w.resigns(mover, value) {
+		return true, nil
+	}
+	temp := float32(0)
+	if len(g.Moves) < w.cfg.TempPlies {
+		temp = w.cfg.Temp
+	}
+	a := s.Choose(temp)
+	w.st.Apply(a)
+	g.Moves = append(g.Moves, a)
+	g.Full = append(g.Full, full)
+	w.full.Advance(a, w.st)
+	if w.cheap != w.full {
+		w.cheap.Advance(a, w.st)
+	}
+	return false, nil
+}
+
+// resigns updates the mover's run of hopeless root values and reports
+// whether the mover resigns now. In a resign-off game it only notes the
+// first player who would have resigned.
+func (w *worker) resigns(mover env.Player, value float32) bool {
+	g := &w.g
+	if w.cfg.ResignThreshold <= 0 {
+		return false
+	}
+	if value >= -w.cfg.ResignThreshold {
+		w.low[mover] = 0
+		return false
+	}
+	w.low[mover]++
+	if w.low[mover] < w.cfg.ResignPlies {
+		return false
+	}
+	if g.ResignOff {
+		if !g.WouldResign {
+			g.WouldResign, g.Resigner = true, mover
+		}
+		return false
+	}
+	g.Resigned, g.Resigner = true, mover
+	return true
+}
+
+// sample records the current position with the search's visit
+// distribution; its observation and policy go to w.floats.
+func (w *worker) sample(s *mcts.Search, value float32, ply int) {
+	nobs, n := w.spec.ObsLen, w.spec.NumActions
+	at := len(w.floats)
+	w.floats = slices.Grow(w.floats, nobs+2*n)[:at+nobs+2*n]
+	obs, pol, visits := w.floats[at:at+nobs], w.floats[at+nobs:at+nobs+n], w.floats[at+nobs+n:]
+	w.st.Observe(obs)
+	var legal uint64
+	for _, a := range w.st.Legal(w.legal[:0]) {
+		legal |= 1 << uint(a)
+	}
+	s.Policy(visits)
+	normalize(pol, visits, legal)
+	w.floats = w.floats[:at+nobs+n] // the visits were scratch
+	w.g.Samples = append(w.g.Samples, data.Sample{Legal: legal, RootValue: clamp(value), Ply: uint16(ply)})
+	w.mover = append(w.mover, w.st.ToMove())
+}
+
+// finish fills in every sample's outcome, score, observation and policy and
+// the false-resignation verdict, and returns a copy of the game that shares
+// no memory with the worker.
+func (w *worker) finish() GameResult {
+	g := w.g
+	g.Moves = slices.Clone(g.Moves)
+	g.Full = slices.Clone(g.Full)
+	g.Samples = slices.Clone(g.Samples)
+	floats := slices.Clone(w.floats)
+	per := w.spec.ObsLen + w.spec.NumActions
+	store := storeFunc(w.st)
+	for i := range g.Samples {
+		smp, p, f := &g.Samples[i], w.mover[i], floats[i*per:(i+1)*per:(i+1)*per]
+		smp.Obs, smp.Policy = f[:w.spec.ObsLen:w.spec.ObsLen], f[w.spec.ObsLen:]
+		smp.Outcome = g.Result.Value(p)
+		if store != nil {
+			smp.Score = float32(store(p)-store(p.Other())) / float32(w.spec.Stones)
+		}
+	}
+	if g.WouldResign {
+		g.FalseResign = g.Result.Value(g.Resigner) >= 0
+	}
+	return g
+}
+
+// normalize writes into dst the visit distribution src restricted to the
+// legal actions and scaled to sum 1; with no visits at all it is uniform
+// over the legal actions.
+func normalize(dst, src []float32, legal uint64) {
+	var sum float32
+	for a := range dst {
+		dst[a] = 0
+		if legal>>uint(a)&1 == 1 && src[a] > 0 {
+			dst[a] = src[a]
+			sum += src[a]
+		}
+	}
+	if sum == 0 {
+		for a := range dst {
+			dst[a] = float32(legal >> uint(a) & 1)
+			sum += dst[a]
+		}
+	}
+	for a := range dst {
+		dst[a] /= sum
+	}
+}
+
+// FinalScorer is implemented by games whose terminal positions may still
+// show stones in pits that the end rule gives to a player (in togyz, the
+// stones collected at atsyrau). FinalStore returns p's store after that
+// rule. Score targets prefer it to env.Scorer.
+type FinalScorer interface {
+	FinalStore(p env.Player) int
+}
+
+// storeFunc returns the final-store function of the game's final position
+// st, or nil for a game without stores.
+func storeFunc(st env.State) func(env.Player) int {
+	if f, ok := st.(FinalScorer); ok {
+		return f.FinalStore
+	}
+	if sc, ok := st.(env.Scorer); ok {
+		return sc.Store
+	}
+	return nil
+}
+
+// adjudicate scores an unfinished game: the larger store wins when the game
+// has stores, otherwise it is a draw.
+func adjudicate(st env.State) env.Result {
+	sc, ok := st.(env.Scorer)
+	if !ok {
+		return env.Draw
+	}
+	switch w, b := sc.Store(env.White), sc.Store(env.Black); {
+	case w > b:
+		return env.WhiteWins
+	case b > w:
+		return env.BlackWins
+	}
+	return env.Draw
+}
+
+func winFor(p env.Player) env.Result {
+	if p == env.White {
+		return env.WhiteWins
+	}
+	return env.BlackWins
+}
+
+func clamp(v float32) float32 {
+	return min(max(v, -1), 1)
+}
