@@ -4,6 +4,7 @@ package main
 
 import (
 	_ "github.com/advancedclimatesystems/gonnx"
+	_ "github.com/chromedp/chromedp"
 	_ "github.com/klauspost/compress/zstd"
 	_ "github.com/nlpodyssey/safetensors"
 	_ "github.com/schollz/progressbar/v3"

@@ -29,6 +29,19 @@ func BenchmarkWriteShard(b *testing.B) {
 	b.ReportMetric(float64(RecordSize(testLayout.ObsLen, testLayout.NumActions)), "rawbytes/sample")
 }
 
+// BenchmarkEncodeShard is BenchmarkWriteShard without the file system.
+func BenchmarkEncodeShard(b *testing.B) {
+	samples := makeSamples(rand.New(rand.NewPCG(1, 1)), testLayout, 0, benchShard)
+	b.ReportAllocs()
+	for range b.N {
+		h := testHeader()
+		if _, err := encodeShard(&h, samples); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*benchShard)/b.Elapsed().Seconds(), "samples/s")
+}
+
 func BenchmarkReadShard(b *testing.B) {
 	samples := makeSamples(rand.New(rand.NewPCG(1, 1)), testLayout, 0, benchShard)
 	path := filepath.Join(b.TempDir(), ShardName(1))

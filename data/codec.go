@@ -25,13 +25,13 @@ const (
 	offCreated    = 48
 	offPayload    = 56
 	offPayloadCRC = 64
-	fixedHeader   = 68                                 // bytes before the strings
-	minHeaderSize = fixedHeader + 3 + 4                // three empty strings and the CRC
-	maxHeaderSize = minHeaderSize + 3*MaxString        // three full strings
-	scalarsSize   = 3*4 + 2                            // outcome, root value, score, ply
-	prefixSize    = offObsLen                          // magic, version, header size
-	maxIteration  = math.MaxInt32                      // keeps Iteration an int everywhere
-	maxCount      = MaxPayload / (8 + 4 + scalarsSize) // a bound no valid count exceeds
+	fixedHeader   = 68                                     // bytes before the strings
+	minHeaderSize = fixedHeader + 3 + 4                    // three empty strings and the CRC
+	maxHeaderSize = minHeaderSize + 3*MaxString            // three full strings
+	scalarsSize   = 3*4 + 2                                // outcome, root value, score, ply
+	prefixSize    = offObsLen                              // magic, version, header size
+	maxIteration  = math.MaxInt32                          // keeps Iteration an int everywhere
+	maxCount      = MaxPayload / (4 + 8 + 4 + scalarsSize) // records of the smallest layout that fit
 )
 
 var (
@@ -39,7 +39,7 @@ var (
 	castagnoli = crc32.MakeTable(crc32.Castagnoli)
 	// The zstd coders are safe for concurrent EncodeAll/DecodeAll calls.
 	encoder = sync.OnceValues(func() (*zstd.Encoder, error) {
-		return zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
+		return zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithSingleSegment(true))
 	})
 	decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 		return zstd.NewReader(nil, zstd.WithDecodeAllCapLimit(true),
@@ -250,8 +250,11 @@ func decodeShard(b []byte) (Header, []Sample, error) {
 	if err != nil {
 		return Header{}, nil, err
 	}
-	want := h.Count * h.RecordSize
-	raw, err := dec.DecodeAll(b[fr.headerSize:], make([]byte, 0, want))
+	want, payload := h.Count*h.RecordSize, b[fr.headerSize:]
+	if err := checkFrameSize(payload, want); err != nil {
+		return Header{}, nil, err
+	}
+	raw, err := dec.DecodeAll(payload, make([]byte, 0, want))
 	switch {
 	case errors.Is(err, zstd.ErrDecoderSizeExceeded):
 		return Header{}, nil, fmt.Errorf("%w: payload holds more than %d records of %d bytes", ErrSize, h.Count, h.RecordSize)
@@ -268,6 +271,23 @@ func decodeShard(b []byte) (Header, []Sample, error) {
 		return Header{}, nil, err
 	}
 	return h, samples, nil
+}
+
+// checkFrameSize checks that the payload is a zstd frame declaring want
+// bytes of content, before anything that size is allocated.
+func checkFrameSize(payload []byte, want int) error {
+	if want == 0 && len(payload) == 0 {
+		return nil
+	}
+	var zh zstd.Header
+	if err := zh.Decode(payload); err != nil {
+		return fmt.Errorf("%w: payload: %w", ErrCorrupt, err)
+	}
+	if !zh.HasFCS || zh.FrameContentSize != uint64(want) {
+		return fmt.Errorf("%w: payload frame declares %d bytes (known: %v), header says %d",
+			ErrSize, zh.FrameContentSize, zh.HasFCS, want)
+	}
+	return nil
 }
 
 // decodeRecords decodes n records of layout l; every sample's slices are

@@ -119,6 +119,9 @@ func writeAtomic(path string, b []byte) (err error) {
 			_ = os.Remove(f.Name())
 		}
 	}()
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
 	if _, err = f.Write(b); err != nil {
 		return err
 	}

@@ -328,3 +328,30 @@ func TestGolden(t *testing.T) {
 	}
 	checkSamples(t, got, want)
 }
+
+// TestConcurrentShards exercises the shared zstd coders from several
+// goroutines (run with -race).
+func TestConcurrentShards(t *testing.T) {
+	dir := t.TempDir()
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			samples := makeSamples(rand.New(rand.NewPCG(uint64(g), 0)), testLayout, g*100, 100)
+			path := filepath.Join(dir, ShardName(g))
+			if err := WriteShard(path, testHeader(), samples); err != nil {
+				errs <- err
+				return
+			}
+			_, got, err := ReadShard(path)
+			if err == nil && (len(got) != 100 || !sameSample(&got[99], &samples[99])) {
+				err = errors.New("read back different samples")
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

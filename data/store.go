@@ -167,8 +167,11 @@ func (w *Window) AddShard(dir string, h Header, samples []Sample) error {
 	if err := w.lay.check(h.Layout); err != nil {
 		return fmt.Errorf("data: write shard %s: %w", path, err)
 	}
-	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("data: write shard %s: exists already (or cannot be checked: %v)", path, err)
+	switch _, err := os.Lstat(path); {
+	case err == nil:
+		return fmt.Errorf("data: write shard %s: exists already", path)
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("data: write shard: %w", err)
 	}
 	h.RunTotal = w.total + int64(len(samples))
 	if err := WriteShard(path, h, samples); err != nil {

@@ -85,7 +85,7 @@ type Window struct {
 	added    int64    // samples added to this value: the next local index
 	total    int64    // samples of the run, including those before a restart
 	n        int      // samples held: local indices [added-n, added)
-	perm     []int32  // a permutation of [0, n) for sampling without replacement
+	perm     []int32  // a permutation of [0, n) for sampling without replacement, grown by trim
 }
 
 // chunk holds chunkLen samples as parallel arrays.
@@ -162,6 +162,9 @@ func (w *Window) trim() {
 		clear(w.chunks[k:])
 		w.chunks = w.chunks[:k]
 	}
+	for i := len(w.perm); i < w.n; i++ { // n never shrinks
+		w.perm = append(w.perm, int32(i))
+	}
 }
 
 func (w *Window) newChunk() *chunk {
@@ -234,12 +237,6 @@ func (w *Window) Sample(rng *rand.Rand, n int, dst []Sample) []Sample {
 func (w *Window) choose(rng *rand.Rand, n int) {
 	if n < 0 || n > w.n {
 		panic(fmt.Sprintf("data: sampling %d of a window of %d", n, w.n))
-	}
-	if len(w.perm) > w.n {
-		w.perm = w.perm[:0] // the window shrank: start again from the identity
-	}
-	for i := len(w.perm); i < w.n; i++ {
-		w.perm = append(w.perm, int32(i))
 	}
 	p := w.perm[:w.n]
 	for i := range n {

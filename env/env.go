@@ -133,6 +133,22 @@ type Spec struct {
 	// Parse reads a position string, refusing a malformed one with an error
 	// that names the field.
 	Parse func(s string) (State, error)
+	// Notation writes moves played from start (which it must not change) in
+	// the game's record notation; nil means pit numbers separated by spaces
+	// (see FormatMoves).
+	Notation func(start State, moves []Action) (string, error)
+}
+
+// FormatMoves writes moves played from start in the game's notation.
+func (s *Spec) FormatMoves(start State, moves []Action) (string, error) {
+	if s.Notation != nil {
+		return s.Notation(start, moves)
+	}
+	parts := make([]string, len(moves))
+	for i, a := range moves {
+		parts[i] = fmt.Sprint(a.Pit())
+	}
+	return strings.Join(parts, " "), nil
 }
 
 // Start returns s.New(), or the parsed position when pos is not empty.

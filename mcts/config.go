@@ -10,15 +10,15 @@ import (
 // Config holds the search settings. DefaultConfig gives settings for
 // strong play; self-play turns on root noise (NoiseAlpha).
 type Config struct {
-	CPuct        float32 // exploration constant of PUCT, in (0, 100]
-	FPUReduction float32 // first-play urgency: an unvisited child is valued at the parent's Q minus this, in [-2, 2]
-	NoiseAlpha   float32 // Dirichlet alpha of the root noise, in [0, 100]; 0 = no noise
-	NoiseWeight  float32 // fraction of noise mixed into the root priors, in [0, 1]
-	Batch        int     // leaves gathered per Evaluate call, in [1, 4096]
-	VirtualLoss  float32 // value counted against each visit in flight, in [0, 10]
-	Solver       bool    // MCTS-solver: propagate proven wins, losses and draws
-	Rollouts     int     // with a nil Evaluator: random playouts per leaf (pure MCTS), in [0, 1e6]
-	MaxNodes     int     // arena capacity in nodes, in [64, 1<<30]; the search stops growing when full
+	CPuct        float32 `yaml:"cpuct"`         // exploration constant of PUCT, in (0, 100]
+	FPUReduction float32 `yaml:"fpu_reduction"` // first-play urgency: an unvisited child is valued at the parent's Q minus this, in [-2, 2]
+	NoiseAlpha   float32 `yaml:"noise_alpha"`   // Dirichlet alpha of the root noise, in [0, 100]; 0 = no noise
+	NoiseWeight  float32 `yaml:"noise_weight"`  // fraction of noise mixed into the root priors, in [0, 1]
+	Batch        int     `yaml:"batch"`         // leaves gathered per Evaluate call, in [1, 4096]
+	VirtualLoss  float32 `yaml:"virtual_loss"`  // value counted against each visit in flight, in [0, 10]
+	Solver       bool    `yaml:"solver"`        // MCTS-solver: propagate proven wins, losses and draws
+	Rollouts     int     `yaml:"rollouts"`      // with a nil Evaluator: random playouts per leaf (pure MCTS), in [0, 1e6]
+	MaxNodes     int     `yaml:"max_nodes"`     // arena capacity in nodes, in [64, 1<<30]; the search stops growing when full
 }
 
 // DefaultConfig returns settings for play: no root noise, one leaf per

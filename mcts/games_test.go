@@ -62,15 +62,22 @@ func TestRealGamesAllocs(t *testing.T) {
 		cfg := DefaultConfig()
 		cfg.Batch = 8
 		s := newTest(spec, Uniform{}, cfg, 1)
-		st := spec.New()
+		st, next := spec.New(), spec.New()
 		n := testing.AllocsPerRun(3, func() {
 			s.Reset(st)
 			if err := s.Run(ctx, Limits{Sims: 300}); err != nil {
 				t.Fatal(err)
 			}
+			a := s.Choose(0)
+			next.CopyFrom(st)
+			next.Apply(a)
+			s.Advance(a, next)
+			if err := s.Run(ctx, Limits{Sims: 300}); err != nil {
+				t.Fatal(err)
+			}
 		})
 		if n != 0 {
-			t.Errorf("%s: %v allocations per search, want 0", name, n)
+			t.Errorf("%s: %v allocations per search, move and search, want 0", name, n)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package mcts
 
-import "kumalak/env"
+import (
+	"slices"
+
+	"kumalak/env"
+)
 
 // node is one position of the tree and the edge that leads to it: the
 // action from its parent and the parent's prior for it. Children of a node
@@ -79,12 +83,13 @@ func (s *Search) compact(c int32) {
 	s.spare, s.nodes = s.nodes[:0], dst
 }
 
-// grow appends k fresh children for the actions in legal; the caller has
-// checked the capacity.
+// grow appends fresh children for the actions in legal and returns the
+// index of the first; the caller has checked the capacity.
 func (s *Search) grow(legal []env.Action) int32 {
-	first := int32(len(s.nodes))
-	for _, a := range legal {
-		s.nodes = append(s.nodes, node{action: a})
+	first := len(s.nodes)
+	s.nodes = slices.Grow(s.nodes, len(legal))[:first+len(legal)]
+	for i, a := range legal {
+		s.nodes[first+i] = node{action: a}
 	}
-	return first
+	return int32(first)
 }

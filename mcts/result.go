@@ -164,19 +164,21 @@ func (s *Search) sample(temp float32, fallback env.Action) env.Action {
 	if maxN == 0 {
 		return fallback
 	}
+	weight := func(c int32) float64 {
+		if s.lost(c, r.mover) {
+			return 0
+		}
+		return math.Pow(float64(s.nodes[c].n)/float64(maxN), 1/float64(temp))
+	}
 	var total float64
-	for pass := 0; pass < 2; pass++ {
-		x := total * s.rng.Float64()
-		for c := lo; c < hi; c++ {
-			ch := &s.nodes[c]
-			if s.lost(c, r.mover) || ch.n == 0 {
-				continue
-			}
-			w := math.Pow(float64(ch.n)/float64(maxN), 1/float64(temp))
-			if pass == 0 {
-				total += w
-			} else if x -= w; x < 0 {
-				return ch.action
+	for c := lo; c < hi; c++ {
+		total += weight(c)
+	}
+	x := total * s.rng.Float64()
+	for c := lo; c < hi; c++ {
+		if w := weight(c); w > 0 {
+			if x -= w; x < 0 {
+				return s.nodes[c].action
 			}
 		}
 	}

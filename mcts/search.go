@@ -18,7 +18,7 @@ type Search struct {
 	cfg  Config
 	rng  *rand.Rand
 
-	root    env.State // the root position; nil until Reset
+	root    env.State // the root position
 	scratch env.State // the root replayed down the current path
 	play    env.State // rollout board
 	nodes   []node    // the arena; nodes[0] is the root
@@ -38,11 +38,11 @@ type Search struct {
 	obs, mask, priors, values []float32
 }
 
-// New returns a search for spec's game. ev evaluates the leaves; it may be
-// nil when cfg.Rollouts > 0, for pure MCTS with random playouts. rng drives
-// the root noise, Choose's sampling and the rollouts. New panics when cfg
-// does not validate or the arguments are nil: the caller validates configs
-// read from the world first.
+// New returns a search for spec's game, rooted at the start position. ev
+// evaluates the leaves; it may be nil when cfg.Rollouts > 0, for pure MCTS
+// with random playouts. rng drives the root noise, Choose's sampling and
+// the rollouts. New panics when cfg does not validate or the arguments are
+// nil: the caller validates configs read from the world first.
 func New(spec *env.Spec, ev Evaluator, cfg Config, rng *rand.Rand) *Search {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
@@ -56,7 +56,7 @@ func New(spec *env.Spec, ev Evaluator, cfg Config, rng *rand.Rand) *Search {
 		panic(fmt.Sprintf("mcts: %s has %d actions, want 1..256", spec.Name, spec.NumActions))
 	}
 	b, na := cfg.Batch, spec.NumActions
-	return &Search{
+	s := &Search{
 		spec: spec, ev: ev, cfg: cfg, rng: rng,
 		root: spec.New(), scratch: spec.New(), play: spec.New(),
 		nodes:  make([]node, 0, min(cfg.MaxNodes, 4096)),
@@ -70,6 +70,8 @@ func New(spec *env.Spec, ev Evaluator, cfg Config, rng *rand.Rand) *Search {
 		priors: make([]float32, b*na),
 		values: make([]float32, b),
 	}
+	s.Reset(s.root)
+	return s
 }
 
 // Config returns the search's settings.
@@ -88,12 +90,9 @@ func (s *Search) Reset(st env.State) {
 // Advance moves the root to next, the position after playing a at the
 // root, keeping the subtree under a with its visits (tree reuse). When the
 // tree has no such subtree, or next is not the position a leads to, it
-// resets to next instead.
+// resets to next instead. Positions are compared by env.Hasher hashes when
+// the game has them, else by position strings (which allocate).
 func (s *Search) Advance(a env.Action, next env.State) {
-	if len(s.nodes) == 0 {
-		s.Reset(next)
-		return
-	}
 	c := s.childOf(0, a)
 	if c < 0 || s.nodes[c].flags&reached == 0 || !s.leadsTo(a, next) {
 		s.Reset(next)
@@ -126,11 +125,8 @@ func (s *Search) leadsTo(a env.Action, next env.State) bool {
 // counts simulations added by this call: visits already at the root (from
 // Advance or an earlier Run) are kept and not counted. A cancelled ctx
 // returns its error; an Evaluator error is returned wrapped. Either way the
-// tree stays consistent and usable. Run panics before the first Reset.
+// tree stays consistent and usable.
 func (s *Search) Run(ctx context.Context, lim Limits) error {
-	if len(s.nodes) == 0 {
-		panic("mcts: Run before Reset")
-	}
 	if err := lim.validate(); err != nil {
 		return err
 	}
@@ -145,7 +141,6 @@ func (s *Search) Run(ctx context.Context, lim Limits) error {
 		if s.nodes[0].proven != env.Ongoing || s.full || (lim.Time > 0 && !time.Now().Before(deadline)) {
 			return nil
 		}
-		s.rootNoise()
 		k := s.cfg.Batch
 		if lim.Sims > 0 {
 			k = min(k, lim.Sims-done)
@@ -176,7 +171,8 @@ func (s *Search) step(k int) (int, error) {
 	s.npend, s.path, s.off = 0, s.path[:0], s.off[:1]
 	mark := len(s.nodes)
 	done := 0
-	for misses := 0; done+s.npend < k && misses < k; {
+	for misses := 0; done+s.npend < k && misses < k && s.nodes[0].proven == env.Ongoing; {
+		s.rootNoise()
 		switch s.descend() {
 		case leafExact:
 			done++
@@ -245,6 +241,9 @@ func (s *Search) reach(idx int32) bool {
 // rollouts or queues it for the evaluator.
 func (s *Search) open(idx int32, start int) int {
 	legal := s.scratch.Legal(s.legal[:0])
+	if len(legal) == 0 {
+		panic(fmt.Sprintf("mcts: %s: no legal move in unfinished position %s", s.spec.Name, s.scratch))
+	}
 	if len(s.nodes)+len(legal) > s.cfg.MaxNodes {
 		s.path = s.path[:start]
 		return leafFull

@@ -14,8 +14,8 @@ import (
 
 // Sizes of the game.
 const (
-	Pits   = 3  // pits per side
-	Seeds  = 3  // stones per pit at the start
+	Pits   = 3 // pits per side
+	Seeds  = 3 // stones per pit at the start
 	Stones = 2 * Pits * Seeds
 	MaxPly = 40 // the game ends after this many plies
 )

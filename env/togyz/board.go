@@ -66,6 +66,17 @@ func (b *Board) Pit(p env.Player, i int) int { return int(b.pits[int(p)*PitsPerS
 // Store returns the stones in p's kazan.
 func (b *Board) Store(p env.Player) int { return int(b.kazan[p]) }
 
+// FinalStore returns p's kazan after the end rule: at atsyrau (a terminal
+// position without a kazan of 82) the stones left on the other player's row
+// count for that player. Elsewhere it is Store.
+func (b *Board) FinalStore(p env.Player) int {
+	k := int(b.kazan[p])
+	if p != b.turn && b.kazan[0] < WinAt && b.kazan[1] < WinAt && b.empty(b.turn) {
+		k += b.rowSum(p)
+	}
+	return k
+}
+
 // Tuzdyk returns the number (1..9) of the opponent's pit that is p's
 // tuzdyk, or 0 when p has none.
 func (b *Board) Tuzdyk(p env.Player) int {

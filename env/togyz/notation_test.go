@@ -117,3 +117,11 @@ func TestParseRecordErrors(t *testing.T) {
 		t.Errorf("a resignation after an unfinished game: %v", err)
 	}
 }
+
+func TestSpecNotation(t *testing.T) {
+	moves := []env.Action{6, 8}
+	got, err := Spec.FormatMoves(New(), moves)
+	if err != nil || got != "1. 76 98" {
+		t.Fatalf("Spec.FormatMoves = %q, %v; want \"1. 76 98\"", got, err)
+	}
+}

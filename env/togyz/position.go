@@ -26,9 +26,19 @@ var Spec = &env.Spec{
 	ObsVersion: ObsVersion,
 	New:        func() env.State { return New() },
 	Parse:      parseState,
+	Notation:   record,
 }
 
 func init() { env.Register(Spec) }
+
+// record is Spec.Notation: FormatRecord for a togyz start position.
+func record(start env.State, moves []env.Action) (string, error) {
+	b, ok := start.(*Board)
+	if !ok {
+		return "", fmt.Errorf("togyz: notation of a %T", start)
+	}
+	return FormatRecord(b, moves)
+}
 
 // parseState is Parse for Spec: it returns a nil State on error, not a
 // State holding a nil *Board.

@@ -205,3 +205,25 @@ func mustParse(t testing.TB, s string) *Board {
 	}
 	return b
 }
+
+func TestFinalStore(t *testing.T) {
+	cases := []struct {
+		pos        string
+		white, blk int
+	}{
+		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - - w", 0, 0},
+		// Atsyrau: black to move with an empty row, white's 10 stones are white's.
+		{"1,0,0,0,0,0,0,0,9/0,0,0,0,0,0,0,0,0 70 82 - - b", 70, 82},
+		{"1,0,0,0,0,0,0,0,9/0,0,0,0,0,0,0,0,0 75 77 - - b", 85, 77},
+		{"0,0,0,0,0,0,0,0,0/2,0,0,0,0,0,0,0,0 80 80 - - w", 80, 82},
+	}
+	for _, c := range cases {
+		b, err := Parse(c.pos)
+		if err != nil {
+			t.Fatalf("%s: %v", c.pos, err)
+		}
+		if w, k := b.FinalStore(0), b.FinalStore(1); w != c.white || k != c.blk {
+			t.Errorf("%s: FinalStore = %d, %d; want %d, %d\n%s", c.pos, w, k, c.white, c.blk, b.Draw())
+		}
+	}
+}

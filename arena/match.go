@@ -1,0 +1,300 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"kumalak/agent"
+	"kumalak/env"
+)
+
+// Config holds the settings of a match (and of each pairing of a
+// tournament).
+type Config struct {
+	Games        int            // games to play, in pairs; an odd count leaves the last pair one game
+	Parallel     int            // games played at once, in [1, 256]
+	OpeningPlies int            // random plies of a generated opening, in [0, 64]
+	Openings     [][]env.Action // given openings, used in turn; none = generated
+	Start        string         // position string the openings start from; "" = the game's start
+	Seed         uint64         // seeds the openings and the agents
+	MaxPlies     int            // moves after the opening before a game is adjudicated a draw, in [1, 100000]
+	SPRT         *SPRT          // when set, stop as soon as the test decides
+}
+
+// DefaultConfig returns 100 games, one at a time, openings of 4 random
+// plies, seed 1, and at most 1000 moves a game.
+func DefaultConfig() Config {
+	return Config{Games: 100, Parallel: 1, OpeningPlies: 4, Seed: 1, MaxPlies: 1000}
+}
+
+// Validate names the first field out of range.
+func (c Config) Validate() error {
+	switch {
+	case c.Games < 1 || c.Games > 10_000_000:
+		return fmt.Errorf("arena: games %d out of range 1..10000000", c.Games)
+	case c.Parallel < 1 || c.Parallel > 256:
+		return fmt.Errorf("arena: parallel %d out of range 1..256", c.Parallel)
+	case c.OpeningPlies < 0 || c.OpeningPlies > 64:
+		return fmt.Errorf("arena: opening plies %d out of range 0..64", c.OpeningPlies)
+	case c.MaxPlies < 1 || c.MaxPlies > 100_000:
+		return fmt.Errorf("arena: max plies %d out of range 1..100000", c.MaxPlies)
+	}
+	if c.SPRT != nil {
+		return c.SPRT.Validate()
+	}
+	return nil
+}
+
+// NewAgentFunc builds an agent from its spec string; agent.New is one.
+type NewAgentFunc func(spec *env.Spec, s string, seed uint64) (agent.Agent, error)
+
+// Progress is reported after every finished game.
+type Progress struct {
+	Done, Total int     // games finished and planned (of the whole tournament, for one)
+	A, B        string  // the agents of the current match
+	Counts      Counts  // the current match so far, from A's view
+	LLR         float64 // the SPRT's log-likelihood ratio so far, when testing
+}
+
+// Match is a match of paired games between agents A and B.
+type Match struct {
+	Spec   *env.Spec
+	A, B   string // agent specs
+	Config Config
+
+	NewAgent NewAgentFunc   // builds the agents; nil = agent.New
+	Progress func(Progress) // called after every game; may be nil
+	Records  io.Writer      // receives one JSON line per game; may be nil
+	Notation Notation       // writes Record.Notation; nil = PitNotation
+}
+
+// Result is the outcome of a match, from A's view.
+type Result struct {
+	A, B    string
+	Counts  Counts // all finished games
+	AWhite  Counts // the games A played as White
+	Pairs   Pairs  // the complete pairs
+	Elo     Elo    // from the pairs when every game was paired, else from the games
+	Model   string // "pentanomial" or "trinomial": how Elo's interval was computed
+	LOS     float64
+	SPRT    *SPRT   // the test, when one ran
+	LLR     float64 // its log-likelihood ratio, on the pairs
+	Verdict Verdict
+	Stopped bool // the SPRT ended the match before all games were played
+}
+
+// gameOut is what a worker sends back for one game.
+type gameOut struct {
+	rec    *Record
+	score  float64 // for A
+	aWhite bool
+	err    error
+}
+
+// Run plays the match and returns its result. It stops early when the SPRT
+// decides, and returns the games finished so far with ctx's error when ctx
+// ends, or with the first error of an agent or of Records.
+func (m *Match) Run(ctx context.Context) (Result, error) {
+	res := Result{A: m.A, B: m.B, SPRT: m.Config.SPRT}
+	if err := m.Config.Validate(); err != nil {
+		return res, err
+	}
+	start, openings, err := m.prepare(m.Config, m.Config.Seed)
+	if err != nil {
+		return res, err
+	}
+	t := tally{res: &res, total: m.Config.Games, pending: map[int]float64{}}
+	err = m.run(ctx, start, openings, &t, 0, m.Config.Games)
+	t.finish()
+	return res, err
+}
+
+// prepare checks the agent specs and returns the start position and the
+// openings.
+func (m *Match) prepare(c Config, seed uint64) (env.State, [][]env.Action, error) {
+	for _, s := range []string{m.A, m.B} {
+		if _, err := m.newAgent()(m.Spec, s, seed); err != nil {
+			return nil, nil, err
+		}
+	}
+	start, err := m.Spec.Start(c.Start)
+	if err != nil {
+		return nil, nil, fmt.Errorf("arena: %w", err)
+	}
+	if start.Result() != env.Ongoing {
+		return nil, nil, errors.New("arena: the start position is already over")
+	}
+	if len(c.Openings) > 0 {
+		return start, c.Openings, checkOpenings(start, c.Openings)
+	}
+	open, err := makeOpenings(start, (c.Games+1)/2, c.OpeningPlies, seed)
+	return start, open, err
+}
+
+func (m *Match) newAgent() NewAgentFunc {
+	if m.NewAgent != nil {
+		return m.NewAgent
+	}
+	return agent.New
+}
+
+// run plays the games with the workers and feeds the tally; done is the
+// count of games finished before this match (tournaments), total the games
+// of the whole run.
+func (m *Match) run(parent context.Context, start env.State, openings [][]env.Action, t *tally, done, total int) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	pairs := make(chan int)
+	out := make(chan gameOut)
+	workers := min(m.Config.Parallel, (m.Config.Games+1)/2)
+	for w := 0; w < workers; w++ {
+		go m.worker(ctx, w, start, openings, pairs, out)
+	}
+	go feed(ctx, pairs, (m.Config.Games+1)/2)
+	var firstErr error
+	for running := workers; running > 0; {
+		g := <-out
+		switch {
+		case g.rec == nil && g.err == nil: // a worker finished
+			running--
+		case g.err != nil:
+			if firstErr == nil && !errors.Is(g.err, errAborted) {
+				firstErr = g.err
+			}
+			cancel()
+		case firstErr == nil && !t.res.Stopped:
+			if err := m.take(g, t, done, total); err != nil {
+				firstErr = err
+				cancel()
+			}
+			if t.res.Stopped {
+				cancel()
+			}
+		}
+	}
+	if firstErr == nil && !t.res.Stopped && t.res.Counts.Games() < m.Config.Games {
+		firstErr = parent.Err()
+	}
+	return firstErr
+}
+
+// feed sends the pair numbers 0..n-1 until ctx ends, then closes pairs.
+func feed(ctx context.Context, pairs chan<- int, n int) {
+	defer close(pairs)
+	for p := 0; p < n; p++ {
+		select {
+		case pairs <- p:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// worker plays the pairs it receives with its own two agents, then sends an
+// empty gameOut.
+func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][]env.Action, pairs <-chan int, out chan<- gameOut) {
+	defer func() { out <- gameOut{} }()
+	seed := m.Config.Seed ^ uint64(w+1)*0x9e3779b97f4a7c15
+	a, err := m.newAgent()(m.Spec, m.A, seed)
+	if err == nil {
+		var b agent.Agent
+		if b, err = m.newAgent()(m.Spec, m.B, seed^0xb); err == nil {
+			m.playPairs(ctx, start, openings, player{a, m.A}, player{b, m.B}, pairs, out)
+			return
+		}
+	}
+	out <- gameOut{err: err}
+	for range pairs { // let feed finish
+	}
+}
+
+// playPairs plays both games of each pair received: A as White, then as
+// Black.
+func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env.Action, a, b player, pairs <-chan int, out chan<- gameOut) {
+	note := m.Notation
+	if note == nil {
+		note = PitNotation
+	}
+	for p := range pairs {
+		open := openings[p%len(openings)]
+		for g := 2 * p; g < 2*p+2 && g < m.Config.Games; g++ {
+			white, black, aWhite := a, b, g%2 == 0
+			if !aWhite {
+				white, black = b, a
+			}
+			rec, r, err := play(ctx, start, open, white, black, m.Config.MaxPlies, note)
+			if err != nil {
+				out <- gameOut{err: err}
+				continue
+			}
+			rec.Index, rec.Pair, rec.A = g, p, "white"
+			if !aWhite {
+				rec.A = "black"
+			}
+			score := float64(r.Value(env.Black)+1) / 2
+			if aWhite {
+				score = float64(r.Value(env.White)+1) / 2
+			}
+			out <- gameOut{rec: rec, score: score, aWhite: aWhite}
+		}
+	}
+}
+
+// take counts one finished game, writes its record and reports progress.
+func (m *Match) take(g gameOut, t *tally, done, total int) error {
+	t.add(g)
+	if m.Records != nil {
+		if err := writeRecord(m.Records, g.rec); err != nil {
+			return err
+		}
+	}
+	if m.Progress != nil {
+		m.Progress(Progress{Done: done + t.res.Counts.Games(), Total: total, A: m.A, B: m.B, Counts: t.res.Counts, LLR: t.res.LLR})
+	}
+	return nil
+}
+
+// tally accumulates a match's games into its Result.
+type tally struct {
+	res     *Result
+	total   int             // games planned
+	pending map[int]float64 // first finished game of a pair: its score
+}
+
+// add counts a game, completes its pair when the other game is in, and
+// updates the SPRT.
+func (t *tally) add(g gameOut) {
+	t.res.Counts.add(g.score)
+	if g.aWhite {
+		t.res.AWhite.add(g.score)
+	}
+	first, ok := t.pending[g.rec.Pair]
+	if !ok {
+		t.pending[g.rec.Pair] = g.score
+		return
+	}
+	delete(t.pending, g.rec.Pair)
+	t.res.Pairs.add(first, g.score)
+	if s := t.res.SPRT; s != nil {
+		t.res.LLR = s.LLRPairs(t.res.Pairs)
+		t.res.Verdict = s.Verdict(t.res.LLR)
+		t.res.Stopped = t.res.Verdict != Inconclusive && t.res.Counts.Games() < t.total
+	}
+}
+
+// finish computes the Elo estimate.
+func (t *tally) finish() {
+	r := t.res
+	r.LOS = LOS(r.Counts)
+	if r.Pairs.Total() > 0 && 2*r.Pairs.Total() == r.Counts.Games() {
+		r.Elo, r.Model = EloOfPairs(r.Pairs), "pentanomial"
+		return
+	}
+	r.Elo, r.Model = EloOfCounts(r.Counts), "trinomial"
+	if r.Counts.Games() == 0 {
+		r.Elo = Elo{Diff: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}
+	}
+}

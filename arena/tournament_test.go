@@ -1,0 +1,96 @@
+package arena
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"kumalak/agent/agenttest"
+)
+
+// TestBradleyTerryConsistent: results that fit the logistic model exactly
+// (75% twice in a chain, 90% across) give those differences back.
+func TestBradleyTerryConsistent(t *testing.T) {
+	pts := [][]float64{{0, 75, 90}, {25, 0, 75}, {10, 25, 0}}
+	games := [][]float64{{0, 100, 100}, {100, 0, 100}, {100, 100, 0}}
+	elo, errs := BradleyTerry(pts, games, 2, 0)
+	d := EloFromScore(0.75)
+	want := []float64{2 * d, d, 0}
+	for i := range want {
+		if !near(elo[i], want[i], 1e-6) {
+			t.Errorf("elo %v, want %v", elo, want)
+			break
+		}
+	}
+	if errs[2] != 0 || !(errs[0] > errs[1] && errs[1] > 0) {
+		t.Errorf("errs %v: want 0 for the anchor, more for the farther player", errs)
+	}
+}
+
+// TestBradleyTerryTwoPlayers: with two players the fit is the match's Elo,
+// and the interval is the binomial one, 1.96·sqrt(1/(n·c²·p·(1-p))).
+func TestBradleyTerryTwoPlayers(t *testing.T) {
+	elo, errs := BradleyTerry([][]float64{{0, 30}, {10, 0}}, [][]float64{{0, 40}, {40, 0}}, 1, 0)
+	c := math.Ln10 / 400
+	wantErr := z95 / math.Sqrt(40*c*c*0.75*0.25)
+	if !near(elo[0], EloFromScore(0.75), 1e-6) || elo[1] != 0 || !near(errs[0], wantErr, 1e-6) {
+		t.Errorf("elo %v errs %v, want %v ± %v", elo, errs, EloFromScore(0.75), wantErr)
+	}
+	// A clean sweep needs the prior to stay finite: 40 wins and one virtual
+	// draw score 40.5/41.
+	elo, _ = BradleyTerry([][]float64{{0, 40}, {0, 0}}, [][]float64{{0, 40}, {40, 0}}, 1, 1)
+	if !near(elo[0], EloFromScore(40.5/41), 1e-6) {
+		t.Errorf("sweep with prior: %v, want %v", elo[0], EloFromScore(40.5/41))
+	}
+}
+
+func TestTournamentAnchorsOnRandom(t *testing.T) {
+	c := DefaultConfig()
+	c.Games, c.OpeningPlies, c.Parallel = 16, 2, 2
+	calls := 0
+	tour := &Tournament{Spec: agenttest.Spec, Players: []string{"ab:depth=6", "greedy", "random"}, Config: c, Prior: 1,
+		Progress: func(p Progress) {
+			calls++
+			if p.Total != 48 || p.Done != calls {
+				t.Errorf("progress %+v after %d calls", p, calls)
+			}
+		}}
+	res, err := tour.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Anchor != "random" || len(res.Matches) != 3 || len(res.Standings) != 3 || calls != 48 {
+		t.Fatalf("result %+v", res)
+	}
+	if top := res.Standings[0]; top.Player != "ab:depth=6" || top.Elo <= 0 || top.Games != 32 || top.Score < 0.7 {
+		t.Errorf("top %+v", top)
+	}
+	for _, s := range res.Standings {
+		if s.Player == "random" && (s.Elo != 0 || s.Err != 0) {
+			t.Errorf("anchor %+v", s)
+		}
+	}
+	// Without random, the first player is the anchor.
+	tour.Players, tour.Progress = []string{"greedy", "ab:depth=2"}, nil
+	res, err = tour.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Anchor != "greedy" {
+		t.Errorf("anchor %s", res.Anchor)
+	}
+}
+
+func TestTournamentErrors(t *testing.T) {
+	c := DefaultConfig()
+	for _, tc := range []struct {
+		players []string
+		want    string
+	}{{[]string{"random"}, "at least two"}, {[]string{"random", "random"}, "given twice"}, {[]string{"random", "ab:x=1"}, `unknown key "x"`}} {
+		tour := &Tournament{Spec: agenttest.Spec, Players: tc.players, Config: c}
+		if _, err := tour.Run(context.Background()); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.players, err, tc.want)
+		}
+	}
+}

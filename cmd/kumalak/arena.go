@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"kumalak/agent"
+	"kumalak/arena"
+	"kumalak/env"
+	"kumalak/env/togyz"
+)
+
+func init() { commands = append(commands, newArenaCmd) }
+
+// matchFlags are the flags shared by arena and tournament.
+type matchFlags struct {
+	gameFlags
+	games, parallel, plies, maxPlies int
+	seed                             uint64
+	openings, out                    string
+	quiet                            bool
+}
+
+func (f *matchFlags) add(c *cobra.Command, games int) {
+	f.gameFlags.add(c)
+	fl := c.Flags()
+	fl.IntVar(&f.games, "games", games, "games to play (in pairs: one opening, colours swapped)")
+	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "games played at once")
+	fl.IntVar(&f.plies, "openings-plies", 4, "random plies from the start that make each pair's opening")
+	fl.StringVar(&f.openings, "openings", "", "file of openings, one a line as pit numbers (instead of random ones)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the openings and the agents")
+	fl.IntVar(&f.maxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated a draw")
+	fl.StringVar(&f.out, "out", "runs/arena", "folder for the game records (JSON lines); empty: keep none")
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+}
+
+// config returns the game and the match settings, or a usage error.
+func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
+	spec, _, err := f.state(cmd)
+	if err != nil {
+		return nil, arena.Config{}, err
+	}
+	c := arena.Config{Games: f.games, Parallel: f.parallel, OpeningPlies: f.plies, Start: f.position, Seed: f.seed, MaxPlies: f.maxPlies}
+	if f.openings != "" {
+		file, err := os.Open(f.openings)
+		if err != nil {
+			return nil, c, badInput(cmd, "--openings: %v", err)
+		}
+		defer file.Close()
+		if c.Openings, err = arena.ParseOpenings(file); err != nil {
+			return nil, c, badInput(cmd, "--openings %s: %v", f.openings, err)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return nil, c, badInput(cmd, "%v", err)
+	}
+	return spec, c, nil
+}
+
+// checkAgents builds each spec once, so that a bad one is a usage error.
+func checkAgents(cmd string, spec *env.Spec, specs ...string) error {
+	for _, s := range specs {
+		if _, err := agent.New(spec, s, 0); err != nil {
+			return badInput(cmd, "%v\n\n%s", err, agent.Help())
+		}
+	}
+	return nil
+}
+
+// records creates the record file in --out, named after the game and the
+// time, and returns it (nil with no --out) and its path.
+func (f *matchFlags) records(prefix string) (*os.File, string, error) {
+	if f.out == "" {
+		return nil, "", nil
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return nil, "", err
+	}
+	path := filepath.Join(f.out, fmt.Sprintf("%s-%s-%s.jsonl", prefix, f.game, time.Now().Format("20060102-150405")))
+	file, err := os.Create(path)
+	return file, path, err
+}
+
+// notation returns togyz's record notation for togyz, nil (pit numbers)
+// for the other games.
+func notation(spec *env.Spec) arena.Notation {
+	if spec.Name != togyz.Spec.Name {
+		return nil
+	}
+	return func(start env.State, moves []env.Action) (string, error) {
+		b, ok := start.(*togyz.Board)
+		if !ok {
+			return "", fmt.Errorf("notation: %T is not a togyz board", start)
+		}
+		return togyz.FormatRecord(b, moves)
+	}
+}
+
+// newBar returns a progress bar on w for total games, hidden when quiet.
+func newBar(w io.Writer, total int, quiet bool) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetVisibility(!quiet),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+// describe writes a progress line: the match and its W/D/L so far.
+func describe(p arena.Progress) string {
+	s := fmt.Sprintf("%s vs %s +%d =%d -%d", p.A, p.B, p.Counts.W, p.Counts.D, p.Counts.L)
+	if p.LLR != 0 {
+		s += fmt.Sprintf(" llr %.2f", p.LLR)
+	}
+	return s
+}
+
+// parseSPRT reads "elo0,elo1".
+func parseSPRT(s string, alpha, beta float64) (*arena.SPRT, error) {
+	a, b, ok := strings.Cut(s, ",")
+	e0, err0 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	e1, err1 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if !ok || err0 != nil || err1 != nil {
+		return nil, fmt.Errorf("--sprt %q: want elo0,elo1, e.g. 0,10", s)
+	}
+	t := arena.SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+func newArenaCmd() *cobra.Command {
+	var f matchFlags
+	var a, b, sprt string
+	var alpha, beta float64
+	c := &cobra.Command{
+		Use:   "arena",
+		Short: "Play a match between two agents and estimate their Elo difference",
+		Long: "arena plays --games games between agents --a and --b, in pairs that share an opening\n" +
+			"(--openings-plies random plies from the start, or --openings) with the colours swapped.\n" +
+			"It prints W/D/L, the score and the Elo difference with its 95% interval, all from A's view,\n" +
+			"and with --sprt the verdict of a sequential test that stops the match once it decides.\n" +
+			"Every game is saved as a line of JSON in a file under --out.\n\n" + agent.Help(),
+		Example: "  kumalak arena --game togyz --a ab:depth=4 --b random --games 100\n" +
+			"  kumalak arena --game mangala --a mcts:sims=2000 --b mcts:sims=100 --games 20\n" +
+			"  kumalak arena --game togyz --a model:path=runs/togyz/best.kmodel --b ab:depth=6 --games 400 --sprt 0,20",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			spec, cfg, err := f.config("arena")
+			if err != nil {
+				return err
+			}
+			if err := checkAgents("arena", spec, a, b); err != nil {
+				return err
+			}
+			if sprt != "" {
+				if cfg.SPRT, err = parseSPRT(sprt, alpha, beta); err != nil {
+					return badInput("arena", "%v", err)
+				}
+			}
+			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg, Notation: notation(spec)}
+			return runMatch(c, &f, m)
+		},
+	}
+	f.add(c, 100)
+	fl := c.Flags()
+	fl.StringVar(&a, "a", "", "agent A (see the kinds above); results are from A's view")
+	fl.StringVar(&b, "b", "random", "agent B")
+	fl.StringVar(&sprt, "sprt", "", "run an SPRT of elo0 against elo1, e.g. 0,10 (stops when it decides)")
+	fl.Float64Var(&alpha, "alpha", 0.05, "SPRT false-positive rate")
+	fl.Float64Var(&beta, "beta", 0.05, "SPRT false-negative rate")
+	_ = c.MarkFlagRequired("a")
+	return c
+}
+
+// runMatch plays m with a progress bar and prints its result.
+func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match) error {
+	file, path, err := f.records("arena")
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if file != nil {
+		defer file.Close()
+		m.Records = file
+	}
+	bar := newBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
+	m.Progress = func(p arena.Progress) {
+		bar.Describe(describe(p))
+		_ = bar.Set(p.Done)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, runErr := m.Run(ctx)
+	_ = bar.Finish()
+	printResult(c.OutOrStdout(), m, res)
+	if path != "" {
+		fmt.Fprintf(c.OutOrStdout(), "records  %s\n", path)
+	}
+	if file != nil {
+		if err := file.Close(); err != nil && runErr == nil {
+			runErr = fmt.Errorf("arena: %w", err)
+		}
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())
+	}
+	return runErr
+}
+
+// printResult writes the match's figures.
+func printResult(w io.Writer, m *arena.Match, r arena.Result) {
+	n := r.Counts.Games()
+	fmt.Fprintf(w, "%s vs %s, %s, %d games\n", r.A, r.B, m.Spec.Name, n)
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "W/D/L    %d/%d/%d (A as white %d/%d/%d)\n", r.Counts.W, r.Counts.D, r.Counts.L, r.AWhite.W, r.AWhite.D, r.AWhite.L)
+	fmt.Fprintf(w, "score    %.1f%%\n", 100*r.Counts.Score())
+	fmt.Fprintf(w, "elo      %s (95%%, %s)\n", r.Elo, r.Model)
+	fmt.Fprintf(w, "LOS      %.1f%%\n", 100*r.LOS)
+	if s := r.SPRT; s != nil {
+		lo, hi := s.Bounds()
+		fmt.Fprintf(w, "sprt     elo0 %g elo1 %g: LLR %.2f (%.2f, %.2f), %s", s.Elo0, s.Elo1, r.LLR, lo, hi, r.Verdict)
+		if r.Stopped {
+			fmt.Fprintf(w, " after %d of %d games", n, m.Config.Games)
+		}
+		fmt.Fprintln(w)
+	}
+}

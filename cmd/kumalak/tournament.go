@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/agent"
+	"kumalak/arena"
+)
+
+func init() { commands = append(commands, newTournamentCmd) }
+
+func newTournamentCmd() *cobra.Command {
+	var f matchFlags
+	var players []string
+	var prior float64
+	c := &cobra.Command{
+		Use:   "tournament",
+		Short: "Play a round robin between agents and print an Elo table",
+		Long: "tournament plays a match of --games paired games between every two --players (all on\n" +
+			"the same openings) and rates them by a maximum-likelihood Bradley-Terry fit, anchored on\n" +
+			"random = 0 when random plays, else on the first player, with 95% intervals.\n" +
+			"Every game is saved as a line of JSON in a file under --out.\n\n" + agent.Help(),
+		Example: "  kumalak tournament --game togyz --players random --players greedy --players ab:depth=4 --games 40",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			spec, cfg, err := f.config("tournament")
+			if err != nil {
+				return err
+			}
+			if err := checkAgents("tournament", spec, players...); err != nil {
+				return err
+			}
+			t := &arena.Tournament{Spec: spec, Players: players, Config: cfg, Prior: prior, Notation: notation(spec)}
+			return runTournament(c, &f, t)
+		},
+	}
+	f.add(c, 40)
+	c.Flags().StringArrayVar(&players, "players", nil, "an agent spec; repeat for each player (at least two)")
+	c.Flags().Float64Var(&prior, "prior", 1, "virtual draws added to each pairing before the fit (keeps a clean sweep finite)")
+	_ = c.MarkFlagRequired("players")
+	return c
+}
+
+// runTournament plays t with a progress bar and prints the table.
+func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
+	if len(t.Players) < 2 {
+		return badInput("tournament", "need at least two --players, got %d", len(t.Players))
+	}
+	if err := validateTournament(t); err != nil {
+		return badInput("tournament", "%v", err)
+	}
+	file, path, err := f.records("tournament")
+	if err != nil {
+		return fmt.Errorf("tournament: %w", err)
+	}
+	if file != nil {
+		defer file.Close()
+		t.Records = file
+	}
+	n := len(t.Players)
+	bar := newBar(c.ErrOrStderr(), t.Config.Games*n*(n-1)/2, f.quiet)
+	t.Progress = func(p arena.Progress) {
+		bar.Describe(describe(p))
+		_ = bar.Set(p.Done)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, runErr := t.Run(ctx)
+	_ = bar.Finish()
+	if runErr == nil {
+		printTable(c.OutOrStdout(), t, res)
+	}
+	if path != "" {
+		fmt.Fprintf(c.OutOrStdout(), "records  %s\n", path)
+	}
+	if file != nil {
+		if err := file.Close(); err != nil && runErr == nil {
+			runErr = fmt.Errorf("tournament: %w", err)
+		}
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
+	}
+	return runErr
+}
+
+// validateTournament refuses repeated players and a bad prior.
+func validateTournament(t *arena.Tournament) error {
+	seen := map[string]bool{}
+	for _, p := range t.Players {
+		if seen[p] {
+			return fmt.Errorf("player %q given twice", p)
+		}
+		seen[p] = true
+	}
+	if !(t.Prior >= 0 && t.Prior <= 1000) {
+		return fmt.Errorf("--prior %g out of range 0..1000", t.Prior)
+	}
+	return nil
+}
+
+// printTable writes the Elo table and each pairing's W/D/L.
+func printTable(w io.Writer, t *arena.Tournament, r arena.TournamentResult) {
+	width := len("player")
+	for _, p := range t.Players {
+		width = max(width, len(p))
+	}
+	fmt.Fprintf(w, "%s, %d games per pairing\n", t.Spec.Name, t.Config.Games)
+	fmt.Fprintf(w, "%4s  %-*s  %8s  %7s  %6s  %6s\n", "rank", width, "player", "elo", "±95%", "games", "score")
+	for i, s := range r.Standings {
+		fmt.Fprintf(w, "%4d  %-*s  %8.1f  %7.1f  %6d  %5.1f%%\n", i+1, width, s.Player, s.Elo, s.Err, s.Games, 100*s.Score)
+	}
+	fmt.Fprintf(w, "anchor %s = 0; prior %g virtual draws per pairing\n", r.Anchor, t.Prior)
+	for _, m := range r.Matches {
+		fmt.Fprintf(w, "  %s vs %s: %d/%d/%d, elo %s\n", m.A, m.B, m.Counts.W, m.Counts.D, m.Counts.L, m.Elo)
+	}
+}

@@ -1,0 +1,341 @@
+package net
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrClosed is returned by Evaluate after Close.
+var ErrClosed = errors.New("net: batcher closed")
+
+// BatcherConfig sets how a Batcher gathers rows.
+type BatcherConfig struct {
+	MaxBatch  int           `yaml:"max_batch"`  // most rows per network run
+	MinBatch  int           `yaml:"min_batch"`  // rows worth waiting for before a run
+	MaxWait   time.Duration `yaml:"max_wait"`   // longest wait for MinBatch rows
+	CacheSize int           `yaml:"cache_size"` // cached positions; 0 turns the cache off
+}
+
+// DefaultBatcherConfig never waits: a run starts as soon as the worker is
+// free, with whatever rows are queued. Self-play with many games should
+// raise MinBatch (about half the games) and keep MaxWait short.
+func DefaultBatcherConfig() BatcherConfig {
+	return BatcherConfig{MaxBatch: 128, MinBatch: 1, MaxWait: time.Millisecond, CacheSize: 0}
+}
+
+// Validate names the first field out of range.
+func (c BatcherConfig) Validate() error {
+	switch {
+	case c.MaxBatch < 1 || c.MaxBatch > 4096:
+		return fmt.Errorf("net: batcher max_batch %d out of range 1..4096", c.MaxBatch)
+	case c.MinBatch < 1 || c.MinBatch > c.MaxBatch:
+		return fmt.Errorf("net: batcher min_batch %d out of range 1..max_batch (%d)", c.MinBatch, c.MaxBatch)
+	case c.MaxWait < 0 || c.MaxWait > time.Second:
+		return fmt.Errorf("net: batcher max_wait %v out of range 0..1s", c.MaxWait)
+	case c.CacheSize < 0 || c.CacheSize > 1<<24:
+		return fmt.Errorf("net: batcher cache_size %d out of range 0..%d", c.CacheSize, 1<<24)
+	}
+	return nil
+}
+
+// BatcherStats counts a Batcher's work since it was made.
+type BatcherStats struct {
+	Calls     int64   // Evaluate calls
+	Rows      int64   // rows asked for
+	Batches   int64   // network runs
+	NetRows   int64   // rows run through the network
+	CacheHits int64   // rows answered from the cache
+	MeanBatch float64 // NetRows / Batches: the mean batch fill
+}
+
+// Batcher evaluates rows for many goroutines at once: it gathers their rows
+// into batches, runs each batch once on an Infer owned by a single worker
+// goroutine, and copies every caller's rows back into its slices. Its
+// Evaluate method has the shape of the mcts Evaluator. All methods are safe
+// for concurrent use.
+//
+// Gathering: the worker takes every queued request when it becomes free. If
+// fewer than MinBatch rows are queued it first waits, at most MaxWait, for
+// more. With MinBatch 1 a lone caller never waits; with many callers rows
+// pile up while a batch runs, so batches fill by themselves. Requests larger
+// than MaxBatch rows are split across runs.
+type Batcher struct {
+	cfg     BatcherConfig
+	inL     int // InputLen
+	actions int
+
+	mu         sync.Mutex
+	queue      []*batchReq // requests waiting for the worker
+	queuedRows int
+	pending    *Infer // set by SetParams, taken by the worker
+	closed     bool
+	wake       chan struct{} // capacity 1: "the queue changed"
+	exited     chan struct{}
+	pool       sync.Pool
+
+	calls, rows, batches, netRows, hits atomic.Int64
+
+	// Owned by the worker goroutine.
+	infer  *Infer
+	work   []*batchReq
+	cache  *posCache
+	timer  *time.Timer
+	obs    []float32 // MaxBatch × InputLen gathered rows
+	mask   []float32 // MaxBatch × Actions
+	priors []float32 // MaxBatch × Actions
+	values []float32 // MaxBatch
+	slots  []batchSlot
+}
+
+// batchReq is one Evaluate call in flight. Callers fill it; the worker
+// answers it and signals done once, when its last row is written.
+type batchReq struct {
+	obs, mask, priors, values []float32
+	keys                      []posKey // cache keys per row, when the cache is on
+	n                         int
+	left                      int // rows not answered yet (worker only)
+	done                      chan struct{}
+}
+
+// batchSlot records where a gathered row goes back to.
+type batchSlot struct {
+	req *batchReq
+	row int
+	key posKey
+}
+
+// NewBatcher starts a batcher (and its worker goroutine) for a snapshot of
+// p. It panics if cfg is invalid: validate configs read from files first.
+// Call Close to stop the worker.
+func NewBatcher(p *Params, cfg BatcherConfig) *Batcher {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	c := p.Config
+	b := &Batcher{
+		cfg:     cfg,
+		inL:     c.InputLen,
+		actions: c.Actions,
+		wake:    make(chan struct{}, 1),
+		exited:  make(chan struct{}),
+		infer:   NewInfer(p, cfg.MaxBatch),
+		timer:   time.NewTimer(time.Hour),
+		obs:     make([]float32, cfg.MaxBatch*c.InputLen),
+		mask:    make([]float32, cfg.MaxBatch*c.Actions),
+		priors:  make([]float32, cfg.MaxBatch*c.Actions),
+		values:  make([]float32, cfg.MaxBatch),
+		slots:   make([]batchSlot, cfg.MaxBatch),
+	}
+	b.timer.Stop()
+	b.pool.New = func() any { return &batchReq{done: make(chan struct{}, 1)} }
+	if cfg.CacheSize > 0 {
+		b.cache = newPosCache(cfg.CacheSize, c.Actions)
+	}
+	go b.loop()
+	return b
+}
+
+// Evaluate answers n = len(values) rows: obs holds n×InputLen features,
+// mask n×Actions legal flags; priors (n×Actions) and values (n) receive the
+// network's masked policy and value, as Infer.Run writes them. It blocks
+// until its rows are done and returns ErrClosed after Close. It panics if a
+// slice has the wrong length. The Batcher does not keep the slices.
+func (b *Batcher) Evaluate(obs, mask, priors, values []float32) error {
+	n := len(values)
+	if len(obs) != n*b.inL || len(mask) != n*b.actions || len(priors) != n*b.actions {
+		panic(fmt.Sprintf("net: Batcher.Evaluate: %d rows need obs %d, mask and priors %d; got %d, %d, %d",
+			n, n*b.inL, n*b.actions, len(obs), len(mask), len(priors)))
+	}
+	if n == 0 {
+		return nil
+	}
+	b.calls.Add(1)
+	b.rows.Add(int64(n))
+	r := b.pool.Get().(*batchReq)
+	r.obs, r.mask, r.priors, r.values, r.n, r.left = obs, mask, priors, values, n, n
+	if b.cfg.CacheSize > 0 {
+		r.keys = hashRows(r.keys[:0], obs, mask, n)
+	}
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		b.release(r)
+		return ErrClosed
+	}
+	b.queue = append(b.queue, r)
+	b.queuedRows += n
+	b.mu.Unlock()
+	b.signal()
+	<-r.done
+	b.release(r)
+	return nil
+}
+
+func (b *Batcher) release(r *batchReq) {
+	r.obs, r.mask, r.priors, r.values = nil, nil, nil, nil
+	b.pool.Put(r)
+}
+
+func (b *Batcher) signal() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// SetParams replaces the network by a snapshot of p, which must have the
+// same InputLen and Actions. Evaluate calls that start after SetParams
+// returns see the new network; calls already queued may see either. The
+// cache is emptied.
+func (b *Batcher) SetParams(p *Params) {
+	if p.Config.InputLen != b.inL || p.Config.Actions != b.actions {
+		panic(fmt.Sprintf("net: Batcher.SetParams: input_len %d, actions %d; batcher has %d, %d",
+			p.Config.InputLen, p.Config.Actions, b.inL, b.actions))
+	}
+	f := NewInfer(p, b.cfg.MaxBatch)
+	b.mu.Lock()
+	b.pending = f
+	b.mu.Unlock()
+}
+
+// Close stops the worker after it has answered every queued request. Later
+// Evaluate calls return ErrClosed. Close may be called more than once.
+func (b *Batcher) Close() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	b.signal()
+	<-b.exited
+}
+
+// Stats returns the counters so far.
+func (b *Batcher) Stats() BatcherStats {
+	s := BatcherStats{
+		Calls:     b.calls.Load(),
+		Rows:      b.rows.Load(),
+		Batches:   b.batches.Load(),
+		NetRows:   b.netRows.Load(),
+		CacheHits: b.hits.Load(),
+	}
+	if s.Batches > 0 {
+		s.MeanBatch = float64(s.NetRows) / float64(s.Batches)
+	}
+	return s
+}
+
+// Config returns the batcher's configuration.
+func (b *Batcher) Config() BatcherConfig { return b.cfg }
+
+func (b *Batcher) loop() {
+	defer close(b.exited)
+	for b.take() {
+		b.process()
+	}
+}
+
+// take waits for requests and moves them to b.work. It reports false when
+// the batcher is closed and nothing is left to do.
+func (b *Batcher) take() bool {
+	b.mu.Lock()
+	for len(b.queue) == 0 && !b.closed {
+		b.mu.Unlock()
+		<-b.wake
+		b.mu.Lock()
+	}
+	if len(b.queue) == 0 {
+		b.mu.Unlock()
+		return false
+	}
+	if b.queuedRows < b.cfg.MinBatch && b.cfg.MaxWait > 0 && !b.closed {
+		b.waitForRows()
+	}
+	b.queue, b.work = b.work[:0], b.queue
+	b.queuedRows = 0
+	if b.pending != nil {
+		b.infer, b.pending = b.pending, nil
+		if b.cache != nil {
+			b.cache.clear()
+		}
+	}
+	b.mu.Unlock()
+	return true
+}
+
+// waitForRows waits, with b.mu held on entry and exit, until MinBatch rows
+// are queued, MaxWait has passed, or the batcher is closed.
+func (b *Batcher) waitForRows() {
+	b.timer.Reset(b.cfg.MaxWait)
+	defer b.timer.Stop()
+	for b.queuedRows < b.cfg.MinBatch && !b.closed {
+		b.mu.Unlock()
+		select {
+		case <-b.wake:
+			b.mu.Lock()
+		case <-b.timer.C:
+			b.mu.Lock()
+			return
+		}
+	}
+}
+
+// process answers every request in b.work: rows found in the cache at once,
+// the others through the network, MaxBatch rows at a time. It must not
+// touch a request after signalling it: its caller may already reuse it.
+func (b *Batcher) process() {
+	filled := 0
+	for i, r := range b.work {
+		b.work[i] = nil
+		n := r.n
+		for row := 0; row < n; row++ {
+			var key posKey
+			if b.cache != nil {
+				key = r.keys[row]
+				if b.cache.get(key, r.priors[row*b.actions:(row+1)*b.actions], r.values[row:row+1]) {
+					b.hits.Add(1)
+					b.answered(r)
+					continue
+				}
+			}
+			copy(b.obs[filled*b.inL:(filled+1)*b.inL], r.obs[row*b.inL:(row+1)*b.inL])
+			copy(b.mask[filled*b.actions:(filled+1)*b.actions], r.mask[row*b.actions:(row+1)*b.actions])
+			b.slots[filled] = batchSlot{req: r, row: row, key: key}
+			if filled++; filled == b.cfg.MaxBatch {
+				b.run(filled)
+				filled = 0
+			}
+		}
+	}
+	if filled > 0 {
+		b.run(filled)
+	}
+}
+
+// run evaluates the first n gathered rows and hands them back.
+func (b *Batcher) run(n int) {
+	a := b.actions
+	b.infer.Run(b.obs[:n*b.inL], b.mask[:n*a], b.priors[:n*a], b.values[:n])
+	b.batches.Add(1)
+	b.netRows.Add(int64(n))
+	for s := 0; s < n; s++ {
+		sl := b.slots[s]
+		b.slots[s] = batchSlot{}
+		pr, v := b.priors[s*a:(s+1)*a], b.values[s]
+		copy(sl.req.priors[sl.row*a:(sl.row+1)*a], pr)
+		sl.req.values[sl.row] = v
+		if b.cache != nil {
+			b.cache.put(sl.key, pr, v)
+		}
+		b.answered(sl.req)
+	}
+}
+
+// answered counts one row of r as written, and wakes r's caller after the
+// last.
+func (b *Batcher) answered(r *batchReq) {
+	if r.left--; r.left == 0 {
+		r.done <- struct{}{}
+	}
+}

@@ -1,0 +1,135 @@
+package train
+
+import (
+	"fmt"
+	"time"
+
+	"kumalak/data"
+	"kumalak/env"
+	"kumalak/net"
+	"kumalak/selfplay"
+)
+
+// Config is everything a training run needs; configs/*.yaml hold it, every
+// field commented. cmd decodes it strictly; Validate names a bad field.
+type Config struct {
+	Game        string            `yaml:"game"`                    // game name: togyz, mangala, mangala-kale
+	Seed        uint64            `yaml:"seed"`                    // seeds everything random in the run
+	Iterations  int               `yaml:"iterations"`              // stop after this many iterations; 0 = no limit
+	Budget      time.Duration     `yaml:"budget"`                  // stop once the run has trained this long in all; 0 = no limit
+	Games       int               `yaml:"games_per_iteration"`     // self-play games per iteration
+	Net         net.Config        `yaml:"net"`                     // network sizes (input and actions come from the game)
+	Train       net.TrainConfig   `yaml:"train"`                   // optimizer and loss
+	SampleReuse float64           `yaml:"sample_reuse"`            // training steps per iteration = new samples * reuse / batch
+	MaxSteps    int               `yaml:"max_steps_per_iteration"` // cap on training steps per iteration
+	Window      data.WindowConfig `yaml:"window"`                  // replay window
+	SelfPlay    selfplay.Config   `yaml:"selfplay"`                // self-play games and search
+	Batcher     net.BatcherConfig `yaml:"batcher"`                 // batching of network calls
+	Eval        EvalConfig        `yaml:"eval"`                    // gating and baselines
+	KeepShards  int               `yaml:"keep_shards"`             // shards kept beyond the window (0 = prune all older)
+}
+
+// EvalConfig sets how candidates are judged and how the run's strength is
+// measured against fixed baselines.
+type EvalConfig struct {
+	Gate          string   `yaml:"gate"`           // "always" (promote every candidate), "score" or "sprt"
+	Games         int      `yaml:"games"`          // candidate-vs-best games per iteration (gate score/sprt)
+	Threshold     float64  `yaml:"threshold"`      // gate score: the candidate's minimum score, (0, 1)
+	SPRTElo0      float64  `yaml:"sprt_elo0"`      // gate sprt: H0 Elo difference
+	SPRTElo1      float64  `yaml:"sprt_elo1"`      // gate sprt: H1 Elo difference
+	Sims          int      `yaml:"sims"`           // simulations per move of the model agent in every evaluation game
+	Baselines     []string `yaml:"baselines"`      // fixed opponents (agent specs), e.g. ab:depth=2
+	BaselineEvery int      `yaml:"baseline_every"` // play the baselines every this many iterations (and at the last)
+	BaselineGames int      `yaml:"baseline_games"` // games against each baseline
+	Parallel      int      `yaml:"parallel"`       // evaluation games played at once
+	OpeningPlies  int      `yaml:"opening_plies"`  // random opening plies of evaluation games
+}
+
+// DefaultConfig returns the defaults for togyz, sized for a 2-core machine.
+func DefaultConfig() Config {
+	return Config{
+		Game:        "togyz",
+		Seed:        1,
+		Budget:      30 * time.Minute,
+		Games:       64,
+		Net:         net.DefaultConfig(1, 1),
+		Train:       net.DefaultTrainConfig(),
+		SampleReuse: 4,
+		MaxSteps:    400,
+		Window:      data.DefaultWindowConfig(),
+		SelfPlay:    selfplay.DefaultConfig(),
+		Batcher:     net.DefaultBatcherConfig(),
+		Eval: EvalConfig{
+			Gate: "always", Games: 20, Threshold: 0.55, SPRTElo0: 0, SPRTElo1: 30,
+			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4"},
+			BaselineEvery: 3, BaselineGames: 20, Parallel: 8, OpeningPlies: 4,
+		},
+	}
+}
+
+// Resolve fills the fields that come from the game (the network's input and
+// action sizes) and returns the game's spec.
+func (c *Config) Resolve() (*env.Spec, error) {
+	spec, err := env.Lookup(c.Game)
+	if err != nil {
+		return nil, fmt.Errorf("train: game: %w", err)
+	}
+	c.Net.InputLen, c.Net.Actions = spec.ObsLen, spec.NumActions
+	return spec, nil
+}
+
+// Validate names the first field out of range. Call Resolve first.
+func (c Config) Validate() error {
+	checks := []struct {
+		bad  bool
+		name string
+		msg  string
+	}{
+		{c.Iterations < 0, "iterations", "must be >= 0"},
+		{c.Budget < 0, "budget", "must be >= 0"},
+		{c.Iterations == 0 && c.Budget == 0, "iterations", "and budget are both 0: the run would never stop"},
+		{c.Games < 1 || c.Games > 1<<20, "games_per_iteration", "out of range 1..1048576"},
+		{c.SampleReuse <= 0 || c.SampleReuse > 1000, "sample_reuse", "out of range (0, 1000]"},
+		{c.MaxSteps < 1 || c.MaxSteps > 1<<24, "max_steps_per_iteration", "out of range 1..16777216"},
+		{c.KeepShards < 0, "keep_shards", "must be >= 0"},
+	}
+	for _, ch := range checks {
+		if ch.bad {
+			return fmt.Errorf("train: %s %s", ch.name, ch.msg)
+		}
+	}
+	for _, v := range []interface{ Validate() error }{c.Net, c.Train, c.Window, c.SelfPlay, c.Batcher, c.Eval} {
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
+	if c.Window.MaxSamples < c.Train.Batch {
+		return fmt.Errorf("train: window.max_samples %d is smaller than train.batch %d", c.Window.MaxSamples, c.Train.Batch)
+	}
+	return nil
+}
+
+// Validate names the first field out of range.
+func (e EvalConfig) Validate() error {
+	switch {
+	case e.Gate != "always" && e.Gate != "score" && e.Gate != "sprt":
+		return fmt.Errorf("train: eval.gate %q: want always, score or sprt", e.Gate)
+	case e.Gate != "always" && (e.Games < 2 || e.Games > 100000):
+		return fmt.Errorf("train: eval.games %d out of range 2..100000", e.Games)
+	case e.Gate == "score" && (e.Threshold <= 0 || e.Threshold >= 1):
+		return fmt.Errorf("train: eval.threshold %g out of range (0, 1)", e.Threshold)
+	case e.Gate == "sprt" && e.SPRTElo1 <= e.SPRTElo0:
+		return fmt.Errorf("train: eval.sprt_elo1 %g must exceed sprt_elo0 %g", e.SPRTElo1, e.SPRTElo0)
+	case e.Sims < 1 || e.Sims > 1000000:
+		return fmt.Errorf("train: eval.sims %d out of range 1..1000000", e.Sims)
+	case e.BaselineEvery < 0:
+		return fmt.Errorf("train: eval.baseline_every %d must be >= 0 (0 = never)", e.BaselineEvery)
+	case len(e.Baselines) > 0 && e.BaselineEvery > 0 && (e.BaselineGames < 2 || e.BaselineGames > 100000):
+		return fmt.Errorf("train: eval.baseline_games %d out of range 2..100000", e.BaselineGames)
+	case e.Parallel < 1 || e.Parallel > 256:
+		return fmt.Errorf("train: eval.parallel %d out of range 1..256", e.Parallel)
+	case e.OpeningPlies < 0 || e.OpeningPlies > 64:
+		return fmt.Errorf("train: eval.opening_plies %d out of range 0..64", e.OpeningPlies)
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"kumalak/agent"
+	"kumalak/arena"
+	"kumalak/env"
+	"kumalak/mcts"
+	"kumalak/net"
+)
+
+// Names of the in-process network players in evaluation matches.
+const (
+	candidateName = "candidate"
+	bestName      = "best"
+)
+
+// evaluate gates the candidate against the best network and, when due,
+// measures the best network (after promotion) against the fixed baselines.
+func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetrics, error) {
+	ec := r.cfg.Eval
+	em := EvalMetrics{Gate: ec.Gate, Promoted: ec.Gate == "always"}
+	nets := map[string]*net.Batcher{candidateName: net.NewBatcher(cand.Params, r.cfg.Batcher)}
+	defer func() {
+		for _, b := range nets {
+			b.Close()
+		}
+	}()
+	if ec.Gate != "always" {
+		nets[bestName] = net.NewBatcher(r.best.Params, r.cfg.Batcher)
+		var sprt *arena.SPRT
+		if ec.Gate == "sprt" {
+			s := arena.NewSPRT(ec.SPRTElo0, ec.SPRTElo1)
+			sprt = &s
+		}
+		res, err := r.match(ctx, it, "gate", candidateName, bestName, ec.Games, sprt, nets)
+		if err != nil {
+			return em, err
+		}
+		v := matchInfo(res)
+		em.Versus = &v
+		if ec.Gate == "score" {
+			em.Promoted = res.Counts.Score() >= ec.Threshold
+		} else {
+			em.Promoted = res.Verdict == arena.AcceptH1
+		}
+	}
+	if !r.baselinesDue(it) {
+		return em, nil
+	}
+	player := candidateName
+	if !em.Promoted {
+		player = bestName
+		if nets[bestName] == nil {
+			nets[bestName] = net.NewBatcher(r.best.Params, r.cfg.Batcher)
+		}
+	}
+	em.Baseline = map[string]MatchInfo{}
+	for _, b := range ec.Baselines {
+		res, err := r.match(ctx, it, "baseline", player, b, ec.BaselineGames, nil, nets)
+		if err != nil {
+			return em, err
+		}
+		em.Baseline[b] = matchInfo(res)
+	}
+	return em, nil
+}
+
+// baselinesDue reports whether iteration it plays the baselines: the first,
+// every BaselineEvery-th, and the last of a run with an iteration count.
+func (r *Run) baselinesDue(it int) bool {
+	ec := r.cfg.Eval
+	if ec.BaselineEvery == 0 || len(ec.Baselines) == 0 {
+		return false
+	}
+	return it == 1 || it%ec.BaselineEvery == 0 || it == r.cfg.Iterations
+}
+
+// match plays a against b through the arena; names in nets are network
+// players searching with the evaluation's simulations. The games are saved
+// under games/.
+func (r *Run) match(ctx context.Context, it int, kind, a, b string, games int, sprt *arena.SPRT, nets map[string]*net.Batcher) (arena.Result, error) {
+	ec := r.cfg.Eval
+	cfg := arena.DefaultConfig()
+	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.SPRT = games, ec.Parallel, ec.OpeningPlies, sprt
+	cfg.Seed = r.seed(it, 3)
+	cfg.MaxPlies = r.cfg.SelfPlay.MaxPlies
+	path := filepath.Join(r.opt.Dir, gamesDir, fmt.Sprintf("iter-%04d-%s.jsonl", it, kind))
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return arena.Result{}, fmt.Errorf("train: %w", err)
+	}
+	defer f.Close()
+	bar := newBar(r.out, games, fmt.Sprintf("iter %d %s vs %s", it, a, b))
+	m := arena.Match{
+		Spec: r.spec, A: a, B: b, Config: cfg, Records: f,
+		NewAgent: func(spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
+			if ev, ok := nets[s]; ok {
+				return agent.NewNetwork(spec, ev, r.evalSearch(), mcts.Limits{Sims: ec.Sims}, seed)
+			}
+			return agent.New(spec, s, seed)
+		},
+		Progress: func(p arena.Progress) {
+			bar.Describe(fmt.Sprintf("iter %d %s vs %s  +%d =%d -%d", it, a, b, p.Counts.W, p.Counts.D, p.Counts.L))
+			_ = bar.Set(p.Done)
+		},
+		Notation: r.spec.FormatMoves,
+	}
+	res, err := m.Run(ctx)
+	bar.Finish()
+	if err != nil {
+		return res, fmt.Errorf("train: %s match %s vs %s: %w", kind, a, b, err)
+	}
+	return res, nil
+}
+
+// evalSearch is the search of network players in evaluation games: no
+// noise, the solver on.
+func (r *Run) evalSearch() mcts.Config {
+	c := r.cfg.SelfPlay.Search
+	c.NoiseAlpha, c.NoiseWeight, c.Solver, c.Batch = 0, 0, true, 1
+	return c
+}
+
+func matchInfo(res arena.Result) MatchInfo {
+	c := res.Counts
+	return MatchInfo{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
+		Elo: res.Elo.Diff, EloLo: res.Elo.Lo, EloHi: res.Elo.Hi}
+}

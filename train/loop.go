@@ -1,0 +1,172 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"time"
+
+	"kumalak/data"
+	"kumalak/net"
+	"kumalak/selfplay"
+)
+
+// iterate runs one iteration: self-play with the best network, training on
+// the window, evaluation, then the checkpoint. Nothing it does is visible to
+// a resumed run until the checkpoint (state.json) is written, last.
+func (r *Run) iterate(ctx context.Context) error {
+	t0 := r.opt.Now()
+	it := r.state.Iteration + 1
+	m := Metrics{Iteration: it}
+
+	samples, sp, err := r.selfPlay(ctx, it)
+	if err != nil {
+		return err
+	}
+	m.SelfPlay = sp
+	h := data.Header{Layout: r.layout(), Iteration: it, RunTotal: r.state.Samples + int64(len(samples)),
+		Created: r.opt.Now().UTC(), Source: fmt.Sprintf("iteration %d, best of iteration %d", it, r.state.BestIteration)}
+	shard := filepath.Join(r.opt.Dir, shardsDir, data.ShardName(it))
+	if err := data.WriteShard(shard, h, samples); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	r.window.Add(samples)
+
+	cand, tm, err := r.trainCandidate(ctx, it, len(samples))
+	if err != nil {
+		return err
+	}
+	m.Train = tm
+	if err := net.Save(modelPath(r.opt.Dir, it), cand); err != nil {
+		return err
+	}
+
+	ev, err := r.evaluate(ctx, it, cand)
+	if err != nil {
+		return err
+	}
+	m.Eval = ev
+
+	return r.checkpoint(it, cand, ev.Promoted, m, t0, len(samples), tm.Steps, tm.TrainedOn, sp.Games)
+}
+
+// selfPlay plays the iteration's games with the best network.
+func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetrics, error) {
+	b := net.NewBatcher(r.best.Params, r.cfg.Batcher)
+	defer b.Close()
+	pool, err := selfplay.NewPool(r.spec, b, r.cfg.SelfPlay)
+	if err != nil {
+		return nil, SelfPlayMetrics{}, fmt.Errorf("train: %w", err)
+	}
+	bar := newBar(r.out, r.cfg.Games, fmt.Sprintf("iter %d self-play", it))
+	var samples []data.Sample
+	stop := r.watch(bar, func() string {
+		p := pool.Progress()
+		return fmt.Sprintf("%.1f games/s %.0f pos/s fill %.1f", p.GamesPerSec(), p.PositionsPerSec(), b.Stats().MeanBatch())
+	})
+	st, err := pool.Run(ctx, r.cfg.Games, r.seed(it, 1), func(g selfplay.GameResult) {
+		samples = append(samples, g.Samples...)
+		bar.Add(1)
+	})
+	stop()
+	bar.Finish()
+	if err != nil {
+		return nil, SelfPlayMetrics{}, err
+	}
+	return samples, selfPlayMetrics(st, b.Stats().MeanBatch()), nil
+}
+
+// trainCandidate trains the latest network on the window and returns it as
+// the iteration's candidate.
+func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, TrainMetrics, error) {
+	tc := r.cfg.Train
+	steps := int(math.Ceil(float64(fresh) * r.cfg.SampleReuse / float64(tc.Batch)))
+	steps = min(steps, r.cfg.MaxSteps)
+	if r.window.Len() < tc.Batch {
+		steps = 0
+	}
+	tm := TrainMetrics{Steps: steps, Window: r.window.Len()}
+	meta := r.latest.Meta
+	meta.Parent, meta.Iteration, meta.Created = fmt.Sprintf("iter-%04d", it-1), it, r.opt.Now().UTC()
+	if steps == 0 {
+		return &net.Model{Params: r.latest.Params.Clone(), Meta: meta}, tm, nil
+	}
+	tr, err := net.NewTrainer(r.latest.Params, tc)
+	if err != nil {
+		return nil, tm, fmt.Errorf("train: %w", err)
+	}
+	defer tr.Close()
+	tr.SetSteps(r.state.Steps)
+	rng := rand.New(rand.NewPCG(r.seed(it, 2), 0))
+	batch := data.NewBatch(r.layout(), tc.Batch)
+	bar := newBar(r.out, steps, fmt.Sprintf("iter %d train", it))
+	t0 := time.Now()
+	var sum net.Losses
+	for s := 0; s < steps; s++ {
+		if err := ctx.Err(); err != nil {
+			return nil, tm, err
+		}
+		r.window.FillBatch(rng, batch)
+		l, err := tr.Step(batch)
+		if err != nil {
+			return nil, tm, fmt.Errorf("train: step %d: %w", s, err)
+		}
+		addLosses(&sum, l)
+		bar.Describe(fmt.Sprintf("iter %d train  loss %.3f (policy %.3f value %.3f)", it, l.Total, l.Policy, l.Value))
+		bar.Add(1)
+	}
+	bar.Finish()
+	tm.setLosses(sum, steps)
+	tm.TrainedOn = int64(steps * tc.Batch)
+	tm.SamplesPerSec = float64(tm.TrainedOn) / time.Since(t0).Seconds()
+	meta.Steps, meta.Samples = int64(r.state.Steps+steps), r.state.TrainedOn+tm.TrainedOn
+	return &net.Model{Params: tr.Params(), Meta: meta}, tm, nil
+}
+
+// checkpoint saves the candidate as latest (and best when promoted), appends
+// the metrics, redraws the plots and finally writes state.json.
+func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 time.Time, fresh, steps int, trained int64, games int) error {
+	if err := net.Save(filepath.Join(r.opt.Dir, latestFile), cand); err != nil {
+		return err
+	}
+	next := r.state
+	next.Iteration, next.Steps = it, r.state.Steps+steps
+	next.Samples += int64(fresh)
+	next.TrainedOn += trained
+	next.Games += int64(games)
+	if promoted {
+		if err := net.Save(filepath.Join(r.opt.Dir, bestFile), cand); err != nil {
+			return err
+		}
+		next.BestIteration = it
+	}
+	dt := r.opt.Now().Sub(t0)
+	next.ElapsedSec += dt.Seconds()
+	m.Time, m.ElapsedSec, m.IterationSec = r.opt.Now().UTC(), next.ElapsedSec, dt.Seconds()
+	m.Best, m.Samples = next.BestIteration, next.Samples
+	if err := appendMetrics(filepath.Join(r.opt.Dir, metricsFile), m); err != nil {
+		return err
+	}
+	if err := r.plot(); err != nil {
+		return err
+	}
+	if err := saveState(r.opt.Dir, next); err != nil {
+		return err
+	}
+	r.state, r.latest = next, cand
+	if promoted {
+		r.best = cand
+	}
+	if _, err := data.Prune(filepath.Join(r.opt.Dir, shardsDir), r.cfg.Window, r.cfg.KeepShards); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	fmt.Fprintln(r.out, m.Summary())
+	return nil
+}
+
+// seed derives the seed of one part of one iteration from the run's seed.
+func (r *Run) seed(it, part int) uint64 {
+	return r.cfg.Seed*0x9e3779b97f4a7c15 + uint64(it)*1000 + uint64(part)
+}

@@ -1,0 +1,224 @@
+package train
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"kumalak/net"
+	"kumalak/selfplay"
+)
+
+// Metrics is one line of metrics.jsonl: what one iteration did and measured.
+type Metrics struct {
+	Iteration    int             `json:"iteration"`
+	Time         time.Time       `json:"time"`          // when the iteration ended
+	ElapsedSec   float64         `json:"elapsed_sec"`   // run training time at its end
+	IterationSec float64         `json:"iteration_sec"` // its own duration
+	Samples      int64           `json:"samples"`       // samples generated in the run so far
+	Best         int             `json:"best"`          // iteration of the best network after it
+	SelfPlay     SelfPlayMetrics `json:"selfplay"`
+	Train        TrainMetrics    `json:"train"`
+	Eval         EvalMetrics     `json:"eval"`
+}
+
+// SelfPlayMetrics sums up an iteration's self-play.
+type SelfPlayMetrics struct {
+	Games           int     `json:"games"`
+	Samples         int     `json:"samples"`
+	MeanLength      float64 `json:"mean_length"`
+	GamesPerSec     float64 `json:"games_per_sec"`
+	PositionsPerSec float64 `json:"positions_per_sec"` // simulations (network evaluations or terminal visits) per second
+	BatchFill       float64 `json:"batch_fill"`        // mean rows per network call
+	WhiteWins       int     `json:"white_wins"`
+	BlackWins       int     `json:"black_wins"`
+	Draws           int     `json:"draws"`
+	Resigned        int     `json:"resigned"`
+	ResignOff       int     `json:"resign_off"`
+	FalseResignRate float64 `json:"false_resign_rate"` // of resign-off games that met the condition, the share not lost
+	Capped          int     `json:"capped"`
+}
+
+func selfPlayMetrics(s selfplay.Stats, fill float64) SelfPlayMetrics {
+	return SelfPlayMetrics{
+		Games: s.Games, Samples: s.Samples, MeanLength: s.MeanLength(),
+		GamesPerSec: s.GamesPerSec(), PositionsPerSec: s.PositionsPerSec(), BatchFill: fill,
+		WhiteWins: s.WhiteWins, BlackWins: s.BlackWins, Draws: s.Draws,
+		Resigned: s.Resigned, ResignOff: s.ResignOff, FalseResignRate: s.FalseResignRate(), Capped: s.Capped,
+	}
+}
+
+// TrainMetrics sums up an iteration's training: mean losses over its steps.
+type TrainMetrics struct {
+	Steps         int     `json:"steps"`
+	Window        int     `json:"window"` // samples in the replay window
+	TrainedOn     int64   `json:"trained_on"`
+	SamplesPerSec float64 `json:"samples_per_sec"`
+	LossPolicy    float64 `json:"loss_policy"`
+	LossValue     float64 `json:"loss_value"`
+	LossTotal     float64 `json:"loss_total"`
+	Entropy       float64 `json:"policy_entropy"`
+	LR            float64 `json:"lr"`
+}
+
+func addLosses(sum *net.Losses, l net.Losses) {
+	sum.Policy += l.Policy
+	sum.Value += l.Value
+	sum.Total += l.Total
+	sum.PolicyEntropy += l.PolicyEntropy
+	sum.LR = l.LR
+}
+
+func (t *TrainMetrics) setLosses(sum net.Losses, steps int) {
+	n := float64(steps)
+	t.LossPolicy, t.LossValue, t.LossTotal, t.Entropy, t.LR = sum.Policy/n, sum.Value/n, sum.Total/n, sum.PolicyEntropy/n, sum.LR
+}
+
+// EvalMetrics is the iteration's evaluation: the gate and the baselines.
+type EvalMetrics struct {
+	Gate     string               `json:"gate"`
+	Promoted bool                 `json:"promoted"`
+	Versus   *MatchMetrics        `json:"versus_best,omitempty"` // candidate against the best
+	Baseline map[string]MatchInfo `json:"baselines,omitempty"`   // best network against each fixed baseline
+}
+
+// MatchMetrics is a match's outcome from the network's view.
+type MatchMetrics = MatchInfo
+
+// MatchInfo is one match from the network's view.
+type MatchInfo struct {
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	Score  float64 `json:"score"`
+	Elo    float64 `json:"elo"`
+	EloLo  float64 `json:"elo_lo"`
+	EloHi  float64 `json:"elo_hi"`
+}
+
+// Summary is the one line printed after each iteration.
+func (m Metrics) Summary() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f pos/s, fill %.1f, len %.0f)  loss %.3f (p %.3f v %.3f)",
+		m.Iteration, m.IterationSec, m.SelfPlay.Games, m.SelfPlay.GamesPerSec, m.SelfPlay.PositionsPerSec,
+		m.SelfPlay.BatchFill, m.SelfPlay.MeanLength, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
+	if v := m.Eval.Versus; v != nil {
+		fmt.Fprintf(&sb, "  vs best %.1f%%", 100*v.Score)
+	}
+	if m.Eval.Promoted {
+		sb.WriteString(" promoted")
+	}
+	names := make([]string, 0, len(m.Eval.Baseline))
+	for n := range m.Eval.Baseline {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b := m.Eval.Baseline[n]
+		fmt.Fprintf(&sb, "  %s %.0f%% (elo %+.0f)", n, 100*b.Score, clampElo(b.Elo))
+	}
+	return sb.String()
+}
+
+func appendMetrics(path string, m Metrics) error {
+	b, err := json.Marshal(sanitize(m))
+	if err != nil {
+		return fmt.Errorf("train: metrics: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("train: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("train: %w", err)
+	}
+	return f.Close()
+}
+
+// ReadMetrics reads every line of a metrics.jsonl file.
+func ReadMetrics(path string) ([]Metrics, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	var out []Metrics
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var m Metrics
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return out, fmt.Errorf("train: %s line %d: %w", path, n, err)
+		}
+		out = append(out, m)
+	}
+	return out, sc.Err()
+}
+
+// truncateMetrics drops the lines of iterations after last (written by an
+// iteration that did not reach its checkpoint), and a torn last line.
+func truncateMetrics(path string, last int) error {
+	ms, err := ReadMetrics(path)
+	if err != nil && len(ms) == 0 && !os.IsNotExist(err) {
+		if _, statErr := os.Stat(path); statErr != nil {
+			return nil
+		}
+	}
+	var buf bytes.Buffer
+	for _, m := range ms {
+		if m.Iteration > last {
+			break
+		}
+		b, err := json.Marshal(sanitize(m))
+		if err != nil {
+			return err
+		}
+		buf.Write(append(b, '\n'))
+	}
+	return WriteFileAtomic(path, buf.Bytes())
+}
+
+// sanitize replaces infinite Elo bounds, which JSON can't hold, by ±9999.
+func sanitize(m Metrics) Metrics {
+	fix := func(x MatchInfo) MatchInfo {
+		x.Elo, x.EloLo, x.EloHi = clampElo(x.Elo), clampElo(x.EloLo), clampElo(x.EloHi)
+		return x
+	}
+	if m.Eval.Versus != nil {
+		v := fix(*m.Eval.Versus)
+		m.Eval.Versus = &v
+	}
+	if len(m.Eval.Baseline) > 0 {
+		bl := make(map[string]MatchInfo, len(m.Eval.Baseline))
+		for k, v := range m.Eval.Baseline {
+			bl[k] = fix(v)
+		}
+		m.Eval.Baseline = bl
+	}
+	return m
+}
+
+func clampElo(x float64) float64 {
+	switch {
+	case x != x:
+		return 0
+	case x > 9999:
+		return 9999
+	case x < -9999:
+		return -9999
+	}
+	return x
+}

@@ -1,0 +1,132 @@
+package train
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Plot files of a run folder.
+const (
+	lossPlot = "loss.png"
+	eloPlot  = "elo.png"
+)
+
+// plot redraws the run's loss and Elo curves from metrics.jsonl.
+func (r *Run) plot() error {
+	ms, err := ReadMetrics(filepath.Join(r.opt.Dir, metricsFile))
+	if err != nil {
+		return err
+	}
+	return Plot(ms, r.opt.Dir)
+}
+
+// Plot draws loss.png (losses against training time) and elo.png (Elo
+// against each fixed baseline, with its 95% interval, against training time)
+// into dir.
+func Plot(ms []Metrics, dir string) error {
+	if err := lossChart(ms).Save(7*vg.Inch, 4*vg.Inch, filepath.Join(dir, lossPlot)); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	if err := eloChart(ms).Save(7*vg.Inch, 4*vg.Inch, filepath.Join(dir, eloPlot)); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	return nil
+}
+
+func lossChart(ms []Metrics) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = "training loss"
+	p.X.Label.Text = "training time (minutes)"
+	p.Y.Label.Text = "mean loss per iteration"
+	series := []struct {
+		name string
+		get  func(TrainMetrics) float64
+	}{
+		{"total", func(t TrainMetrics) float64 { return t.LossTotal }},
+		{"policy", func(t TrainMetrics) float64 { return t.LossPolicy }},
+		{"value", func(t TrainMetrics) float64 { return t.LossValue }},
+	}
+	for i, s := range series {
+		var pts plotter.XYs
+		for _, m := range ms {
+			if m.Train.Steps > 0 {
+				pts = append(pts, plotter.XY{X: m.ElapsedSec / 60, Y: s.get(m.Train)})
+			}
+		}
+		addLine(p, s.name, pts, i)
+	}
+	p.Legend.Top = true
+	return p
+}
+
+func eloChart(ms []Metrics) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = "strength against fixed baselines"
+	p.X.Label.Text = "training time (minutes)"
+	p.Y.Label.Text = "Elo difference (95% interval)"
+	names := map[string]bool{}
+	for _, m := range ms {
+		for n := range m.Eval.Baseline {
+			names[n] = true
+		}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	for i, n := range sorted {
+		var pts plotter.XYs
+		var errs plotter.YErrors
+		for _, m := range ms {
+			b, ok := m.Eval.Baseline[n]
+			if !ok {
+				continue
+			}
+			e := clamp800(b.Elo)
+			pts = append(pts, plotter.XY{X: m.ElapsedSec / 60, Y: e})
+			errs = append(errs, struct{ Low, High float64 }{e - clamp800(b.EloLo), clamp800(b.EloHi) - e})
+		}
+		addLine(p, "vs "+n, pts, i)
+		if len(pts) > 0 {
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYer
+				plotter.YErrorer
+			}{pts, errs})
+			if err == nil {
+				eb.Color = plotutil.Color(i)
+				p.Add(eb)
+			}
+		}
+	}
+	zero := plotter.NewFunction(func(float64) float64 { return 0 })
+	zero.Color = color.Gray{Y: 160}
+	p.Add(zero)
+	p.Legend.Top = true
+	return p
+}
+
+// addLine adds a line with points, in the i-th colour, when pts is not empty.
+func addLine(p *plot.Plot, name string, pts plotter.XYs, i int) {
+	if len(pts) == 0 {
+		return
+	}
+	l, s, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return
+	}
+	l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
+	s.Shape = plotutil.Shape(i)
+	p.Add(l, s)
+	p.Legend.Add(name, l, s)
+}
+
+// clamp800 keeps an unbounded Elo (a 100% or 0% score) on the chart.
+func clamp800(x float64) float64 { return max(-800, min(800, clampElo(x))) }

@@ -1,0 +1,96 @@
+package train
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// State is the checkpoint of a run, state.json in its folder. It is written
+// last in an iteration, atomically: a run resumes from the iteration it
+// names, and anything a killed iteration left behind is discarded.
+type State struct {
+	Iteration     int       `json:"iteration"`      // last completed iteration (0 = none)
+	Steps         int       `json:"steps"`          // optimizer steps taken
+	Samples       int64     `json:"samples"`        // self-play samples generated
+	TrainedOn     int64     `json:"trained_on"`     // samples fed to the optimizer (with repeats)
+	Games         int64     `json:"games"`          // self-play games played
+	ElapsedSec    float64   `json:"elapsed_sec"`    // training time of the completed iterations
+	BestIteration int       `json:"best_iteration"` // iteration of best.kmodel (0 = the initial network)
+	Started       time.Time `json:"started"`        // when the run began
+}
+
+// Elapsed returns the run's training time so far.
+func (s State) Elapsed() time.Duration { return time.Duration(s.ElapsedSec * float64(time.Second)) }
+
+// Run folder layout.
+const (
+	stateFile   = "state.json"
+	configFile  = "config.yaml"
+	metricsFile = "metrics.jsonl"
+	bestFile    = "best.kmodel"
+	latestFile  = "latest.kmodel"
+	shardsDir   = "shards"
+	modelsDir   = "models"
+	gamesDir    = "games"
+)
+
+// modelPath returns the path of the candidate of iteration it.
+func modelPath(dir string, it int) string {
+	return filepath.Join(dir, modelsDir, fmt.Sprintf("iter-%04d.kmodel", it))
+}
+
+// LoadState reads state.json from a run folder.
+func LoadState(dir string) (State, error) {
+	var s State
+	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		return s, fmt.Errorf("train: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("train: %s: %w", filepath.Join(dir, stateFile), err)
+	}
+	if s.Iteration < 0 || s.BestIteration < 0 || s.BestIteration > s.Iteration {
+		return s, fmt.Errorf("train: %s: inconsistent (iteration %d, best %d)", filepath.Join(dir, stateFile), s.Iteration, s.BestIteration)
+	}
+	return s, nil
+}
+
+func saveState(dir string, s State) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(dir, stateFile), append(b, '\n'))
+}
+
+// WriteFileAtomic writes b to a temporary file beside path, syncs it and
+// renames it over path, so a reader sees the old file or the new, never a
+// part.
+func WriteFileAtomic(path string, b []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("train: write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		return fmt.Errorf("train: write %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("train: write %s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("train: write %s: %w", path, err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("train: write %s: %w", path, err)
+	}
+	return nil
+}
