@@ -13,7 +13,7 @@ import (
 // minimax is plain minimax without pruning, from White's view, scoring
 // leaves like the alpha-beta search: the reference it must agree with.
 func minimax(s *alphaBeta, st env.State, depth, ply int) int32 {
-	if v, ok := s.settled(st, st.ToMove(), ply); ok {
+	if v, ok := s.settled(st, st.ToMove(), ply); ok && ply > 0 { // the root is always searched
 		return whiteView(st, v)
 	}
 	if depth == 0 {

@@ -3,6 +3,7 @@ package net
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -248,6 +249,13 @@ func (b *Batcher) take() bool {
 	if len(b.queue) == 0 {
 		b.mu.Unlock()
 		return false
+	}
+	if b.queuedRows < b.cfg.MaxBatch {
+		// Let callers that were just answered, and are runnable, queue
+		// their next rows before the batch is cut.
+		b.mu.Unlock()
+		runtime.Gosched()
+		b.mu.Lock()
 	}
 	if b.queuedRows < b.cfg.MinBatch && b.cfg.MaxWait > 0 && !b.closed {
 		b.waitForRows()

@@ -126,8 +126,9 @@ func TestBatcherCache(t *testing.T) {
 				t.Fatalf("cache %d pass %d: %v", size, pass, err)
 			}
 		}
-		if hits := b.Stats().CacheHits; size == 1000 && hits != 80 {
-			t.Errorf("cache %d: %d hits, want 80", size, hits)
+		// 40 rows, 2 repeat passes: 80 hits but for a few slot collisions.
+		if hits := b.Stats().CacheHits; size == 1000 && (hits < 70 || hits > 80) {
+			t.Errorf("cache %d: %d hits, want 70..80", size, hits)
 		}
 		// The same position with another mask is another entry.
 		m2 := append([]float32(nil), mask[:c.Actions]...)
@@ -222,6 +223,9 @@ func TestBatcherMaxWait(t *testing.T) {
 }
 
 func TestBatcherAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
 	c := DefaultConfig(101, 9)
 	p := infTestParams(c, 1)
 	obs, mask := infTestInputs(c, 8, rand.New(rand.NewPCG(1, 1)))

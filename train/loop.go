@@ -64,7 +64,7 @@ func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetr
 	var samples []data.Sample
 	stop := r.watch(bar, func() string {
 		p := pool.Progress()
-		return fmt.Sprintf("%.1f games/s %.0f pos/s fill %.1f", p.GamesPerSec(), p.PositionsPerSec(), b.Stats().MeanBatch())
+		return fmt.Sprintf("%.1f games/s %.0f pos/s fill %.1f", p.GamesPerSec(), p.PositionsPerSec(), b.Stats().MeanBatch)
 	})
 	st, err := pool.Run(ctx, r.cfg.Games, r.seed(it, 1), func(g selfplay.GameResult) {
 		samples = append(samples, g.Samples...)
@@ -75,7 +75,7 @@ func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetr
 	if err != nil {
 		return nil, SelfPlayMetrics{}, err
 	}
-	return samples, selfPlayMetrics(st, b.Stats().MeanBatch()), nil
+	return samples, selfPlayMetrics(st, b.Stats().MeanBatch), nil
 }
 
 // trainCandidate trains the latest network on the window and returns it as
@@ -93,12 +93,15 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 	if steps == 0 {
 		return &net.Model{Params: r.latest.Params.Clone(), Meta: meta}, tm, nil
 	}
-	tr, err := net.NewTrainer(r.latest.Params, tc)
-	if err != nil {
-		return nil, tm, fmt.Errorf("train: %w", err)
+	if r.trainer == nil {
+		tr, err := net.NewTrainer(r.latest.Params, tc)
+		if err != nil {
+			return nil, tm, fmt.Errorf("train: %w", err)
+		}
+		tr.SetSteps(r.state.Steps)
+		r.trainer = tr
 	}
-	defer tr.Close()
-	tr.SetSteps(r.state.Steps)
+	tr := r.trainer
 	rng := rand.New(rand.NewPCG(r.seed(it, 2), 0))
 	batch := data.NewBatch(r.layout(), tc.Batch)
 	bar := newBar(r.out, steps, fmt.Sprintf("iter %d train", it))

@@ -37,6 +37,10 @@ type Run struct {
 	best   *net.Model // the network self-play and gating use
 	latest *net.Model // the network the optimizer continues from
 	out    io.Writer
+
+	// trainer keeps the optimizer's state from one iteration to the next;
+	// it starts from latest when the process (re)starts.
+	trainer *net.Trainer
 }
 
 // Open prepares the run folder: a new run writes its resolved config; a
@@ -165,6 +169,16 @@ func (r *Run) dropUnfinished() error {
 		return fmt.Errorf("train: resume: %w", err)
 	}
 	return truncateMetrics(filepath.Join(r.opt.Dir, metricsFile), r.state.Iteration)
+}
+
+// Close releases the run's trainer.
+func (r *Run) Close() error {
+	if r.trainer == nil {
+		return nil
+	}
+	err := r.trainer.Close()
+	r.trainer = nil
+	return err
 }
 
 // State returns the run's checkpoint.

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+
+	"kumalak/train"
+)
+
+func init() { commands = append(commands, newTrainCmd) }
+
+// trainFlags are the per-run items the command line may override.
+type trainFlags struct {
+	config, run        string
+	resume             bool
+	seed               uint64
+	workers, iters     int
+	budget             time.Duration
+	quiet              bool
+	seedSet, itersSet  bool
+	budgetSet, wrkrSet bool
+}
+
+func newTrainCmd() *cobra.Command {
+	var f trainFlags
+	c := &cobra.Command{
+		Use:   "train",
+		Short: "Train an agent by self-play: self-play, training, evaluation, checkpoint, repeated",
+		Long: "train runs iterations of self-play with the best network, training on the replay window,\n" +
+			"evaluation (gating and fixed baselines) and a checkpoint, until the config's iteration\n" +
+			"count or time budget is reached. The run folder holds the resolved config, metrics.jsonl,\n" +
+			"models per iteration, best.kmodel, loss.png and elo.png. Ctrl-C stops at the next safe\n" +
+			"point; a stopped or killed run continues with --resume from its last checkpoint.",
+		Example: "  kumalak train --config configs/togyz.yaml\n" +
+			"  kumalak train --config configs/togyz.yaml --run runs/togyz --resume --budget 2h\n" +
+			"  kumalak train --config configs/tiny.yaml --run /tmp/tiny --iterations 2",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			fl := c.Flags()
+			f.seedSet, f.itersSet, f.budgetSet, f.wrkrSet = fl.Changed("seed"), fl.Changed("iterations"), fl.Changed("budget"), fl.Changed("workers")
+			return runTrain(c, f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.config, "config", "configs/togyz.yaml", "YAML config of the run (see configs/)")
+	fl.StringVar(&f.run, "run", "", "run folder (default runs/<game>)")
+	fl.BoolVar(&f.resume, "resume", false, "continue the run in --run from its checkpoint (starts it when there is none)")
+	fl.Uint64Var(&f.seed, "seed", 0, "override the config's seed")
+	fl.IntVar(&f.workers, "workers", 0, "override selfplay.games: games played at once")
+	fl.IntVar(&f.iters, "iterations", 0, "override the config's iteration count (0 = no limit)")
+	fl.DurationVar(&f.budget, "budget", 0, "override the config's time budget for the whole run, e.g. 30m (0 = none)")
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress bars, one line per iteration")
+	return c
+}
+
+func runTrain(c *cobra.Command, f trainFlags) error {
+	cfg, err := loadTrainConfig(f)
+	if err != nil {
+		return err
+	}
+	if f.run == "" {
+		f.run = filepath.Join("runs", cfg.Game)
+	}
+	// A resumed run keeps its own resolved config; the flags still apply.
+	if _, err := os.Stat(filepath.Join(f.run, "config.yaml")); err == nil && f.resume {
+		f.config = filepath.Join(f.run, "config.yaml")
+		if cfg, err = loadTrainConfig(f); err != nil {
+			return err
+		}
+	}
+	opt := train.Options{Dir: f.run, Resume: f.resume, Progress: c.ErrOrStderr()}
+	if f.quiet {
+		opt.Progress = nil
+	}
+	run, err := train.Open(cfg, opt)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out := c.OutOrStdout()
+	st := run.State()
+	fmt.Fprintf(out, "run %s: game %s, iteration %d done, %s trained\n", f.run, cfg.Game, st.Iteration, st.Elapsed().Round(time.Second))
+	err = run.Train(ctx)
+	st = run.State()
+	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(out, "stopped; the run continues from iteration %d with: kumalak train --run %s --resume\n", st.Iteration, f.run)
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(out, "best model: %s (iteration %d of %d, %d games, %d samples, %s)\n",
+		run.BestPath(), st.BestIteration, st.Iteration, st.Games, st.Samples, st.Elapsed().Round(time.Second))
+	fmt.Fprintf(out, "metrics:    %s, plots %s and %s\n", filepath.Join(f.run, "metrics.jsonl"), filepath.Join(f.run, "loss.png"), filepath.Join(f.run, "elo.png"))
+	fmt.Fprintf(out, "play it:    kumalak play --model %s\n", run.BestPath())
+	fmt.Fprintf(out, "measure it: kumalak arena --game %s --a model:path=%s --b ab:depth=2 --games 40\n", cfg.Game, run.BestPath())
+	return nil
+}
+
+// loadTrainConfig reads f.config strictly over the defaults (unknown keys and
+// wrong types are errors naming the field) and applies the flags.
+func loadTrainConfig(f trainFlags) (train.Config, error) {
+	cfg, err := decodeTrainConfig(f.config)
+	if err != nil {
+		return cfg, err
+	}
+	if f.seedSet {
+		cfg.Seed = f.seed
+	}
+	if f.itersSet {
+		cfg.Iterations = f.iters
+	}
+	if f.budgetSet {
+		cfg.Budget = f.budget
+	}
+	if f.wrkrSet {
+		cfg.SelfPlay.Games = f.workers
+	}
+	if _, err := cfg.Resolve(); err != nil {
+		return cfg, badInput("train", "%s: %v", f.config, err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, badInput("train", "%s: %v", f.config, err)
+	}
+	return cfg, nil
+}
+
+// decodeTrainConfig decodes a YAML file over train.DefaultConfig, refusing
+// unknown keys.
+func decodeTrainConfig(path string) (train.Config, error) {
+	cfg := train.DefaultConfig()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return cfg, badInput("train", "config: %v", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil {
+		return cfg, badInput("train", "config %s: %v", path, err)
+	}
+	return cfg, nil
+}

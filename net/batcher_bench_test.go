@@ -1,0 +1,59 @@
+package net
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkBatcher has 64 goroutines evaluate one row per call through one
+// Batcher (default architecture, 101 inputs, 9 actions), as 64 self-play
+// games would, and reports positions per second and the mean batch fill:
+//
+//	go test ./net -run '^$' -bench Batcher -benchtime 20000x
+func BenchmarkBatcher(b *testing.B) {
+	c := DefaultConfig(101, 9)
+	p := infTestParams(c, 1)
+	obs, mask := infTestInputs(c, benchPool, rand.New(rand.NewPCG(1, 1)))
+	for _, cfg := range []BatcherConfig{
+		{MaxBatch: 64, MinBatch: 1},
+		{MaxBatch: 64, MinBatch: 32, MaxWait: 500 * time.Microsecond},
+	} {
+		name := fmt.Sprintf("callers=64/max=%d/min=%d", cfg.MaxBatch, cfg.MinBatch)
+		b.Run(name, func(b *testing.B) { benchBatcher(b, p, cfg, 64, obs, mask) })
+	}
+	// One caller: the batcher's overhead over a direct Infer.Run at batch 1.
+	b.Run("callers=1/max=64/min=1", func(b *testing.B) {
+		benchBatcher(b, p, BatcherConfig{MaxBatch: 64, MinBatch: 1}, 1, obs, mask)
+	})
+}
+
+func benchBatcher(b *testing.B, p *Params, cfg BatcherConfig, callers int, obs, mask []float32) {
+	c := p.Config
+	bt := NewBatcher(p, cfg)
+	defer bt.Close()
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for g := 0; g < callers; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			priors, values := make([]float32, c.Actions), make([]float32, 1)
+			for i := g; i < b.N; i += callers {
+				r := i % benchPool
+				err := bt.Evaluate(obs[r*c.InputLen:(r+1)*c.InputLen], mask[r*c.Actions:(r+1)*c.Actions], priors, values)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	b.StopTimer()
+	s := bt.Stats()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pos/s")
+	b.ReportMetric(s.MeanBatch, "fill")
+}
