@@ -76,7 +76,7 @@ func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	mob, err := o.int("mob", 0, -10000, 10000)
+	mob, err := o.int("mob", 50, -10000, 10000)
 	if err != nil {
 		return nil, err
 	}

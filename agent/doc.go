@@ -10,8 +10,10 @@
 //     mover (env.Scorer), a kept turn counting as a bonus; ties broken at
 //     random.
 //   - ab: alpha-beta negamax with iterative deepening, a fixed-size
-//     transposition table keyed by env.Hasher, TT-move and capture-first
-//     move ordering, and the store difference as evaluation.
+//     transposition table keyed by env.Hasher, TT-move, capture-first and
+//     history move ordering; the evaluation is the store difference plus a
+//     small bonus per legal move of the mover (mobility), and a store
+//     holding more than half the stones counts as a win.
 //   - mcts: PUCT search (package mcts) with uniform priors and random
 //     rollouts.
 //   - model: a policy/value network (package net) guiding the same search.

@@ -28,14 +28,15 @@ var kinds = []kind{
 	{name: "random", short: "a uniformly random legal move", build: newRandom},
 	{name: "greedy", short: "the best immediate store difference for the mover (needs a game with stores)",
 		keys: []key{{"extra", "1", "bonus, in stones, for a move that keeps the turn"}}, build: newGreedy},
-	{name: "ab", short: "alpha-beta negamax, iterative deepening, transposition table; evaluation = store difference",
+	{name: "ab", short: "alpha-beta negamax, iterative deepening, transposition table; evaluation = store difference + mobility",
 		keys: []key{
-			{"depth", "6 (60 with time)", "deepest iteration, in plies (1..60)"},
+			{"depth", "6; 60 with time=", "deepest iteration, in plies (1..60)"},
 			{"time", "none", "time per move, e.g. 200ms or 2s; the search stops at depth or time, whichever comes first"},
 			{"tt", "16", "transposition table size in MiB (0 turns it off; needs a game with hashes)"},
-			{"mob", "0", "evaluation bonus per legal move of the mover, in hundredths of a stone"},
+			{"mob", "50", "evaluation bonus per legal move of the mover, in hundredths of a stone (mobility)"},
 		}, build: newAlphaBeta},
 	{name: "mcts", short: "PUCT search with uniform priors and random-rollout values", keys: mctsKeys, build: newMCTS},
+	{name: "model", short: "a trained network guiding PUCT search", keys: modelKeys, build: newModel},
 }
 
 // Names returns the agent kinds, e.g. "random", "greedy", "ab".
@@ -54,7 +55,11 @@ func Help() string {
 	for _, k := range kinds {
 		fmt.Fprintf(&sb, "  %-7s %s\n", k.name, k.short)
 		for _, kv := range k.keys {
-			fmt.Fprintf(&sb, "      %-9s %s (default %s)\n", kv.name+"=", kv.help, kv.def)
+			def := "required"
+			if kv.def != "" {
+				def = "default " + kv.def
+			}
+			fmt.Fprintf(&sb, "      %-9s %s (%s)\n", kv.name+"=", kv.help, def)
 		}
 	}
 	return sb.String()

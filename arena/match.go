@@ -102,7 +102,7 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 	if err := m.Config.Validate(); err != nil {
 		return res, err
 	}
-	start, openings, err := m.prepare(m.Config, m.Config.Seed)
+	start, openings, err := m.prepare(m.Config)
 	if err != nil {
 		return res, err
 	}
@@ -112,14 +112,8 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 	return res, err
 }
 
-// prepare checks the agent specs and returns the start position and the
-// openings.
-func (m *Match) prepare(c Config, seed uint64) (env.State, [][]env.Action, error) {
-	for _, s := range []string{m.A, m.B} {
-		if _, err := m.newAgent()(m.Spec, s, seed); err != nil {
-			return nil, nil, err
-		}
-	}
+// prepare returns the start position and the openings.
+func (m *Match) prepare(c Config) (env.State, [][]env.Action, error) {
 	start, err := m.Spec.Start(c.Start)
 	if err != nil {
 		return nil, nil, fmt.Errorf("arena: %w", err)
@@ -130,7 +124,7 @@ func (m *Match) prepare(c Config, seed uint64) (env.State, [][]env.Action, error
 	if len(c.Openings) > 0 {
 		return start, c.Openings, checkOpenings(start, c.Openings)
 	}
-	open, err := makeOpenings(start, (c.Games+1)/2, c.OpeningPlies, seed)
+	open, err := makeOpenings(start, (c.Games+1)/2, c.OpeningPlies, c.Seed)
 	return start, open, err
 }
 
@@ -193,21 +187,33 @@ func feed(ctx context.Context, pairs chan<- int, n int) {
 	}
 }
 
-// worker plays the pairs it receives with its own two agents, then sends an
-// empty gameOut.
+// worker plays the pairs it receives with its own two agents, closes them
+// (io.Closer), then sends an empty gameOut.
 func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][]env.Action, pairs <-chan int, out chan<- gameOut) {
 	defer func() { out <- gameOut{} }()
 	seed := m.Config.Seed ^ uint64(w+1)*0x9e3779b97f4a7c15
 	a, err := m.newAgent()(m.Spec, m.A, seed)
 	if err == nil {
+		defer closeAgent(a, out)
 		var b agent.Agent
 		if b, err = m.newAgent()(m.Spec, m.B, seed^0xb); err == nil {
+			defer closeAgent(b, out)
 			m.playPairs(ctx, start, openings, player{a, m.A}, player{b, m.B}, pairs, out)
 			return
 		}
 	}
 	out <- gameOut{err: err}
 	for range pairs { // let feed finish
+	}
+}
+
+// closeAgent closes an agent that holds resources (an engine process), and
+// reports a failure.
+func closeAgent(a agent.Agent, out chan<- gameOut) {
+	if c, ok := a.(io.Closer); ok {
+		if err := c.Close(); err != nil {
+			out <- gameOut{err: fmt.Errorf("arena: close agent: %w", err)}
+		}
 	}
 }
 

@@ -92,15 +92,17 @@ func checkReplay(t *testing.T, r Record) {
 }
 
 // TestMatchDoesNotRepeatGames: deterministic agents still play different
-// games, thanks to the openings.
+// games, thanks to the openings. (The two games of a pair may show the same
+// moves, played by different sides.)
 func TestMatchDoesNotRepeatGames(t *testing.T) {
-	m, buf := toyMatch("ab:depth=2", "ab:depth=2", 20)
+	m, buf := toyMatch("ab:depth=2", "ab:depth=3", 30)
+	m.Config.OpeningPlies = 4
 	if _, err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]int{}
 	for _, r := range readRecords(t, buf) {
-		key := fmt.Sprint(r.Opening, r.Moves)
+		key := fmt.Sprint(r.A, r.Opening, r.Moves)
 		if g, dup := seen[key]; dup {
 			t.Errorf("games %d and %d are the same: %s", g, r.Index, key)
 		}

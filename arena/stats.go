@@ -109,7 +109,16 @@ func eloOf(counts []int) Elo {
 		return Elo{Lo: math.Inf(-1), Hi: math.Inf(1)}
 	}
 	half := z95 * math.Sqrt(variance/n)
-	return Elo{Diff: EloFromScore(mean), Lo: EloFromScore(mean - half), Hi: EloFromScore(mean + half)}
+	e := Elo{Diff: EloFromScore(mean), Lo: EloFromScore(mean - half), Hi: EloFromScore(mean + half)}
+	// A clean sweep has no variance: bound it by the exact binomial
+	// (Clopper-Pearson) limit of n trials all won, 0.025^(1/n).
+	switch edge := math.Pow(0.025, 1/n); {
+	case mean == 1:
+		e.Lo = EloFromScore(edge)
+	case mean == 0:
+		e.Hi = EloFromScore(1 - edge)
+	}
+	return e
 }
 
 // moments returns the number of trials, the mean score and the variance of

@@ -34,9 +34,13 @@ func TestEloInterval(t *testing.T) {
 	if got := e.String(); got != "+147.2 [+86.2, +218.3]" {
 		t.Errorf("String() = %q", got)
 	}
-	// All wins: the interval is unbounded above.
-	if e := EloOfCounts(Counts{W: 10}); !math.IsInf(e.Diff, 1) || !math.IsInf(e.Hi, 1) {
+	// All wins: unbounded above; below, the score at which 10 straight
+	// wins have a 2.5% chance: 0.025^(1/10) = 0.6915, +140.2.
+	if e := EloOfCounts(Counts{W: 10}); !math.IsInf(e.Diff, 1) || !math.IsInf(e.Hi, 1) || !near(e.Lo, 140.2, 0.05) {
 		t.Errorf("all wins: %v", e)
+	}
+	if e := EloOfPairs(Pairs{5}); !math.IsInf(e.Lo, -1) || !near(e.Hi, -EloFromScore(math.Pow(0.025, 0.2)), 1e-9) {
+		t.Errorf("all pairs lost: %v", e)
 	}
 	// Pairs: 10 pairs of 1.5 and 10 of 0.5: mean 0.5, per-pair variance
 	// 1/16, so ±1.96·0.25/sqrt(20).

@@ -61,7 +61,7 @@ func (t *Tournament) Run(ctx context.Context) (TournamentResult, error) {
 			m := &Match{Spec: t.Spec, A: t.Players[i], B: t.Players[j], Config: c,
 				NewAgent: t.NewAgent, Progress: t.Progress, Records: t.Records, Notation: t.Notation}
 			res := Result{A: m.A, B: m.B}
-			start, openings, err := m.prepare(c, c.Seed)
+			start, openings, err := m.prepare(c)
 			if err == nil {
 				tl := tally{res: &res, total: c.Games, pending: map[int]float64{}}
 				err = m.run(ctx, start, openings, &tl, done, total)

@@ -58,11 +58,16 @@ type BatcherStats struct {
 // Evaluate method has the shape of the mcts Evaluator. All methods are safe
 // for concurrent use.
 //
-// Gathering: the worker takes every queued request when it becomes free. If
-// fewer than MinBatch rows are queued it first waits, at most MaxWait, for
-// more. With MinBatch 1 a lone caller never waits; with many callers rows
-// pile up while a batch runs, so batches fill by themselves. Requests larger
-// than MaxBatch rows are split across runs.
+// Gathering: when the worker becomes free and finds requests queued, it
+// yields the processor once (runtime.Gosched), so that callers it has just
+// answered, which are runnable, can queue their next rows; then it takes
+// every queued request. If fewer than MinBatch rows are queued it first
+// waits, at most MaxWait, for more. With MinBatch 1 a lone caller never
+// waits (the yield costs well under a microsecond when nothing else is
+// runnable); with many callers rows pile up while a batch runs, so batches
+// fill by themselves — 64 one-row callers fill batches of about 50 rows on
+// two cores with MinBatch 1. Requests larger than MaxBatch rows are split
+// across runs.
 type Batcher struct {
 	cfg     BatcherConfig
 	inL     int // InputLen

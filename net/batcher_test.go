@@ -68,7 +68,23 @@ func TestBatcherConcurrent(t *testing.T) {
 					errs <- btCaller(b, c, rand.New(rand.NewPCG(uint64(g), 3)), calls, obs, mask, wantP, wantV)
 				}(g)
 			}
+			// Swapping in equal parameters mid-run must change no answer.
+			stop := make(chan struct{})
+			swapped := make(chan struct{})
+			go func() {
+				defer close(swapped)
+				for {
+					select {
+					case <-stop:
+						return
+					case <-time.After(200 * time.Microsecond):
+						b.SetParams(p)
+					}
+				}
+			}()
 			wg.Wait()
+			close(stop)
+			<-swapped
 			close(errs)
 			for err := range errs {
 				if err != nil {

@@ -133,7 +133,7 @@ func Marshal(m *Model) ([]byte, error) {
 
 func encodeModel(m *Model) ([]byte, error) {
 	if err := m.Params.Config.Validate(); err != nil {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "net: "))
+		return nil, unprefixed(err)
 	}
 	if len(m.Meta.Card) > 0 && !json.Valid(m.Meta.Card) {
 		return nil, errors.New("model card is not valid JSON")
@@ -307,7 +307,7 @@ func parseConfig(kv map[string]string) (Config, error) {
 		*f.dst = v
 	}
 	if err := c.Validate(); err != nil {
-		return c, modelError(ErrCorrupt, "architecture: %s", strings.TrimPrefix(err.Error(), "net: "))
+		return c, modelError(ErrCorrupt, "architecture: %v", unprefixed(err))
 	}
 	return c, nil
 }
@@ -385,6 +385,12 @@ func checkTensor(name string, info *safetensors.TensorInfo, shape []int, dataLen
 		return modelError(ErrCorrupt, "tensor %s has bad data offsets %v", name, off)
 	}
 	return nil
+}
+
+// unprefixed drops the "net: " that Config.Validate puts before its
+// message, for errors that are wrapped again with a path.
+func unprefixed(err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "net: "))
 }
 
 // modelErr is an error that reads as its message and matches its kind

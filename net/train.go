@@ -113,6 +113,7 @@ func (t *Trainer) Step(b *data.Batch) (Losses, error) {
 	}
 	defer t.vm.Reset()
 	if err := t.vm.RunAll(); err != nil {
+		t.zeroGrads()
 		return Losses{}, fmt.Errorf("net: train step %d: %w", t.steps, err)
 	}
 	l := t.losses()

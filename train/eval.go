@@ -24,14 +24,14 @@ const (
 func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetrics, error) {
 	ec := r.cfg.Eval
 	em := EvalMetrics{Gate: ec.Gate, Promoted: ec.Gate == "always"}
-	nets := map[string]*net.Batcher{candidateName: net.NewBatcher(cand.Params, r.cfg.Batcher)}
+	nets := map[string]*net.Batcher{candidateName: net.NewBatcher(cand.Params, r.evalBatcher())}
 	defer func() {
 		for _, b := range nets {
 			b.Close()
 		}
 	}()
 	if ec.Gate != "always" {
-		nets[bestName] = net.NewBatcher(r.best.Params, r.cfg.Batcher)
+		nets[bestName] = net.NewBatcher(r.best.Params, r.evalBatcher())
 		var sprt *arena.SPRT
 		if ec.Gate == "sprt" {
 			s := arena.NewSPRT(ec.SPRTElo0, ec.SPRTElo1)
@@ -56,7 +56,7 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 	if !em.Promoted {
 		player = bestName
 		if nets[bestName] == nil {
-			nets[bestName] = net.NewBatcher(r.best.Params, r.cfg.Batcher)
+			nets[bestName] = net.NewBatcher(r.best.Params, r.evalBatcher())
 		}
 	}
 	em.Baseline = map[string]MatchInfo{}
@@ -116,6 +116,14 @@ func (r *Run) match(ctx context.Context, it int, kind, a, b string, games int, s
 		return res, fmt.Errorf("train: %s match %s vs %s: %w", kind, a, b, err)
 	}
 	return res, nil
+}
+
+// evalBatcher is the batcher of evaluation games: with only a few games at
+// once, waiting for a minimum batch would only add latency.
+func (r *Run) evalBatcher() net.BatcherConfig {
+	c := r.cfg.Batcher
+	c.MinBatch = 1
+	return c
 }
 
 // evalSearch is the search of network players in evaluation games: no

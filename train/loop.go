@@ -165,7 +165,7 @@ func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 t
 	if _, err := data.Prune(filepath.Join(r.opt.Dir, shardsDir), r.cfg.Window, r.cfg.KeepShards); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	fmt.Fprintln(r.out, m.Summary())
+	fmt.Fprintln(r.log, m.Summary())
 	return nil
 }
 

@@ -22,7 +22,8 @@ import (
 type Options struct {
 	Dir      string    // run folder
 	Resume   bool      // continue the run in Dir from its checkpoint
-	Progress io.Writer // progress bars and per-iteration lines; nil = none
+	Progress io.Writer // progress bars; nil = none
+	Log      io.Writer // one summary line per iteration; nil = none
 	Now      func() time.Time
 }
 
@@ -36,7 +37,8 @@ type Run struct {
 	window *data.Window
 	best   *net.Model // the network self-play and gating use
 	latest *net.Model // the network the optimizer continues from
-	out    io.Writer
+	out    io.Writer // progress bars
+	log    io.Writer // iteration summaries
 
 	// trainer keeps the optimizer's state from one iteration to the next;
 	// it starts from latest when the process (re)starts.
@@ -61,6 +63,10 @@ func Open(cfg Config, opt Options) (*Run, error) {
 	r := &Run{cfg: cfg, spec: spec, opt: opt, out: opt.Progress}
 	if r.out == nil {
 		r.out = io.Discard
+	}
+	r.log = opt.Log
+	if r.log == nil {
+		r.log = io.Discard
 	}
 	_, statErr := os.Stat(filepath.Join(opt.Dir, stateFile))
 	switch {

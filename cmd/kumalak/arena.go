@@ -64,16 +64,28 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 		}
 	}
 	if err := c.Validate(); err != nil {
-		return nil, c, badInput(cmd, "%v", err)
+		return nil, c, badInput(cmd, "%v", unprefixed(err))
 	}
 	return spec, c, nil
+}
+
+// unprefixed drops the "arena: " of an arena error, for badInput adds the
+// command's name.
+func unprefixed(err error) string {
+	return strings.TrimPrefix(err.Error(), "arena: ")
 }
 
 // checkAgents builds each spec once, so that a bad one is a usage error.
 func checkAgents(cmd string, spec *env.Spec, specs ...string) error {
 	for _, s := range specs {
-		if _, err := agent.New(spec, s, 0); err != nil {
-			return badInput(cmd, "%v\n\n%s", err, agent.Help())
+		a, err := agent.New(spec, s, 0)
+		if err != nil {
+			return badInput(cmd, "%v (see kumalak %s --help)", err, cmd)
+		}
+		if c, ok := a.(io.Closer); ok {
+			if err := c.Close(); err != nil {
+				return fmt.Errorf("%s: %w", cmd, err)
+			}
 		}
 	}
 	return nil
@@ -162,6 +174,9 @@ func newArenaCmd() *cobra.Command {
 			"  kumalak arena --game togyz --a model:path=runs/togyz/best.kmodel --b ab:depth=6 --games 400 --sprt 0,20",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if a == "" {
+				return badInput("arena", "--a is required: the spec of agent A, e.g. ab:depth=4")
+			}
 			spec, cfg, err := f.config("arena")
 			if err != nil {
 				return err
@@ -171,7 +186,7 @@ func newArenaCmd() *cobra.Command {
 			}
 			if sprt != "" {
 				if cfg.SPRT, err = parseSPRT(sprt, alpha, beta); err != nil {
-					return badInput("arena", "%v", err)
+					return badInput("arena", "%s", unprefixed(err))
 				}
 			}
 			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg, Notation: notation(spec)}
@@ -180,12 +195,11 @@ func newArenaCmd() *cobra.Command {
 	}
 	f.add(c, 100)
 	fl := c.Flags()
-	fl.StringVar(&a, "a", "", "agent A (see the kinds above); results are from A's view")
+	fl.StringVar(&a, "a", "", "agent A (required; see the kinds above); results are from A's view")
 	fl.StringVar(&b, "b", "random", "agent B")
 	fl.StringVar(&sprt, "sprt", "", "run an SPRT of elo0 against elo1, e.g. 0,10 (stops when it decides)")
 	fl.Float64Var(&alpha, "alpha", 0.05, "SPRT false-positive rate")
 	fl.Float64Var(&beta, "beta", 0.05, "SPRT false-negative rate")
-	_ = c.MarkFlagRequired("a")
 	return c
 }
 

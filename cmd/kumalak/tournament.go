@@ -30,6 +30,9 @@ func newTournamentCmd() *cobra.Command {
 		Example: "  kumalak tournament --game togyz --players random --players greedy --players ab:depth=4 --games 40",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if len(players) < 2 {
+				return badInput("tournament", "need at least two --players, got %d", len(players))
+			}
 			spec, cfg, err := f.config("tournament")
 			if err != nil {
 				return err
@@ -44,15 +47,11 @@ func newTournamentCmd() *cobra.Command {
 	f.add(c, 40)
 	c.Flags().StringArrayVar(&players, "players", nil, "an agent spec; repeat for each player (at least two)")
 	c.Flags().Float64Var(&prior, "prior", 1, "virtual draws added to each pairing before the fit (keeps a clean sweep finite)")
-	_ = c.MarkFlagRequired("players")
 	return c
 }
 
 // runTournament plays t with a progress bar and prints the table.
 func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
-	if len(t.Players) < 2 {
-		return badInput("tournament", "need at least two --players, got %d", len(t.Players))
-	}
 	if err := validateTournament(t); err != nil {
 		return badInput("tournament", "%v", err)
 	}

@@ -78,7 +78,7 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 			return err
 		}
 	}
-	opt := train.Options{Dir: f.run, Resume: f.resume, Progress: c.ErrOrStderr()}
+	opt := train.Options{Dir: f.run, Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout()}
 	if f.quiet {
 		opt.Progress = nil
 	}

@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+
+	"kumalak/env"
+	"kumalak/mcts"
+	"kumalak/net"
+)
+
+// modelKeys are the keys of the model kind.
+var modelKeys = []key{
+	{"path", "", "the .kmodel file, e.g. runs/togyz/best.kmodel"},
+	{"sims", "the model card's, else 400", "simulations added per move (0 with time= for time only)"},
+	{"time", "none", "time per move, e.g. 500ms; with sims, the first reached ends the search"},
+	{"cpuct", "the model card's, else 1.25", "PUCT exploration constant (0..100]"},
+	{"batch", "8", "leaves evaluated together (1..256), gathered with virtual loss"},
+	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
+	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
+	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
+}
+
+// card is the part of a model card that sets search defaults.
+type card struct {
+	Sims  int     `json:"sims"`
+	CPuct float32 `json:"cpuct"`
+}
+
+// inferEval makes a *net.Infer an mcts.Evaluator. An agent runs in one
+// goroutine, so it calls the network directly, without a batcher.
+type inferEval struct{ f *net.Infer }
+
+var _ mcts.Evaluator = inferEval{}
+
+// Evaluate runs the network on the batch.
+func (e inferEval) Evaluate(obs, mask, priors, values []float32) error {
+	e.f.Run(obs, mask, priors, values)
+	return nil
+}
+
+func newModel(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
+	path := o.str("path", "")
+	if path == "" {
+		return nil, fmt.Errorf("model needs path=FILE.kmodel")
+	}
+	m, err := net.LoadFor(path, spec.Name, spec.ObsVersion)
+	if err != nil {
+		return nil, err
+	}
+	c := m.Params.Config
+	if c.InputLen != spec.ObsLen || c.Actions != spec.NumActions {
+		return nil, fmt.Errorf("%s: network takes %d inputs and %d actions, %s has %d and %d",
+			path, c.InputLen, c.Actions, spec.Name, spec.ObsLen, spec.NumActions)
+	}
+	cfg, sims, err := modelConfig(m.Meta.Card, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s, err := newSearcherAgent(spec, inferEval{net.NewInfer(m.Params, cfg.Batch)}, cfg, o, sims, rng)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// modelConfig returns the search settings: mcts defaults, then the model
+// card's, then batch from the spec; and the default simulation count.
+func modelConfig(raw json.RawMessage, o *options) (mcts.Config, int, error) {
+	cfg, sims := mcts.DefaultConfig(), 400
+	if len(raw) > 0 {
+		var cd card
+		if err := json.Unmarshal(raw, &cd); err != nil {
+			return cfg, 0, fmt.Errorf("model card: %w", err)
+		}
+		if cd.Sims > 0 {
+			sims = cd.Sims
+		}
+		if cd.CPuct > 0 {
+			cfg.CPuct = cd.CPuct
+		}
+	}
+	batch, err := o.int("batch", 8, 1, 256)
+	if err != nil {
+		return cfg, 0, err
+	}
+	cfg.Batch = batch
+	return cfg, sims, nil
+}

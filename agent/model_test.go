@@ -1,0 +1,78 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kumalak/agent/agenttest"
+	"kumalak/env"
+	"kumalak/net"
+)
+
+// saveModel writes a randomly initialised network for the toy game.
+func saveModel(t *testing.T, card string) string {
+	t.Helper()
+	spec := agenttest.Spec
+	p := net.NewParams(net.Config{InputLen: spec.ObsLen, Actions: spec.NumActions, Width: 16, Blocks: 1, ValueHidden: 8})
+	p.Init(rng(1))
+	path := filepath.Join(t.TempDir(), "toy.kmodel")
+	m := &net.Model{Params: p, Meta: net.Meta{Game: spec.Name, ObsVersion: spec.ObsVersion}}
+	if card != "" {
+		m.Meta.Card = []byte(card)
+	}
+	if err := net.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestModelPlaysAGame(t *testing.T) {
+	path := saveModel(t, `{"sims": 64}`)
+	ag, err := New(agenttest.Spec, "model:path="+path+",batch=4", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ag.(*searcher).lim.Sims; got != 64 {
+		t.Errorf("sims %d, want the card's 64", got)
+	}
+	st := agenttest.Spec.New()
+	for ply := 0; st.Result() == env.Ongoing; ply++ {
+		a, err := ag.Move(context.Background(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if an := ag.(Analyzer).Analysis(); ply == 0 && (an.Nodes < 64 || len(an.Moves) != 3 || an.PV[0] != a) {
+			t.Errorf("first move %d, analysis %+v", a.Pit(), an)
+		}
+		if _, err := env.CheckMove(st, a.Pit()); err != nil {
+			t.Fatal(err)
+		}
+		st.Apply(a)
+		ag.(Observer).Played(a, st)
+	}
+}
+
+func TestModelErrors(t *testing.T) {
+	path := saveModel(t, "")
+	for _, tc := range []struct {
+		spec string
+		want string
+	}{
+		{"model", "needs path="},
+		{"model:path=" + filepath.Join(t.TempDir(), "none.kmodel"), "no such file"},
+		{"model:path=" + path + ",batch=0", "batch=0 out of range"},
+	} {
+		_, err := New(agenttest.Spec, tc.spec, 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%q): %v, want %q", tc.spec, err, tc.want)
+		}
+	}
+	other := *agenttest.Spec
+	other.Name = "other"
+	if _, err := New(&other, "model:path="+path, 1); !errors.Is(err, net.ErrWrongModel) {
+		t.Errorf("another game's model: %v", err)
+	}
+}

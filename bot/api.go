@@ -1,0 +1,230 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"kumalak/agent"
+	"kumalak/env"
+)
+
+// StateRequest is a game record: the body of POST /api/state, and the
+// first fields of POST /api/move.
+type StateRequest struct {
+	Game     string `json:"game"`     // "togyz", "mangala" or "mangala-kale"; "" = the default game
+	Position string `json:"position"` // RULES.md position string; "" or "start" = the start
+	Moves    []int  `json:"moves"`    // pit numbers played from the position
+}
+
+// MoveRequest is the body of POST /api/move: a record and optional limits
+// for the search (0 = the bot's own).
+type MoveRequest struct {
+	Game     string `json:"game"`
+	Position string `json:"position"`
+	Moves    []int  `json:"moves"`
+	Sims     int    `json:"sims"`
+	TimeMS   int    `json:"time_ms"`
+	Depth    int    `json:"depth"`
+}
+
+// MoveStat is one root move of the bot's search.
+type MoveStat struct {
+	Pit   int     `json:"pit"`
+	Share float32 `json:"share"` // fraction of the search (MCTS visits; alpha-beta: 1 for the best)
+	Value float32 `json:"value"` // value for the mover, -1..1
+}
+
+// MoveResponse is the answer of POST /api/move.
+type MoveResponse struct {
+	Move    int        `json:"move"`     // the pit the bot plays
+	Value   float32    `json:"value"`    // expected outcome for the bot, -1..1
+	WinProb float32    `json:"win_prob"` // the bot's chance, a draw counting half
+	Depth   int        `json:"depth,omitempty"`
+	Nodes   int64      `json:"nodes"`
+	PV      []int      `json:"pv"`
+	Moves   []MoveStat `json:"moves"` // per-move figures, best first
+	TimeMS  int64      `json:"time_ms"`
+	Agent   string     `json:"agent"`  // the spec that searched
+	Ignored []string   `json:"ignored,omitempty"` // limits the agent has no key for, e.g. sims for ab
+	Before  string     `json:"before"` // the position searched
+	State   View       `json:"state"`  // the position after the move; its Moves include it
+}
+
+// GameInfo describes one game served.
+type GameInfo struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Pits  int    `json:"pits"`
+	Start string `json:"start"` // the start position string
+}
+
+// InfoResponse is the answer of GET /api/info.
+type InfoResponse struct {
+	Name   string          `json:"name"`
+	Agent  string          `json:"agent"`
+	Games  []GameInfo      `json:"games"`
+	Card   json.RawMessage `json:"card,omitempty"`
+	Limits struct {
+		MaxSims   int   `json:"max_sims"`
+		MaxTimeMS int64 `json:"max_time_ms"`
+		TimeoutMS int64 `json:"timeout_ms"`
+		MaxBody   int64 `json:"max_body"`
+		MaxMoves  int   `json:"max_moves"`
+	} `json:"limits"`
+}
+
+func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
+	var info InfoResponse
+	info.Name, info.Agent, info.Card = s.cfg.Name, s.cfg.Agent, s.cfg.Card
+	for _, g := range s.games {
+		spec, _ := env.Lookup(g)
+		info.Games = append(info.Games, GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String()})
+	}
+	info.Limits.MaxSims, info.Limits.MaxTimeMS = s.cfg.MaxSims, s.cfg.MaxTime.Milliseconds()
+	info.Limits.TimeoutMS, info.Limits.MaxBody = s.cfg.Timeout.Milliseconds(), s.cfg.MaxBody
+	info.Limits.MaxMoves = s.cfg.MaxMoves
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
+	var req StateRequest
+	if e := s.decode(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	st, e := s.replay(req)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	v, err := NewView(st, req.Moves)
+	if err != nil {
+		writeError(w, &apiError{http.StatusInternalServerError, "internal", err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// replay checks a record and returns its position.
+func (s *Server) replay(req StateRequest) (env.State, *apiError) {
+	spec, e := s.game(req.Game)
+	if e != nil {
+		return nil, e
+	}
+	if len(req.Moves) > s.cfg.MaxMoves {
+		return nil, badRequest("too_many_moves", "%d moves, limit %d", len(req.Moves), s.cfg.MaxMoves)
+	}
+	if _, err := spec.Start(req.Position); err != nil {
+		return nil, badRequest("bad_position", "%v", err)
+	}
+	st, err := Replay(spec, req.Position, req.Moves)
+	if err != nil {
+		return nil, badRequest("illegal_move", "%v", err)
+	}
+	return st, nil
+}
+
+func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
+	var req MoveRequest
+	if e := s.decode(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	st, e := s.replay(StateRequest{Game: req.Game, Position: req.Position, Moves: req.Moves})
+	if e == nil {
+		e = s.checkMoveRequest(req, st)
+	}
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
+	defer cancel()
+	resp, e := s.search(ctx, st, req)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// checkMoveRequest refuses limits out of range and a finished game.
+func (s *Server) checkMoveRequest(req MoveRequest, st env.State) *apiError {
+	switch {
+	case req.Sims < 0 || req.Sims > s.cfg.MaxSims:
+		return badRequest("bad_limit", "sims %d out of range 0..%d", req.Sims, s.cfg.MaxSims)
+	case req.TimeMS < 0 || int64(req.TimeMS) > s.cfg.MaxTime.Milliseconds():
+		return badRequest("bad_limit", "time_ms %d out of range 0..%d", req.TimeMS, s.cfg.MaxTime.Milliseconds())
+	case req.Depth < 0 || req.Depth > 60:
+		return badRequest("bad_limit", "depth %d out of range 0..60", req.Depth)
+	case st.Result() != env.Ongoing:
+		return &apiError{http.StatusConflict, "game_over", "the game is over (" + st.Result().String() + ")"}
+	}
+	return nil
+}
+
+// search waits for a search slot, borrows an agent and plays its move.
+func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*MoveResponse, *apiError) {
+	spec, ignored, err := applyLimits(s.cfg.Agent, Limits{Sims: req.Sims, Time: time.Duration(req.TimeMS) * time.Millisecond, Depth: req.Depth})
+	if err != nil {
+		return nil, &apiError{http.StatusInternalServerError, "internal", err.Error()}
+	}
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	case <-ctx.Done():
+		return nil, &apiError{http.StatusServiceUnavailable, "busy", "the server is busy: try again"}
+	}
+	ag, err := s.pool.get(st.Spec(), spec)
+	if err != nil {
+		return nil, badRequest("bad_limit", "%v", err)
+	}
+	began := time.Now()
+	a, err := ag.Move(ctx, st)
+	var resp *MoveResponse
+	var e *apiError
+	if err == nil { // the analysis is the agent's: read it before another request may
+		resp, e = s.answer(st, req.Moves, a, ag, spec, time.Since(began))
+	}
+	s.pool.put(st.Spec(), spec, ag, err != nil)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, &apiError{http.StatusServiceUnavailable, "timeout", "the search took longer than " + s.cfg.Timeout.String()}
+	case err != nil:
+		return nil, &apiError{http.StatusInternalServerError, "search_failed", err.Error()}
+	case e != nil:
+		return nil, e
+	}
+	resp.Ignored = ignored
+	return resp, nil
+}
+
+// answer builds the response for move a played from st.
+func (s *Server) answer(st env.State, moves []int, a env.Action, ag agent.Agent, spec string, took time.Duration) (*MoveResponse, *apiError) {
+	resp := &MoveResponse{Move: a.Pit(), WinProb: 0.5, PV: []int{a.Pit()}, Moves: []MoveStat{}, TimeMS: took.Milliseconds(),
+		Agent: spec, Before: st.String()}
+	if an, ok := ag.(agent.Analyzer); ok {
+		r := an.Analysis()
+		resp.Value, resp.WinProb, resp.Depth, resp.Nodes = r.Value, r.WinProb, r.Depth, r.Nodes
+		if len(r.PV) > 0 && r.PV[0] == a {
+			resp.PV = resp.PV[:0]
+			for _, m := range r.PV {
+				resp.PV = append(resp.PV, m.Pit())
+			}
+		}
+		for _, m := range r.Moves {
+			resp.Moves = append(resp.Moves, MoveStat{Pit: m.Action.Pit(), Share: m.Share, Value: m.Value})
+		}
+	}
+	next := env.Clone(st)
+	next.Apply(a)
+	v, err := NewView(next, append(append([]int{}, moves...), a.Pit()))
+	if err != nil {
+		return nil, &apiError{http.StatusInternalServerError, "internal", err.Error()}
+	}
+	resp.State = v
+	return resp, nil
+}

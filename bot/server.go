@@ -1,0 +1,223 @@
+package bot
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"kumalak/env"
+)
+
+//go:embed web
+var webFiles embed.FS
+
+// ServerConfig sets up the HTTP server.
+type ServerConfig struct {
+	Agent      string          // agent spec; required
+	Games      []string        // games served; empty = every registered game
+	Card       json.RawMessage // model card shown by /api/info; may be empty
+	Name       string          // shown by /api/info; "" = "kumalak"
+	Seed       uint64          // seed of the agents' randomness
+	MaxBody    int64           // largest request body, bytes
+	Timeout    time.Duration   // time limit of one request, waiting included
+	MaxSims    int             // largest sims a request may ask for
+	MaxTime    time.Duration   // largest time per move a request may ask for; < Timeout
+	MaxMoves   int             // longest move list of a request
+	Searches   int             // searches run at once; more requests wait
+	IdleAgents int             // agents kept for reuse between requests
+}
+
+// DefaultServerConfig returns the defaults, without an agent.
+func DefaultServerConfig() ServerConfig {
+	return ServerConfig{Name: "kumalak", MaxBody: 64 << 10, Timeout: 30 * time.Second, MaxSims: 200_000,
+		MaxTime: 10 * time.Second, MaxMoves: 5000, Searches: runtime.GOMAXPROCS(0), IdleAgents: 8}
+}
+
+// Validate names the first bad field.
+func (c ServerConfig) Validate() error {
+	switch {
+	case strings.TrimSpace(c.Agent) == "":
+		return errors.New("bot: ServerConfig.Agent is empty")
+	case c.MaxBody < 1<<10 || c.MaxBody > 16<<20:
+		return fmt.Errorf("bot: ServerConfig.MaxBody = %d, want in [1 KiB, 16 MiB]", c.MaxBody)
+	case c.Timeout <= 0 || c.MaxTime <= 0 || c.MaxTime >= c.Timeout:
+		return fmt.Errorf("bot: ServerConfig.MaxTime = %v, Timeout = %v: want 0 < MaxTime < Timeout", c.MaxTime, c.Timeout)
+	case c.MaxSims < 1:
+		return fmt.Errorf("bot: ServerConfig.MaxSims = %d, want >= 1", c.MaxSims)
+	case c.MaxMoves < 1:
+		return fmt.Errorf("bot: ServerConfig.MaxMoves = %d, want >= 1", c.MaxMoves)
+	case c.Searches < 1 || c.IdleAgents < 0:
+		return fmt.Errorf("bot: ServerConfig.Searches = %d, IdleAgents = %d: want >= 1 and >= 0", c.Searches, c.IdleAgents)
+	case len(c.Card) > 0 && !json.Valid(c.Card):
+		return errors.New("bot: ServerConfig.Card is not valid JSON")
+	}
+	for _, g := range c.Games {
+		if _, err := env.Lookup(g); err != nil {
+			return fmt.Errorf("bot: ServerConfig.Games: %w", err)
+		}
+	}
+	return nil
+}
+
+// Server serves the JSON API and the web page:
+//
+//	GET  /            the page (and its app.js and style.css)
+//	GET  /api/info    the bot: agent, games, model card, limits
+//	POST /api/state   a record (game, position, moves) → the position reached
+//	POST /api/move    a record → the bot's move, its evaluation and the new position
+//
+// It is safe for concurrent use: each search takes an agent of its own
+// from a pool, and at most Searches run at once.
+type Server struct {
+	cfg   ServerConfig
+	games []string
+	pool  *pool
+	sem   chan struct{}
+	files http.Handler
+}
+
+// NewServer checks the config and builds the agent once for each game, so
+// that a bad spec or model fails here rather than on the first request.
+func NewServer(cfg ServerConfig) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	sub, err := fs.Sub(webFiles, "web")
+	if err != nil {
+		return nil, fmt.Errorf("bot: web files: %w", err)
+	}
+	s := &Server{cfg: cfg, games: cfg.Games, pool: newPool(cfg.IdleAgents, cfg.Seed),
+		sem: make(chan struct{}, cfg.Searches), files: http.FileServerFS(sub)}
+	if len(s.games) == 0 {
+		s.games = env.Games()
+	}
+	for _, g := range s.games {
+		spec, _ := env.Lookup(g) // Validate checked it
+		a, err := s.pool.get(spec, cfg.Agent)
+		if err != nil {
+			_ = s.pool.close() // the build error is the one to report
+			return nil, fmt.Errorf("bot: server: %s: %w", g, err)
+		}
+		s.pool.put(spec, cfg.Agent, a, false)
+	}
+	return s, nil
+}
+
+// Close closes the pooled agents.
+func (s *Server) Close() error { return s.pool.close() }
+
+// ServeHTTP routes a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	switch r.URL.Path {
+	case "/api/info":
+		s.route(w, r, http.MethodGet, s.handleInfo)
+	case "/api/state":
+		s.route(w, r, http.MethodPost, s.handleState)
+	case "/api/move":
+		s.route(w, r, http.MethodPost, s.handleMove)
+	default:
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			writeError(w, &apiError{http.StatusNotFound, "not_found", "no API " + r.URL.Path + " (see /api/info, /api/state, /api/move)"})
+			return
+		}
+		s.route(w, r, http.MethodGet, s.handleFiles)
+	}
+}
+
+// route calls h for the method, else answers 405. GET also allows HEAD.
+func (s *Server) route(w http.ResponseWriter, r *http.Request, method string, h http.HandlerFunc) {
+	if r.Method == method || (method == http.MethodGet && r.Method == http.MethodHead) {
+		h(w, r)
+		return
+	}
+	allow := method
+	if method == http.MethodGet {
+		allow = "GET, HEAD"
+	}
+	w.Header().Set("Allow", allow)
+	writeError(w, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", r.Method + " " + r.URL.Path + ": use " + method})
+}
+
+// handleFiles serves the embedded page.
+func (s *Server) handleFiles(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:")
+	w.Header().Set("Cache-Control", "no-cache")
+	s.files.ServeHTTP(w, r)
+}
+
+// apiError is an error answer: status, a stable code and a message.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *apiError) Error() string { return e.message }
+
+// badRequest is a 400 answer.
+func badRequest(code, format string, args ...any) *apiError {
+	return &apiError{http.StatusBadRequest, code, fmt.Sprintf(format, args...)}
+}
+
+// writeError answers {"error": message, "code": code} with the status.
+func writeError(w http.ResponseWriter, e *apiError) {
+	writeJSON(w, e.status, map[string]string{"error": e.message, "code": e.code})
+}
+
+// writeJSON answers v as JSON with the status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(true)
+	_ = enc.Encode(v) // the client went away: nothing to do
+}
+
+// decode reads the JSON body into dst: at most MaxBody bytes, one object,
+// no unknown fields.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, dst any) *apiError {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		return &apiError{http.StatusUnsupportedMediaType, "bad_content_type", "Content-Type " + ct + ": want application/json"}
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(dst)
+	if err == nil && dec.More() {
+		err = errors.New("data after the JSON object")
+	}
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return &apiError{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("request body over %d bytes", s.cfg.MaxBody)}
+	case err != nil:
+		return badRequest("bad_json", "bad JSON: %v", err)
+	}
+	return nil
+}
+
+// game returns the spec of a requested game, or the default one for "".
+func (s *Server) game(name string) (*env.Spec, *apiError) {
+	if name == "" {
+		name = s.games[0]
+		if slices.Contains(s.games, "togyz") {
+			name = "togyz"
+		}
+	}
+	if !slices.Contains(s.games, name) {
+		return nil, badRequest("bad_game", "game %q not served (games: %s)", name, strings.Join(s.games, ", "))
+	}
+	spec, err := env.Lookup(name)
+	if err != nil {
+		return nil, badRequest("bad_game", "%v", err)
+	}
+	return spec, nil
+}

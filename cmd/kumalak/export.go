@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/net"
+	"kumalak/train"
+)
+
+func init() { commands = append(commands, newExportCmd, newInfoCmd) }
+
+func newExportCmd() *cobra.Command {
+	var run, out, onnx string
+	c := &cobra.Command{
+		Use:   "export",
+		Short: "Export a run's best network as one self-describing .kmodel (and optionally ONNX)",
+		Long: "export writes the run's best network with its recommended search settings and a model\n" +
+			"card (game, training time, games and samples, Elo measured against the fixed baselines)\n" +
+			"into one .kmodel file, a standard safetensors file. --onnx also writes the network as\n" +
+			"ONNX (inputs obs and mask, outputs policy and value) for other runtimes.",
+		Example: "  kumalak export --run runs/togyz\n  kumalak export --run runs/togyz --out togyz.kmodel --onnx togyz.onnx",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if run == "" {
+				return badInput("export", "--run is required")
+			}
+			cfg, err := decodeTrainConfig(filepath.Join(run, "config.yaml"))
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = filepath.Join(run, "export.kmodel")
+			}
+			card, err := train.Export(run, out, cfg, time.Now())
+			if err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			w := c.OutOrStdout()
+			fmt.Fprintf(w, "wrote %s\n", out)
+			if onnx != "" {
+				m, err := net.Load(out)
+				if err != nil {
+					return fmt.Errorf("export: %w", err)
+				}
+				if err := net.WriteONNX(onnx, m.Params); err != nil {
+					return fmt.Errorf("export: %w", err)
+				}
+				fmt.Fprintf(w, "wrote %s\n", onnx)
+			}
+			printCard(w, card)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&run, "run", "", "run folder to export from (required)")
+	c.Flags().StringVar(&out, "out", "", "model file to write (default <run>/export.kmodel)")
+	c.Flags().StringVar(&onnx, "onnx", "", "also write the network as ONNX to this file")
+	return c
+}
+
+func newInfoCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "info FILE",
+		Short:   "Print a model file's card: game, architecture, training, strength",
+		Example: "  kumalak info runs/togyz/export.kmodel",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := net.Load(args[0])
+			if err != nil {
+				return badInput("info", "%v", err)
+			}
+			w := c.OutOrStdout()
+			nc := m.Params.Config
+			fmt.Fprintf(w, "file          %s\n", args[0])
+			fmt.Fprintf(w, "game          %s (observation %s)\n", m.Meta.Game, m.Meta.ObsVersion)
+			fmt.Fprintf(w, "network       residual MLP %d-%dx%d-%d, value head %d, %d parameters\n",
+				nc.InputLen, nc.Width, nc.Blocks, nc.Actions, nc.ValueHidden, m.Params.Count())
+			fmt.Fprintf(w, "trained       iteration %d, %d steps, %d samples, made %s\n",
+				m.Meta.Iteration, m.Meta.Steps, m.Meta.Samples, m.Meta.Created.Format(time.RFC3339))
+			card, ok, err := train.ParseCard(m)
+			switch {
+			case err != nil:
+				return fmt.Errorf("info: %w", err)
+			case !ok:
+				fmt.Fprintln(w, "card          none (a model straight from a run; `kumalak export` adds one)")
+				return nil
+			}
+			printCard(w, card)
+			return nil
+		},
+	}
+}
+
+// printCard writes a model card for a person.
+func printCard(w interface{ Write([]byte) (int, error) }, c train.Card) {
+	fmt.Fprintf(w, "run           %s: iteration %d of %d, %s of training, %d games, %d samples\n",
+		c.Run, c.Iteration, c.Iterations, c.TrainingTime, c.Games, c.Samples)
+	fmt.Fprintf(w, "search        %d simulations per move, cpuct %.2f\n", c.Search.Sims, c.Search.CPuct)
+	if len(c.Elo) == 0 {
+		fmt.Fprintln(w, "strength      not measured against the baselines yet")
+		return
+	}
+	names := make([]string, 0, len(c.Elo))
+	for n := range c.Elo {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(w, "strength      at iteration %d:\n", c.EloIteration)
+	for _, n := range names {
+		e := c.Elo[n]
+		fmt.Fprintf(w, "  vs %-14s +%d =%d -%d  score %5.1f%%  elo %s\n", n, e.Wins, e.Draws, e.Losses, 100*e.Score, eloText(e))
+	}
+}
+
+func eloText(e train.MatchInfo) string {
+	f := func(x float64) string {
+		switch {
+		case x >= 9999:
+			return "+inf"
+		case x <= -9999:
+			return "-inf"
+		case x == 0:
+			return "0"
+		}
+		return fmt.Sprintf("%+.0f", x)
+	}
+	return fmt.Sprintf("%s [%s, %s]", f(e.Elo), f(e.EloLo), f(e.EloHi))
+}
+
