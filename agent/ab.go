@@ -159,6 +159,10 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	if len(s.ana.PV) == 0 { // stopped before any move was searched
+		s.score = 0
+		s.ana.PV = append(s.ana.PV, root.moves[root.order[0]])
+	}
 	s.finishAnalysis()
 	return s.ana.PV[0], nil
 }

@@ -29,7 +29,7 @@ var engineKeys = []key{
 // limits (sims, time, depth) a spec can take.
 func Keys(name string) []string {
 	for _, k := range kinds {
-		if k.name != name {
+		if k.name != name || len(k.keys) == 0 {
 			continue
 		}
 		out := make([]string, len(k.keys))

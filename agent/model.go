@@ -22,10 +22,13 @@ var modelKeys = []key{
 	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
 }
 
-// card is the part of a model card that sets search defaults.
+// card is the part of a model card (see train.Card) that sets search
+// defaults.
 type card struct {
-	Sims  int     `json:"sims"`
-	CPuct float32 `json:"cpuct"`
+	Search struct {
+		Sims  int     `json:"sims"`
+		CPuct float32 `json:"cpuct"`
+	} `json:"search"`
 }
 
 // inferEval makes a *net.Infer an mcts.Evaluator. An agent runs in one
@@ -74,11 +77,11 @@ func modelConfig(raw json.RawMessage, o *options) (mcts.Config, int, error) {
 		if err := json.Unmarshal(raw, &cd); err != nil {
 			return cfg, 0, fmt.Errorf("model card: %w", err)
 		}
-		if cd.Sims > 0 {
-			sims = cd.Sims
+		if cd.Search.Sims > 0 {
+			sims = cd.Search.Sims
 		}
-		if cd.CPuct > 0 {
-			cfg.CPuct = cd.CPuct
+		if cd.Search.CPuct > 0 {
+			cfg.CPuct = cd.Search.CPuct
 		}
 	}
 	batch, err := o.int("batch", 8, 1, 256)

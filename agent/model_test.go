@@ -30,7 +30,7 @@ func saveModel(t *testing.T, card string) string {
 }
 
 func TestModelPlaysAGame(t *testing.T) {
-	path := saveModel(t, `{"sims": 64}`)
+	path := saveModel(t, `{"search": {"sims": 64}}`)
 	ag, err := New(agenttest.Spec, "model:path="+path+",batch=4", 1)
 	if err != nil {
 		t.Fatal(err)

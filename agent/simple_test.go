@@ -126,3 +126,28 @@ func TestHelpListsEveryKindAndKey(t *testing.T) {
 		t.Errorf("Names() = %s", got)
 	}
 }
+
+// TestMoveAllocs: once warm, choosing a move allocates nothing.
+func TestMoveAllocs(t *testing.T) {
+	for _, s := range []string{"random", "greedy", "mcts:sims=64,reuse=false"} {
+		ag, err := New(agenttest.Spec, s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := agenttest.Spec.New()
+		ctx := context.Background()
+		for i := 0; i < 3; i++ { // warm up buffers
+			if _, err := ag.Move(ctx, st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n := testing.AllocsPerRun(20, func() {
+			if _, err := ag.Move(ctx, st); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if n != 0 {
+			t.Errorf("%s: %v allocations per Move, want 0", s, n)
+		}
+	}
+}

@@ -10,13 +10,25 @@
 // made of OpeningPlies random plies from the start, drawn from the seed
 // (skipping openings that end the game and, while possible, repeats).
 //
+// Records: each finished game is written to Match.Records as one line of
+// JSON (Record): the players and colours, the start position, the opening
+// and the moves as pit numbers, the result, the final position, and the
+// whole game in the game's notation (Match.Notation, by default the game's
+// own: togyz's standard notation, pit numbers for the others).
+//
+// Tournaments rate players by a maximum-likelihood Bradley-Terry fit of all
+// pairings (draws as half points, optional virtual draws as a prior),
+// anchored on "random" = 0 when it plays, else on the first player, with
+// intervals from the inverse Fisher information.
+//
 // Perspective: every figure of a Result (W/D/L, score, Elo, LLR) is from A's
 // view.
 //
 // Statistics: the score s turns into Elo as -400·log10(1/s - 1). The 95%
 // interval comes from the variance of the score per pair (pentanomial
 // model) when every game was paired, else per game (trinomial); the ends of
-// the score interval are turned into Elo the same way. The SPRT uses
+// the score interval are turned into Elo the same way (a clean sweep of n
+// trials is bounded by the exact binomial limit 0.025^(1/n)). The SPRT uses
 // fishtest's generalized log-likelihood ratio on the pairs, stops the match
 // when it crosses log(β/(1-α)) or log((1-β)/α), and reports H0 (Elo0),
 // H1 (Elo1) or inconclusive.

@@ -35,15 +35,6 @@ type Record struct {
 // a game's record notation, such as togyz's "1. 76 98 2. 55 12x".
 type Notation func(start env.State, moves []env.Action) (string, error)
 
-// PitNotation is the default notation: pit numbers separated by spaces.
-func PitNotation(_ env.State, moves []env.Action) (string, error) {
-	parts := make([]string, len(moves))
-	for i, a := range moves {
-		parts[i] = strconv.Itoa(a.Pit())
-	}
-	return strings.Join(parts, " "), nil
-}
-
 // writeRecord writes r as one line of JSON.
 func writeRecord(w io.Writer, r *Record) error {
 	b, err := json.Marshal(r)

@@ -68,7 +68,7 @@ type Match struct {
 	NewAgent NewAgentFunc   // builds the agents; nil = agent.New
 	Progress func(Progress) // called after every game; may be nil
 	Records  io.Writer      // receives one JSON line per game; may be nil
-	Notation Notation       // writes Record.Notation; nil = PitNotation
+	Notation Notation       // writes Record.Notation; nil = the game's own (Spec.FormatMoves)
 }
 
 // Result is the outcome of a match, from A's view.
@@ -222,7 +222,7 @@ func closeAgent(a agent.Agent, out chan<- gameOut) {
 func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env.Action, a, b player, pairs <-chan int, out chan<- gameOut) {
 	note := m.Notation
 	if note == nil {
-		note = PitNotation
+		note = m.Spec.FormatMoves
 	}
 	for p := range pairs {
 		open := openings[p%len(openings)]

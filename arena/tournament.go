@@ -26,7 +26,7 @@ type Tournament struct {
 	NewAgent NewAgentFunc   // builds the agents; nil = agent.New
 	Progress func(Progress) // called after every game; Done and Total count the whole tournament
 	Records  io.Writer      // receives one JSON line per game; may be nil
-	Notation Notation       // writes Record.Notation; nil = PitNotation
+	Notation Notation       // writes Record.Notation; nil = the game's own (Spec.FormatMoves)
 }
 
 // Standing is one player's line of the table.

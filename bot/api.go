@@ -47,10 +47,10 @@ type MoveResponse struct {
 	PV      []int      `json:"pv"`
 	Moves   []MoveStat `json:"moves"` // per-move figures, best first
 	TimeMS  int64      `json:"time_ms"`
-	Agent   string     `json:"agent"`  // the spec that searched
+	Agent   string     `json:"agent"`             // the spec that searched
 	Ignored []string   `json:"ignored,omitempty"` // limits the agent has no key for, e.g. sims for ab
-	Before  string     `json:"before"` // the position searched
-	State   View       `json:"state"`  // the position after the move; its Moves include it
+	Before  string     `json:"before"`            // the position searched
+	State   View       `json:"state"`             // the position after the move; its Moves include it
 }
 
 // GameInfo describes one game served.

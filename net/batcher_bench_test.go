@@ -35,6 +35,7 @@ func benchBatcher(b *testing.B, p *Params, cfg BatcherConfig, callers int, obs, 
 	bt := NewBatcher(p, cfg)
 	defer bt.Close()
 	var wg sync.WaitGroup
+	b.ReportAllocs()
 	b.ResetTimer()
 	for g := 0; g < callers; g++ {
 		wg.Add(1)

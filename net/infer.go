@@ -31,8 +31,8 @@ type Infer struct {
 	value1   infLayer
 	value2   infLayer
 
-	h, t, u []float32 // maxBatch × Width activations
-	vh      []float32 // maxBatch × ValueHidden
+	h, t, u []float32 // inferChunk × Width activations
+	vh      []float32 // inferChunk × ValueHidden
 	logits  []float32 // maxBatch × Actions
 	idx     []int32   // non-zero input indices of one row
 }
@@ -66,10 +66,10 @@ func NewInfer(p *Params, maxBatch int) *Infer {
 		policy:   newInfLayer(p, "policy"),
 		value1:   newInfLayerWB(p, "value.w1", "value.b1"),
 		value2:   newInfLayerWB(p, "value.w2", "value.b2"),
-		h:        make([]float32, maxBatch*c.Width),
-		t:        make([]float32, maxBatch*c.Width),
-		u:        make([]float32, maxBatch*c.Width),
-		vh:       make([]float32, maxBatch*c.ValueHidden),
+		h:        make([]float32, min(maxBatch, inferChunk)*c.Width),
+		t:        make([]float32, min(maxBatch, inferChunk)*c.Width),
+		u:        make([]float32, min(maxBatch, inferChunk)*c.Width),
+		vh:       make([]float32, min(maxBatch, inferChunk)*c.ValueHidden),
 		logits:   make([]float32, maxBatch*c.Actions),
 		idx:      make([]int32, max(c.InputLen, c.Width, c.ValueHidden)),
 	}
@@ -140,6 +140,10 @@ func (f *Infer) Logits(obs, logits, values []float32) {
 	copy(logits, f.logits[:n*f.cfg.Actions])
 }
 
+// inferChunk is the most rows taken through the whole network at once, so
+// that activations stay in the first cache levels on large batches.
+const inferChunk = 32
+
 // forward fills f.logits[:n×Actions] and values[:n].
 func (f *Infer) forward(obs []float32, n int, values []float32) {
 	c := f.cfg
@@ -149,6 +153,15 @@ func (f *Infer) forward(obs []float32, n int, values []float32) {
 	if len(obs) != n*c.InputLen {
 		panic(fmt.Sprintf("net: Infer: %d rows need obs of %d, got %d", n, n*c.InputLen, len(obs)))
 	}
+	for r := 0; r < n; r += inferChunk {
+		m := min(inferChunk, n-r)
+		f.forwardChunk(obs[r*c.InputLen:(r+m)*c.InputLen], f.logits[r*c.Actions:(r+m)*c.Actions], values[r:r+m])
+	}
+}
+
+// forwardChunk runs len(values) rows, at most inferChunk.
+func (f *Infer) forwardChunk(obs, logits, values []float32) {
+	c, n := f.cfg, len(values)
 	w := n * c.Width
 	h, t, u := f.h[:w], f.t[:w], f.u[:w]
 	f.in.apply(n, obs, nil, h, f.idx)
@@ -161,7 +174,7 @@ func (f *Infer) forward(obs []float32, n int, values []float32) {
 		reluInPlace(u)
 		h, u = u, h
 	}
-	f.policy.apply(n, h, nil, f.logits[:n*c.Actions], f.idx)
+	f.policy.apply(n, h, nil, logits, f.idx)
 	vh := f.vh[:n*c.ValueHidden]
 	f.value1.apply(n, h, nil, vh, f.idx)
 	reluInPlace(vh)

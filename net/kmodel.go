@@ -46,7 +46,7 @@ type Meta struct {
 	Parent     string          // the model this one was trained from; "" if none
 	Created    time.Time       // when it was made; stored in UTC to the nanosecond
 	Iteration  int             // training-loop iteration that produced it
-	Card       json.RawMessage // free-form JSON object for the bot (search settings, Elo); may be empty
+	Card       json.RawMessage // free-form JSON for the bot (search settings, Elo); may be empty
 }
 
 // Metadata keys of a .kmodel file, in the safetensors "__metadata__" map.
@@ -110,8 +110,8 @@ func LoadFor(path, game, obsVersion string) (*Model, error) {
 	return m, nil
 }
 
-// Fits reports, as an ErrWrongModel error, whether the model is not for
-// game with observation encoding obsVersion.
+// Fits returns nil if the model is for game and observation encoding
+// obsVersion, and otherwise an ErrWrongModel error naming the difference.
 func (m Meta) Fits(game, obsVersion string) error {
 	switch {
 	case m.Game != game:

@@ -19,7 +19,6 @@ import (
 	"kumalak/agent"
 	"kumalak/arena"
 	"kumalak/env"
-	"kumalak/env/togyz"
 )
 
 func init() { commands = append(commands, newArenaCmd) }
@@ -105,21 +104,6 @@ func (f *matchFlags) records(prefix string) (*os.File, string, error) {
 	return file, path, err
 }
 
-// notation returns togyz's record notation for togyz, nil (pit numbers)
-// for the other games.
-func notation(spec *env.Spec) arena.Notation {
-	if spec.Name != togyz.Spec.Name {
-		return nil
-	}
-	return func(start env.State, moves []env.Action) (string, error) {
-		b, ok := start.(*togyz.Board)
-		if !ok {
-			return "", fmt.Errorf("notation: %T is not a togyz board", start)
-		}
-		return togyz.FormatRecord(b, moves)
-	}
-}
-
 // newBar returns a progress bar on w for total games, hidden when quiet.
 func newBar(w io.Writer, total int, quiet bool) *progressbar.ProgressBar {
 	return progressbar.NewOptions(total,
@@ -189,7 +173,7 @@ func newArenaCmd() *cobra.Command {
 					return badInput("arena", "%s", unprefixed(err))
 				}
 			}
-			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg, Notation: notation(spec)}
+			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg}
 			return runMatch(c, &f, m)
 		},
 	}

@@ -130,4 +130,3 @@ func eloText(e train.MatchInfo) string {
 	}
 	return fmt.Sprintf("%s [%s, %s]", f(e.Elo), f(e.EloLo), f(e.EloHi))
 }
-

@@ -40,7 +40,7 @@ func newTournamentCmd() *cobra.Command {
 			if err := checkAgents("tournament", spec, players...); err != nil {
 				return err
 			}
-			t := &arena.Tournament{Spec: spec, Players: players, Config: cfg, Prior: prior, Notation: notation(spec)}
+			t := &arena.Tournament{Spec: spec, Players: players, Config: cfg, Prior: prior}
 			return runTournament(c, &f, t)
 		},
 	}

@@ -64,18 +64,23 @@ func newTrainCmd() *cobra.Command {
 }
 
 func runTrain(c *cobra.Command, f trainFlags) error {
+	// A resumed run keeps its own resolved config; the flags still apply.
+	if f.run != "" && f.resume {
+		if _, err := os.Stat(filepath.Join(f.run, "config.yaml")); err == nil {
+			f.config = filepath.Join(f.run, "config.yaml")
+		}
+	}
 	cfg, err := loadTrainConfig(f)
 	if err != nil {
 		return err
 	}
 	if f.run == "" {
 		f.run = filepath.Join("runs", cfg.Game)
-	}
-	// A resumed run keeps its own resolved config; the flags still apply.
-	if _, err := os.Stat(filepath.Join(f.run, "config.yaml")); err == nil && f.resume {
-		f.config = filepath.Join(f.run, "config.yaml")
-		if cfg, err = loadTrainConfig(f); err != nil {
-			return err
+		if _, err := os.Stat(filepath.Join(f.run, "config.yaml")); err == nil && f.resume {
+			f.config = filepath.Join(f.run, "config.yaml")
+			if cfg, err = loadTrainConfig(f); err != nil {
+				return err
+			}
 		}
 	}
 	opt := train.Options{Dir: f.run, Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout()}

@@ -1,0 +1,37 @@
+// Package bot puts an agent in front of people and programs, three ways:
+//
+//   - Play: a game in the terminal. The board is drawn as the players see
+//     it; the person types pit numbers (and, where the command wires it,
+//     togyz's record form "76"), hint, undo, new, board, help and quit. The
+//     bot's moves come with its evaluation, the end with the result.
+//   - Engine: the kumalak engine protocol on standard input and output, a
+//     line protocol in the manner of UCI for tournament programs. It is
+//     specified, with a full example session, in docs/ENGINE.md; the
+//     agent package's "engine" kind is its client.
+//   - Server: an HTTP JSON API (GET /api/info, POST /api/state, POST
+//     /api/move) and an embedded web page (web/, plain HTML, CSS and JS,
+//     no build step) where a person plays the bot in any of the games.
+//
+// Agents are built from agent spec strings (agent.New). A request or a go
+// command may bound one search (Limits: sims, time, depth); WithLimits
+// writes such limits into a spec, using the keys the agent's kind has
+// (agent.Keys), so a search limited differently uses another agent.
+//
+// Rules stay in Go: every move from outside goes through env.Play (Replay),
+// and the web page keeps only the record (start position and pit numbers),
+// asking the server for the position, the legal moves and the result.
+//
+// Perspective: values and win probabilities are from the view of the
+// player to move in the position searched, as in package agent: the bot's
+// own chances after its move, the person's for a hint.
+//
+// Concurrency: agents are not safe for concurrent use. Play and Engine use
+// one goroutine for the game (Engine's search runs in a second one, while
+// the first answers stop and isready; the command loop waits for the
+// search before touching agents). Server is safe for concurrent use: each
+// request borrows an agent from a pool and at most Searches run at once.
+//
+// Errors: a person's or a program's bad input is answered (a message and
+// the prompt again, an "error ..." line, a 4xx JSON body) and never ends a
+// session; only a failing agent, a failing writer or the context does.
+package bot
