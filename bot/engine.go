@@ -190,7 +190,7 @@ func (e *engine) idleCommand(cmd string, args []string) {
 		e.out.line("error unknown command %q (try help)", cmd)
 		return
 	}
-	if j := e.job; j != nil && j.infinite && !j.finished() {
+	if e.job != nil && e.job.endless() {
 		e.out.line("error %s during an infinite search: send stop first", cmd)
 		return
 	}

@@ -200,14 +200,15 @@ func (s *session) parseMove(st env.State, tok string) (env.Action, error) {
 	return 0, fmt.Errorf("not a pit number or a command (type help)")
 }
 
-// moveText writes a move in the record form with its pit: "7" or "76 (pit 7)".
+// moveText writes a move as its pit, with the record form when it differs:
+// "7" or "7 (76)".
 func (s *session) moveText(st env.State, a env.Action) string {
 	pit := strconv.Itoa(a.Pit())
 	if s.cfg.FormatMove == nil {
 		return pit
 	}
 	if rec := s.cfg.FormatMove(st, a); rec != pit {
-		return rec + " (pit " + pit + ")"
+		return pit + " (" + rec + ")"
 	}
 	return pit
 }
@@ -252,29 +253,28 @@ func (s *session) undo() {
 	}
 	var taken []string
 	for j := i; j < len(s.moves); j++ {
-		taken = append(taken, strconv.Itoa(s.moves[j].Pit()))
+		who := s.cfg.Name + "'s"
+		if s.movers[j] == s.cfg.Human {
+			who = "your"
+		}
+		taken = append(taken, who+" "+s.moveText(s.hist[j], s.moves[j]))
 	}
 	s.hist, s.moves, s.movers = s.hist[:i+1], s.moves[:i], s.movers[:i]
 	s.announced = false
 	if r, ok := s.cfg.Agent.(agent.Resetter); ok {
 		r.Reset()
 	}
-	s.printf("took back %s\n", strings.Join(taken, " "))
+	s.printf("took back %s\n", strings.Join(taken, ", "))
 	s.show()
 }
 
-// show draws the board and says who is to move.
+// show draws the board and, on the person's turn, the legal moves.
 func (s *session) show() {
 	st := s.cur()
 	s.printf("%s", drawing(st))
-	if st.Result() != env.Ongoing {
-		return
+	if st.Result() == env.Ongoing && st.ToMove() == s.cfg.Human {
+		s.printf("your move (%s); legal: %s\n", sideName(s.cfg.Human), pitList(legalPits(st)))
 	}
-	who := s.cfg.Name
-	if st.ToMove() == s.cfg.Human {
-		who = "you; legal: " + pitList(legalPits(st))
-	}
-	s.printf("%s to move (%s)\n", sideName(st.ToMove()), who)
 }
 
 // announce shows the result of a finished game.
@@ -294,14 +294,15 @@ func (s *session) announce(st env.State) {
 func (s *session) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }
 
 // evaluation describes the agent's last search, for whose ("its", "your")
-// side: " (win 56%, value +0.12, depth 6, 1234 nodes)", or "" without one.
+// side: ", its chance 56% (value +0.12, depth 6, 1234 nodes)", or "" for
+// an agent that does not say.
 func evaluation(a agent.Agent, whose string) string {
 	an, ok := a.(agent.Analyzer)
 	if !ok {
 		return ""
 	}
 	r := an.Analysis()
-	text := fmt.Sprintf(" (%s chance %.0f%%, value %+.2f", whose, 100*r.WinProb, r.Value)
+	text := fmt.Sprintf(", %s chance %.0f%% (value %+.2f", whose, 100*r.WinProb, r.Value)
 	if r.Depth > 0 {
 		text += fmt.Sprintf(", depth %d, %d nodes", r.Depth, r.Nodes)
 	} else if r.Nodes > 0 {

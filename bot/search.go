@@ -16,23 +16,29 @@ import (
 // job is one search started by go.
 type job struct {
 	infinite bool
+	stopped  bool // stop was sent (set by the command loop)
 	cancel   context.CancelFunc
 	done     chan struct{} // closed after bestmove is written
 }
 
-// finished reports whether bestmove has been written.
-func (j *job) finished() bool {
+// endless reports whether the job is an infinite search not yet told to
+// stop: one that waiting for would never end.
+func (j *job) endless() bool {
+	if !j.infinite || j.stopped {
+		return false
+	}
 	select {
 	case <-j.done:
-		return true
-	default:
 		return false
+	default:
+		return true
 	}
 }
 
 // stop ends the running search, which then writes bestmove.
 func (e *engine) stop() {
 	if e.job != nil {
+		e.job.stopped = true
 		e.job.cancel()
 	}
 }

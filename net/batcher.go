@@ -18,13 +18,14 @@ type BatcherConfig struct {
 	MinBatch  int           `yaml:"min_batch"`  // rows worth waiting for before a run
 	MaxWait   time.Duration `yaml:"max_wait"`   // longest wait for MinBatch rows
 	CacheSize int           `yaml:"cache_size"` // cached positions; 0 turns the cache off
+	Workers   int           `yaml:"workers"`    // network workers, each with its own copy of the network; 0 means 1
 }
 
 // DefaultBatcherConfig never waits: a run starts as soon as the worker is
 // free, with whatever rows are queued. Self-play with many games should
 // raise MinBatch (about half the games) and keep MaxWait short.
 func DefaultBatcherConfig() BatcherConfig {
-	return BatcherConfig{MaxBatch: 128, MinBatch: 1, MaxWait: time.Millisecond, CacheSize: 0}
+	return BatcherConfig{MaxBatch: 128, MinBatch: 1, MaxWait: time.Millisecond, CacheSize: 0, Workers: 1}
 }
 
 // Validate names the first field out of range.
@@ -38,6 +39,8 @@ func (c BatcherConfig) Validate() error {
 		return fmt.Errorf("net: batcher max_wait %v out of range 0..1s", c.MaxWait)
 	case c.CacheSize < 0 || c.CacheSize > 1<<24:
 		return fmt.Errorf("net: batcher cache_size %d out of range 0..%d", c.CacheSize, 1<<24)
+	case c.Workers < 0 || c.Workers > 64:
+		return fmt.Errorf("net: batcher workers %d out of range 0..64", c.Workers)
 	}
 	return nil
 }
@@ -53,41 +56,53 @@ type BatcherStats struct {
 }
 
 // Batcher evaluates rows for many goroutines at once: it gathers their rows
-// into batches, runs each batch once on an Infer owned by a single worker
-// goroutine, and copies every caller's rows back into its slices. Its
+// into batches, runs each batch once on an Infer owned by one of its worker
+// goroutines, and copies every caller's rows back into its slices. Its
 // Evaluate method has the shape of the mcts Evaluator. All methods are safe
 // for concurrent use.
 //
-// Gathering: when the worker becomes free and finds requests queued, it
+// Gathering: when a worker becomes free and finds requests queued, it
 // yields the processor once (runtime.Gosched), so that callers it has just
 // answered, which are runnable, can queue their next rows; then it takes
-// every queued request. If fewer than MinBatch rows are queued it first
-// waits, at most MaxWait, for more. With MinBatch 1 a lone caller never
-// waits (the yield costs well under a microsecond when nothing else is
-// runnable); with many callers rows pile up while a batch runs, so batches
-// fill by themselves — 64 one-row callers fill batches of about 50 rows on
-// two cores with MinBatch 1. Requests larger than MaxBatch rows are split
-// across runs.
+// queued requests up to MaxBatch rows. If fewer than MinBatch rows are
+// queued it first waits, at most MaxWait, for more. With MinBatch 1 a lone
+// caller never waits (the yield costs well under a microsecond when nothing
+// else is runnable); with many callers rows pile up while a batch runs, so
+// batches fill by themselves — 64 one-row callers fill batches of about 50
+// rows on two cores with MinBatch 1. Requests larger than MaxBatch rows are
+// split across runs of the worker that took them.
+//
+// Workers: each worker owns a copy of the network, so on a machine with
+// more cores than the search needs, Workers > 1 runs batches in parallel.
 type Batcher struct {
 	cfg     BatcherConfig
 	inL     int // InputLen
 	actions int
 
 	mu         sync.Mutex
-	queue      []*batchReq // requests waiting for the worker
+	queue      []*batchReq // requests waiting for a worker
 	queuedRows int
-	pending    *Infer // set by SetParams, taken by the worker
+	params     *Params // the network; workers copy it when gen changes
+	gen        int
 	closed     bool
 	wake       chan struct{} // capacity 1: "the queue changed"
-	exited     chan struct{}
+	quit       chan struct{} // closed by Close
+	exited     sync.WaitGroup
 	pool       sync.Pool
 
-	calls, rows, batches, netRows, hits atomic.Int64
+	cacheMu sync.Mutex
+	cache   *posCache
 
-	// Owned by the worker goroutine.
+	calls, rows, batches, netRows, hits atomic.Int64
+}
+
+// batchWorker is one worker goroutine's state.
+type batchWorker struct {
+	b      *Batcher
 	infer  *Infer
+	gen    int
+	queue  []*batchReq // spare slice swapped with the shared queue
 	work   []*batchReq
-	cache  *posCache
 	timer  *time.Timer
 	obs    []float32 // MaxBatch × InputLen gathered rows
 	mask   []float32 // MaxBatch × Actions
@@ -96,13 +111,13 @@ type Batcher struct {
 	slots  []batchSlot
 }
 
-// batchReq is one Evaluate call in flight. Callers fill it; the worker
+// batchReq is one Evaluate call in flight. Callers fill it; a worker
 // answers it and signals done once, when its last row is written.
 type batchReq struct {
 	obs, mask, priors, values []float32
 	keys                      []posKey // cache keys per row, when the cache is on
 	n                         int
-	left                      int // rows not answered yet (worker only)
+	left                      int // rows not answered yet (its worker only)
 	done                      chan struct{}
 }
 
@@ -113,9 +128,9 @@ type batchSlot struct {
 	key posKey
 }
 
-// NewBatcher starts a batcher (and its worker goroutine) for a snapshot of
+// NewBatcher starts a batcher (and its worker goroutines) for a snapshot of
 // p. It panics if cfg is invalid: validate configs read from files first.
-// Call Close to stop the worker.
+// Call Close to stop the workers.
 func NewBatcher(p *Params, cfg BatcherConfig) *Batcher {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
@@ -125,22 +140,29 @@ func NewBatcher(p *Params, cfg BatcherConfig) *Batcher {
 		cfg:     cfg,
 		inL:     c.InputLen,
 		actions: c.Actions,
+		params:  p.Clone(),
 		wake:    make(chan struct{}, 1),
-		exited:  make(chan struct{}),
-		infer:   NewInfer(p, cfg.MaxBatch),
-		timer:   time.NewTimer(time.Hour),
-		obs:     make([]float32, cfg.MaxBatch*c.InputLen),
-		mask:    make([]float32, cfg.MaxBatch*c.Actions),
-		priors:  make([]float32, cfg.MaxBatch*c.Actions),
-		values:  make([]float32, cfg.MaxBatch),
-		slots:   make([]batchSlot, cfg.MaxBatch),
+		quit:    make(chan struct{}),
 	}
-	b.timer.Stop()
 	b.pool.New = func() any { return &batchReq{done: make(chan struct{}, 1)} }
 	if cfg.CacheSize > 0 {
 		b.cache = newPosCache(cfg.CacheSize, c.Actions)
 	}
-	go b.loop()
+	for i := 0; i < max(1, cfg.Workers); i++ {
+		w := &batchWorker{
+			b:      b,
+			infer:  NewInfer(b.params, cfg.MaxBatch),
+			timer:  time.NewTimer(time.Hour),
+			obs:    make([]float32, cfg.MaxBatch*c.InputLen),
+			mask:   make([]float32, cfg.MaxBatch*c.Actions),
+			priors: make([]float32, cfg.MaxBatch*c.Actions),
+			values: make([]float32, cfg.MaxBatch),
+			slots:  make([]batchSlot, cfg.MaxBatch),
+		}
+		w.timer.Stop()
+		b.exited.Add(1)
+		go w.loop()
+	}
 	return b
 }
 
@@ -201,20 +223,27 @@ func (b *Batcher) SetParams(p *Params) {
 		panic(fmt.Sprintf("net: Batcher.SetParams: input_len %d, actions %d; batcher has %d, %d",
 			p.Config.InputLen, p.Config.Actions, b.inL, b.actions))
 	}
-	f := NewInfer(p, b.cfg.MaxBatch)
+	q := p.Clone()
 	b.mu.Lock()
-	b.pending = f
+	b.params, b.gen = q, b.gen+1
+	if b.cache != nil {
+		b.cacheMu.Lock()
+		b.cache.clear()
+		b.cacheMu.Unlock()
+	}
 	b.mu.Unlock()
 }
 
-// Close stops the worker after it has answered every queued request. Later
-// Evaluate calls return ErrClosed. Close may be called more than once.
+// Close stops the workers after they have answered every queued request.
+// Later Evaluate calls return ErrClosed. Close may be called more than once.
 func (b *Batcher) Close() {
 	b.mu.Lock()
-	b.closed = true
+	if !b.closed {
+		b.closed = true
+		close(b.quit)
+	}
 	b.mu.Unlock()
-	b.signal()
-	<-b.exited
+	b.exited.Wait()
 }
 
 // Stats returns the counters so far.
@@ -235,21 +264,31 @@ func (b *Batcher) Stats() BatcherStats {
 // Config returns the batcher's configuration.
 func (b *Batcher) Config() BatcherConfig { return b.cfg }
 
-func (b *Batcher) loop() {
-	defer close(b.exited)
-	for b.take() {
-		b.process()
+func (w *batchWorker) loop() {
+	defer w.b.exited.Done()
+	for w.take() {
+		w.process()
 	}
 }
 
-// take waits for requests and moves them to b.work. It reports false when
-// the batcher is closed and nothing is left to do.
-func (b *Batcher) take() bool {
+// sleep waits for a change of the queue or for Close, with b.mu released.
+func (w *batchWorker) sleep() {
+	b := w.b
+	b.mu.Unlock()
+	select {
+	case <-b.wake:
+	case <-b.quit:
+	}
+	b.mu.Lock()
+}
+
+// take waits for requests and moves them, up to MaxBatch rows, to w.work.
+// It reports false when the batcher is closed and nothing is left to do.
+func (w *batchWorker) take() bool {
+	b := w.b
 	b.mu.Lock()
 	for len(b.queue) == 0 && !b.closed {
-		b.mu.Unlock()
-		<-b.wake
-		b.mu.Lock()
+		w.sleep()
 	}
 	if len(b.queue) == 0 {
 		b.mu.Unlock()
@@ -263,91 +302,116 @@ func (b *Batcher) take() bool {
 		b.mu.Lock()
 	}
 	if b.queuedRows < b.cfg.MinBatch && b.cfg.MaxWait > 0 && !b.closed {
-		b.waitForRows()
+		w.waitForRows()
 	}
-	b.queue, b.work = b.work[:0], b.queue
-	b.queuedRows = 0
-	if b.pending != nil {
-		b.infer, b.pending = b.pending, nil
-		if b.cache != nil {
-			b.cache.clear()
-		}
+	w.cut()
+	if w.gen != b.gen {
+		w.infer, w.gen = NewInfer(b.params, b.cfg.MaxBatch), b.gen
 	}
 	b.mu.Unlock()
 	return true
 }
 
+// cut moves queued requests, whole, into w.work until they hold MaxBatch
+// rows; the rest stay queued for another worker, which it wakes.
+func (w *batchWorker) cut() {
+	b := w.b
+	rows, k := 0, 0
+	for k < len(b.queue) && rows < b.cfg.MaxBatch {
+		rows += b.queue[k].n
+		k++
+	}
+	w.work = append(w.work[:0], b.queue[:k]...)
+	rest := copy(b.queue, b.queue[k:])
+	clear(b.queue[rest:])
+	b.queue = b.queue[:rest]
+	b.queuedRows -= rows
+	if rest > 0 {
+		b.signal()
+	}
+}
+
 // waitForRows waits, with b.mu held on entry and exit, until MinBatch rows
 // are queued, MaxWait has passed, or the batcher is closed.
-func (b *Batcher) waitForRows() {
-	b.timer.Reset(b.cfg.MaxWait)
-	defer b.timer.Stop()
+func (w *batchWorker) waitForRows() {
+	b := w.b
+	w.timer.Reset(b.cfg.MaxWait)
+	defer w.timer.Stop()
 	for b.queuedRows < b.cfg.MinBatch && !b.closed {
 		b.mu.Unlock()
 		select {
 		case <-b.wake:
 			b.mu.Lock()
-		case <-b.timer.C:
+		case <-b.quit:
+			b.mu.Lock()
+		case <-w.timer.C:
 			b.mu.Lock()
 			return
 		}
 	}
 }
 
-// process answers every request in b.work: rows found in the cache at once,
+// process answers every request in w.work: rows found in the cache at once,
 // the others through the network, MaxBatch rows at a time. It must not
 // touch a request after signalling it: its caller may already reuse it.
-func (b *Batcher) process() {
+func (w *batchWorker) process() {
+	b := w.b
 	filled := 0
-	for i, r := range b.work {
-		b.work[i] = nil
+	for i, r := range w.work {
+		w.work[i] = nil
 		n := r.n
 		for row := 0; row < n; row++ {
 			var key posKey
 			if b.cache != nil {
 				key = r.keys[row]
-				if b.cache.get(key, r.priors[row*b.actions:(row+1)*b.actions], r.values[row:row+1]) {
+				b.cacheMu.Lock()
+				hit := b.cache.get(key, r.priors[row*b.actions:(row+1)*b.actions], r.values[row:row+1])
+				b.cacheMu.Unlock()
+				if hit {
 					b.hits.Add(1)
-					b.answered(r)
+					w.answered(r)
 					continue
 				}
 			}
-			copy(b.obs[filled*b.inL:(filled+1)*b.inL], r.obs[row*b.inL:(row+1)*b.inL])
-			copy(b.mask[filled*b.actions:(filled+1)*b.actions], r.mask[row*b.actions:(row+1)*b.actions])
-			b.slots[filled] = batchSlot{req: r, row: row, key: key}
+			copy(w.obs[filled*b.inL:(filled+1)*b.inL], r.obs[row*b.inL:(row+1)*b.inL])
+			copy(w.mask[filled*b.actions:(filled+1)*b.actions], r.mask[row*b.actions:(row+1)*b.actions])
+			w.slots[filled] = batchSlot{req: r, row: row, key: key}
 			if filled++; filled == b.cfg.MaxBatch {
-				b.run(filled)
+				w.run(filled)
 				filled = 0
 			}
 		}
 	}
 	if filled > 0 {
-		b.run(filled)
+		w.run(filled)
 	}
 }
 
 // run evaluates the first n gathered rows and hands them back.
-func (b *Batcher) run(n int) {
+func (w *batchWorker) run(n int) {
+	b := w.b
 	a := b.actions
-	b.infer.Run(b.obs[:n*b.inL], b.mask[:n*a], b.priors[:n*a], b.values[:n])
+	w.infer.Run(w.obs[:n*b.inL], w.mask[:n*a], w.priors[:n*a], w.values[:n])
 	b.batches.Add(1)
 	b.netRows.Add(int64(n))
 	for s := 0; s < n; s++ {
-		sl := b.slots[s]
-		b.slots[s] = batchSlot{}
-		pr, v := b.priors[s*a:(s+1)*a], b.values[s]
+		sl := w.slots[s]
+		w.slots[s] = batchSlot{}
+		pr, v := w.priors[s*a:(s+1)*a], w.values[s]
 		copy(sl.req.priors[sl.row*a:(sl.row+1)*a], pr)
 		sl.req.values[sl.row] = v
 		if b.cache != nil {
+			b.cacheMu.Lock()
 			b.cache.put(sl.key, pr, v)
+			b.cacheMu.Unlock()
 		}
-		b.answered(sl.req)
+		w.answered(sl.req)
 	}
 }
 
 // answered counts one row of r as written, and wakes r's caller after the
 // last.
-func (b *Batcher) answered(r *batchReq) {
+func (w *batchWorker) answered(r *batchReq) {
 	if r.left--; r.left == 0 {
 		r.done <- struct{}{}
 	}

@@ -20,8 +20,9 @@ func BenchmarkBatcher(b *testing.B) {
 	for _, cfg := range []BatcherConfig{
 		{MaxBatch: 64, MinBatch: 1},
 		{MaxBatch: 64, MinBatch: 32, MaxWait: 500 * time.Microsecond},
+		{MaxBatch: 64, MinBatch: 1, Workers: 2},
 	} {
-		name := fmt.Sprintf("callers=64/max=%d/min=%d", cfg.MaxBatch, cfg.MinBatch)
+		name := fmt.Sprintf("callers=64/max=%d/min=%d/workers=%d", cfg.MaxBatch, cfg.MinBatch, max(1, cfg.Workers))
 		b.Run(name, func(b *testing.B) { benchBatcher(b, p, cfg, 64, obs, mask) })
 	}
 	// One caller: the batcher's overhead over a direct Infer.Run at batch 1.

@@ -54,6 +54,8 @@ func TestBatcherConcurrent(t *testing.T) {
 	for _, cfg := range []BatcherConfig{
 		{MaxBatch: 8, MinBatch: 1},
 		{MaxBatch: 16, MinBatch: 12, MaxWait: 200 * time.Microsecond, CacheSize: 64},
+		{MaxBatch: 8, MinBatch: 1, Workers: 2},
+		{MaxBatch: 4, MinBatch: 2, MaxWait: 100 * time.Microsecond, CacheSize: 32, Workers: 3},
 	} {
 		t.Run(fmt.Sprintf("%+v", cfg), func(t *testing.T) {
 			b := NewBatcher(p, cfg)

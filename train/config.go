@@ -58,13 +58,21 @@ func DefaultConfig() Config {
 		MaxSteps:    400,
 		Window:      data.DefaultWindowConfig(),
 		SelfPlay:    selfplay.DefaultConfig(),
-		Batcher:     net.DefaultBatcherConfig(),
+		Batcher:     trainBatcher(),
 		Eval: EvalConfig{
 			Gate: "always", Games: 20, Threshold: 0.55, SPRTElo0: 0, SPRTElo1: 30,
 			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4"},
 			BaselineEvery: 3, BaselineGames: 20, Parallel: 8, OpeningPlies: 4,
 		},
 	}
+}
+
+// trainBatcher never waits for a minimum batch (measured fastest: the
+// games fill batches by themselves) and runs one network worker per core.
+func trainBatcher() net.BatcherConfig {
+	c := net.DefaultBatcherConfig()
+	c.MinBatch, c.Workers = 1, 2
+	return c
 }
 
 // Resolve fills the fields that come from the game (the network's input and

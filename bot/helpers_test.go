@@ -1,0 +1,79 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"kumalak/agent"
+	"kumalak/env"
+	"kumalak/env/togyz"
+)
+
+// newAgent builds an agent with a fixed seed.
+func newAgent(spec *env.Spec, s string) (agent.Agent, error) { return agent.New(spec, s, 7) }
+
+// mustAgent builds an agent or fails the test.
+func mustAgent(t *testing.T, game, s string) (*env.Spec, agent.Agent) {
+	t.Helper()
+	spec, err := env.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newAgent(spec, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec, a
+}
+
+// togyzParse and togyzFormat wire togyz's record form, as cmd does.
+func togyzParse(st env.State, tok string) (env.Action, error) {
+	moves, err := togyz.ParseRecord(st.(*togyz.Board), tok)
+	if err != nil {
+		return 0, err
+	}
+	if len(moves) != 1 {
+		return 0, errors.New("want one move")
+	}
+	return moves[0], nil
+}
+
+func togyzFormat(st env.State, a env.Action) string {
+	b := *st.(*togyz.Board)
+	return b.ApplyNoted(a).String()
+}
+
+// failing is an agent whose every move fails.
+type failing struct{}
+
+func (failing) Move(context.Context, env.State) (env.Action, error) {
+	return 0, errors.New("evaluator broke")
+}
+
+// engineEnv makes this test binary an engine (TestEngineProcess) for the
+// engine client tests: its value is the agent spec.
+const engineEnv = "KUMALAK_BOT_ENGINE"
+
+// TestEngineProcess serves the engine protocol on stdin and stdout when
+// run by the client tests; otherwise it skips.
+func TestEngineProcess(t *testing.T) {
+	spec := os.Getenv(engineEnv)
+	if spec == "" {
+		t.Skip("run as an engine by the engine client tests")
+	}
+	cfg := DefaultEngineConfig()
+	cfg.Agent, cfg.Name = spec, "kumalak test engine"
+	if err := Engine(context.Background(), os.Stdin, os.Stdout, cfg); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// lines splits output into trimmed lines.
+func lines(s string) []string {
+	return strings.Split(strings.TrimSpace(s), "\n")
+}
