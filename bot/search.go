@@ -165,6 +165,7 @@ type search struct {
 	best     env.Action
 	ana      agent.Analysis // copy of the last slice's analysis
 	lastInfo time.Time
+	lastLine string // the last info line written, less its time
 	failed   error
 }
 
@@ -306,7 +307,9 @@ func (s *search) info() {
 	case a.Nodes > 0:
 		fmt.Fprintf(&b, " visits %d", a.Nodes)
 	}
-	fmt.Fprintf(&b, " value %.4f winprob %.4f time %d pv", a.Value, a.WinProb, time.Since(s.began).Milliseconds())
+	fmt.Fprintf(&b, " value %.4f winprob %.4f", a.Value, a.WinProb)
+	head := b.Len()
+	fmt.Fprintf(&b, " time %d pv", time.Since(s.began).Milliseconds())
 	pv := a.PV
 	if len(pv) == 0 || pv[0] != s.best {
 		pv = []env.Action{s.best}
@@ -314,7 +317,11 @@ func (s *search) info() {
 	for _, m := range pv {
 		fmt.Fprintf(&b, " %d", m.Pit())
 	}
-	s.e.out.line("%s", b.String())
+	line := b.String()
+	if same := line[:head] + line[strings.Index(line[head:], " pv")+head:]; same != s.lastLine {
+		s.lastLine = same
+		s.e.out.line("%s", line)
+	}
 }
 
 // finish writes the move statistics, the last info line and bestmove. A

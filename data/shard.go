@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/google/renameio/v2"
 )
 
 // Format constants of shard files; doc.go lays the format out field by field.
@@ -98,55 +99,10 @@ func WriteShard(path string, h Header, samples []Sample) error {
 	if err != nil {
 		return fmt.Errorf("data: write shard %s: %w", path, err)
 	}
-	if err := writeAtomic(path, b); err != nil {
+	if err := renameio.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("data: write shard %s: %w", path, err)
 	}
 	return nil
-}
-
-func writeAtomic(path string, b []byte) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close() // the write already failed; report that error
-			_ = os.Remove(f.Name())
-		}
-	}()
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if _, err = f.Write(b); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	if err := d.Sync(); err != nil {
-		_ = d.Close() // the sync error is the one to report
-		return err
-	}
-	return d.Close()
 }
 
 // ReadShard reads and checks a whole shard. The samples own their slices

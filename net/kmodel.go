@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/renameio/v2"
 	"github.com/nlpodyssey/safetensors"
 )
 
@@ -76,7 +77,7 @@ func Save(path string, m *Model) error {
 	if err != nil {
 		return fmt.Errorf("net: save %s: %w", path, err)
 	}
-	if err := writeFileAtomic(path, b); err != nil {
+	if err := renameio.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("net: save %s: %w", path, err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/advancedclimatesystems/gonnx/onnx"
+	"github.com/google/renameio/v2"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -26,7 +27,7 @@ func WriteONNX(path string, p *Params) error {
 	if err != nil {
 		return fmt.Errorf("net: write onnx %s: %w", path, err)
 	}
-	if err := writeFileAtomic(path, b); err != nil {
+	if err := renameio.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("net: write onnx %s: %w", path, err)
 	}
 	return nil

@@ -188,7 +188,7 @@ func truncateMetrics(path string, last int) error {
 		}
 		buf.Write(append(b, '\n'))
 	}
-	return WriteFileAtomic(path, buf.Bytes())
+	return writeFile(path, buf.Bytes())
 }
 
 // sanitize replaces infinite Elo bounds, which JSON can't hold, by ±9999.

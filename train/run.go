@@ -37,8 +37,8 @@ type Run struct {
 	window *data.Window
 	best   *net.Model // the network self-play and gating use
 	latest *net.Model // the network the optimizer continues from
-	out    io.Writer // progress bars
-	log    io.Writer // iteration summaries
+	out    io.Writer  // progress bars
+	log    io.Writer  // iteration summaries
 
 	// trainer keeps the optimizer's state from one iteration to the next;
 	// it starts from latest when the process (re)starts.
@@ -100,7 +100,7 @@ func (r *Run) create() error {
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	if err := WriteFileAtomic(filepath.Join(r.opt.Dir, configFile), b); err != nil {
+	if err := writeFile(filepath.Join(r.opt.Dir, configFile), b); err != nil {
 		return err
 	}
 	w, err := data.NewWindow(r.cfg.Window, r.layout())

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/google/renameio/v2"
 )
 
 // State is the checkpoint of a run, state.json in its folder. It is written
@@ -63,34 +65,14 @@ func saveState(dir string, s State) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(dir, stateFile), append(b, '\n'))
+	return writeFile(filepath.Join(dir, stateFile), append(b, '\n'))
 }
 
-// WriteFileAtomic writes b to a temporary file beside path, syncs it and
-// renames it over path, so a reader sees the old file or the new, never a
-// part.
-func WriteFileAtomic(path string, b []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("train: write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(b); err != nil {
-		return fmt.Errorf("train: write %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("train: write %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("train: write %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("train: write %s: %w", path, err)
+// writeFile replaces path atomically (a temporary file, synced, renamed):
+// a reader, or a resumed run, sees the old file or the new, never a part.
+func writeFile(path string, b []byte) error {
+	if err := renameio.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	return nil
 }
