@@ -61,7 +61,7 @@ func DefaultConfig() Config {
 		Batcher:     trainBatcher(),
 		Eval: EvalConfig{
 			Gate: "always", Games: 20, Threshold: 0.55, SPRTElo0: 0, SPRTElo1: 30,
-			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4"},
+			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4", "ab:depth=6"},
 			BaselineEvery: 3, BaselineGames: 20, Parallel: 8, OpeningPlies: 4,
 		},
 	}

@@ -109,7 +109,7 @@ func eloChart(ms []Metrics) *plot.Plot {
 	zero := plotter.NewFunction(func(float64) float64 { return 0 })
 	zero.Color = color.Gray{Y: 160}
 	p.Add(zero)
-	p.Legend.Top = true
+	p.Legend.Top = false // the curves rise: the bottom right stays clear
 	return p
 }
 

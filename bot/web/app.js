@@ -51,6 +51,7 @@ async function init() {
     opt.textContent = g.title;
     sel.appendChild(opt);
   }
+  if (S.info.games.some((g) => g.name === "togyz")) sel.value = "togyz";
   sel.addEventListener("change", newGame);
   $("side").addEventListener("change", newGame);
   $("new").addEventListener("click", newGame);
@@ -287,8 +288,8 @@ function drawPit(svg, v, p, pit, x, y, rx, ry, labelY, last) {
   g.appendChild(title);
   g.appendChild(el("ellipse", { cx: x, cy: y, rx: rx, ry: ry }));
   drawStones(g, count, x, y, rx, ry);
-  const t = el("text", { class: "count", x: x, y: y }, String(count));
-  g.appendChild(t);
+  g.appendChild(el("circle", { class: "badge", cx: x, cy: y, r: 14 }));
+  g.appendChild(el("text", { class: "count", x: x, y: y }, String(count)));
   if (special) g.appendChild(el("text", { class: "mark", x: x, y: y + ry - 10 }, "X"));
   svg.appendChild(g);
   svg.appendChild(el("text", { class: "label", x: x, y: labelY }, String(pit)));
@@ -300,16 +301,18 @@ function drawPit(svg, v, p, pit, x, y, rx, ry, labelY, last) {
   }
 }
 
-// drawStones scatters up to 40 stones in a fixed pattern inside the pit.
+// drawStones scatters up to 40 stones in a fixed pattern over the pit,
+// around the badge that shows the count.
 function drawStones(g, count, x, y, rx, ry) {
   const shown = Math.min(count, 40);
+  const n = Math.max(shown, 8);
   for (let k = 0; k < shown; k++) {
-    const a = k * 2.39996;                 // golden angle: an even spread
-    const r = Math.sqrt((k + 0.5) / 40);
+    const a = k * 2.39996 + 0.5;           // golden angle: an even spread
+    const r = 0.42 + 0.5 * Math.sqrt((k + 0.5) / n);
     g.appendChild(el("circle", {
       class: "stone", r: 5,
-      cx: (x + Math.cos(a) * r * (rx - 8)).toFixed(1),
-      cy: (y + Math.sin(a) * r * (ry - 8)).toFixed(1),
+      cx: (x + Math.cos(a) * r * (rx - 5)).toFixed(1),
+      cy: (y + Math.sin(a) * r * (ry - 5)).toFixed(1),
     }));
   }
 }

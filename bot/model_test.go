@@ -1,0 +1,68 @@
+package bot
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"kumalak/env"
+	"kumalak/net"
+)
+
+// tinyModel writes a small random network for game with the card.
+func tinyModel(t *testing.T, game, card string) string {
+	t.Helper()
+	spec, err := env.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := net.NewParams(net.Config{InputLen: spec.ObsLen, Actions: spec.NumActions, Width: 16, Blocks: 1, ValueHidden: 8})
+	p.Init(rand.New(rand.NewPCG(1, 2)))
+	m := &net.Model{Params: p, Meta: net.Meta{Game: game, ObsVersion: spec.ObsVersion, Card: json.RawMessage(card)}}
+	path := filepath.Join(t.TempDir(), game+".kmodel")
+	if err := net.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestModelBot serves a model through the engine protocol and the API.
+func TestModelBot(t *testing.T) {
+	card := `{"search":{"sims":48},"elo":{"random":{"elo":100}}}`
+	path := tinyModel(t, "togyz", card)
+	spec := "model:path=" + path + ",sims=48"
+
+	cfg := engineConfig(spec)
+	cfg.Games = []string{"togyz"}
+	s := startEngine(t, cfg)
+	s.send("kumalak")
+	if hello := s.expect("kumalakok", 5*time.Second); !hasPrefix(hello, "option name sims") {
+		t.Errorf("model handshake %q", hello)
+	}
+	s.send("position start moves 9")
+	s.send("go sims 100")
+	got := s.expect("bestmove ", 10*time.Second)
+	if !hasPrefix(got, "info visits ") || !hasPrefix(got, "info move ") {
+		t.Errorf("model search: %q", got)
+	}
+	if got := s.ask("newgame mangala"); len(got) != 1 || !strings.Contains(got[0], "not played here") {
+		t.Errorf("newgame mangala on a togyz model: %q", got)
+	}
+
+	ts := newTestServer(t, spec, func(c *ServerConfig) { c.Games, c.Card = []string{"togyz"}, json.RawMessage(card) })
+	var info InfoResponse
+	call(t, ts, "GET", "/api/info", "", "", &info)
+	if len(info.Games) != 1 || !strings.Contains(string(info.Card), `"sims":48`) {
+		t.Errorf("info %+v", info)
+	}
+	var r MoveResponse
+	if code, body := post(t, ts, "/api/move", `{"moves":[1,2],"sims":64}`, &r); code != 200 || r.Nodes < 64 || len(r.Moves) == 0 {
+		t.Errorf("model move: %d %s", code, body)
+	}
+	if code, _ := post(t, ts, "/api/move", `{"game":"mangala"}`, nil); code != 400 {
+		t.Errorf("mangala on a togyz model server: %d", code)
+	}
+}

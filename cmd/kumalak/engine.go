@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/bot"
+	"kumalak/env"
+)
+
+func init() { commands = append(commands, newEngineCmd) }
+
+func newEngineCmd() *cobra.Command {
+	var b botFlags
+	var game, name string
+	c := &cobra.Command{
+		Use:   "engine",
+		Short: "Speak the kumalak engine protocol on standard input and output (for tournament programs)",
+		Long: "engine plays as a program for tournament managers and GUIs: a line protocol in the\n" +
+			"manner of UCI (kumalak/uci, isready, setoption, newgame, position, go, stop, quit), specified\n" +
+			"in docs/ENGINE.md. A model plays its own game; an agent plays every game (--game sets the\n" +
+			"first). The agent kind engine:cmd=... of arena and tournament is its client.",
+		Example: "  kumalak engine --model runs/togyz/export.kmodel\n" +
+			"  kumalak engine --agent ab --depth 8\n" +
+			"  kumalak arena --a engine:cmd='./bin/kumalak engine --agent ab --depth 3' --b random",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			s, modelGame, _, err := b.resolve("engine")
+			if err != nil {
+				return err
+			}
+			spec, err := pickGame("engine", modelGame, game, c.Flags().Changed("game"))
+			if err != nil {
+				return err
+			}
+			a, err := buildAgent("engine", spec, s, b.seed)
+			if err != nil {
+				return err
+			}
+			closeAgent(a)
+			cfg := bot.DefaultEngineConfig()
+			cfg.Agent, cfg.Game, cfg.Seed, cfg.Name = s, spec.Name, b.seed, name
+			if modelGame != "" {
+				cfg.Games = []string{modelGame}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			return bot.Engine(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
+		},
+	}
+	b.add(c)
+	c.Flags().StringVar(&game, "game", "togyz", "game at the start: "+strings.Join(env.Games(), ", "))
+	c.Flags().StringVar(&name, "name", "", `name sent in "id name" (default "kumalak <agent spec>")`)
+	return c
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/agent"
+	"kumalak/bot"
+	"kumalak/env"
+	"kumalak/env/togyz"
+	"kumalak/net"
+	"kumalak/train"
+)
+
+func init() { commands = append(commands, newPlayCmd) }
+
+// defaultModelSims is the search size of a model whose card recommends none.
+const defaultModelSims = 400
+
+// botFlags choose the bot of play, engine and serve: a model file or an
+// agent spec, with optional search limits.
+type botFlags struct {
+	model, agent string
+	sims, depth  int
+	time         time.Duration
+	seed         uint64
+}
+
+func (b *botFlags) add(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&b.model, "model", "", "model file (.kmodel) to play with: its game and, from its card, its search size")
+	fl.StringVar(&b.agent, "agent", "", "agent spec instead of a model, e.g. ab:depth=8 or mcts:sims=2000 (see kumalak arena --help)")
+	fl.IntVar(&b.sims, "sims", 0, "simulations per move (mcts and model agents); 0: the model card's or the spec's")
+	fl.DurationVar(&b.time, "time", 0, "time per move, e.g. 1s; replaces the spec's sims or depth")
+	fl.IntVar(&b.depth, "depth", 0, "search depth in plies (ab agents)")
+	fl.Uint64Var(&b.seed, "seed", 1, "seed of the bot's randomness")
+}
+
+// resolve returns the agent spec, the model's game ("" for an agent) and
+// the model's card, or a usage error.
+func (b *botFlags) resolve(cmd string) (spec, game string, card json.RawMessage, err error) {
+	switch {
+	case b.model != "" && b.agent != "":
+		return "", "", nil, badInput(cmd, "give --model or --agent, not both")
+	case b.model == "" && b.agent == "":
+		return "", "", nil, badInput(cmd, "give --model FILE or --agent SPEC")
+	case b.sims < 0 || b.time < 0 || b.depth < 0:
+		return "", "", nil, badInput(cmd, "--sims, --time and --depth must not be negative")
+	}
+	spec = b.agent
+	if b.model != "" {
+		if spec, game, card, err = modelSpec(cmd, b.model); err != nil {
+			return "", "", nil, err
+		}
+	}
+	spec, err = bot.WithLimits(spec, bot.Limits{Sims: b.sims, Time: b.time, Depth: b.depth})
+	if err != nil {
+		return "", "", nil, badInput(cmd, "%v", err)
+	}
+	return spec, game, card, nil
+}
+
+// modelSpec reads a model file and returns the agent spec that plays it
+// with its card's recommended simulations (or defaultModelSims), its game
+// and its card.
+func modelSpec(cmd, path string) (spec, game string, card json.RawMessage, err error) {
+	if strings.ContainsAny(path, ",") {
+		return "", "", nil, badInput(cmd, "--model %s: a model path may not contain a comma", path)
+	}
+	m, err := net.Load(path)
+	if err != nil {
+		return "", "", nil, badInput(cmd, "--model: %v", err)
+	}
+	sims := defaultModelSims
+	if c, ok, err := train.ParseCard(m); err == nil && ok && c.Search.Sims > 0 {
+		sims = c.Search.Sims
+	} else {
+		var flat struct{ Sims int }
+		if json.Unmarshal(m.Meta.Card, &flat) == nil && flat.Sims > 0 {
+			sims = flat.Sims
+		}
+	}
+	return fmt.Sprintf("model:path=%s,sims=%d", path, sims), m.Meta.Game, m.Meta.Card, nil
+}
+
+// pickGame returns the game to play: the model's, which --game may only
+// repeat, else --game.
+func pickGame(cmd, modelGame, flagGame string, flagSet bool) (*env.Spec, error) {
+	game := flagGame
+	if modelGame != "" {
+		if flagSet && flagGame != modelGame {
+			return nil, badInput(cmd, "--game %s, but the model plays %s", flagGame, modelGame)
+		}
+		game = modelGame
+	}
+	spec, err := env.Lookup(game)
+	if err != nil {
+		return nil, badInput(cmd, "%v", err)
+	}
+	return spec, nil
+}
+
+// buildAgent builds the bot, a bad spec being a usage error.
+func buildAgent(cmd string, spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
+	a, err := agent.New(spec, s, seed)
+	if err != nil {
+		return nil, badInput(cmd, "%v", err)
+	}
+	return a, nil
+}
+
+// closeAgent ends an agent that holds a process (the engine kind).
+func closeAgent(a agent.Agent) {
+	if c, ok := a.(interface{ Close() error }); ok {
+		_ = c.Close() // the command is ending; nothing left to report to
+	}
+}
+
+func newPlayCmd() *cobra.Command {
+	var g gameFlags
+	var b botFlags
+	var as string
+	c := &cobra.Command{
+		Use:   "play",
+		Short: "Play a game against the bot in the terminal",
+		Long: "play draws the board as the players see it and reads your moves as pit numbers, counted\n" +
+			"from your own left (togyz also takes the record form, e.g. 76). Commands: hint (the bot's\n" +
+			"suggestion with your chance to win), undo (your last move and the bot's reply), board, new,\n" +
+			"help, quit. The bot is a model file (--model, whose card sets the search size) or any agent\n" +
+			"spec (--agent with --game).",
+		Example: "  kumalak play --model runs/togyz/export.kmodel --as b --time 2s\n" +
+			"  kumalak play --agent ab:depth=8 --game mangala\n" +
+			"  kumalak play --agent mcts --sims 3000 --game mangala-kale",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			s, modelGame, _, err := b.resolve("play")
+			if err != nil {
+				return err
+			}
+			human, err := parseSide(as)
+			if err != nil {
+				return err
+			}
+			spec, err := pickGame("play", modelGame, g.game, c.Flags().Changed("game"))
+			if err != nil {
+				return err
+			}
+			if _, err := spec.Start(g.position); err != nil {
+				return badInput("play", "%v", err)
+			}
+			a, err := buildAgent("play", spec, s, b.seed)
+			if err != nil {
+				return err
+			}
+			defer closeAgent(a)
+			cfg := bot.PlayConfig{Spec: spec, Agent: a, Human: human, Start: g.position}
+			if spec.Name == "togyz" {
+				cfg.ParseMove, cfg.FormatMove = togyzParse, togyzFormat
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			err = bot.Play(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
+			if errors.Is(err, context.Canceled) {
+				return nil
+			}
+			return err
+		},
+	}
+	g.add(c)
+	b.add(c)
+	c.Flags().StringVar(&as, "as", "w", "your side: w (white, moves first) or b (black)")
+	return c
+}
+
+// parseSide reads --as.
+func parseSide(s string) (env.Player, error) {
+	switch strings.ToLower(s) {
+	case "w", "white":
+		return env.White, nil
+	case "b", "black":
+		return env.Black, nil
+	}
+	return 0, badInput("play", "--as %q: want w or b", s)
+}
+
+// togyzParse reads one move in togyz's record form ("7", "76", "36x").
+func togyzParse(st env.State, tok string) (env.Action, error) {
+	b, ok := st.(*togyz.Board)
+	if !ok {
+		return 0, fmt.Errorf("not a togyz position")
+	}
+	moves, err := togyz.ParseRecord(b, tok)
+	if err != nil {
+		return 0, err
+	}
+	if len(moves) != 1 {
+		return 0, fmt.Errorf("%q: want one move", tok)
+	}
+	return moves[0], nil
+}
+
+// togyzFormat writes a togyz move in the record form.
+func togyzFormat(st env.State, a env.Action) string {
+	b := *st.(*togyz.Board)
+	return b.ApplyNoted(a).String()
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/bot"
+	"kumalak/env"
+)
+
+func init() { commands = append(commands, newServeCmd) }
+
+func newServeCmd() *cobra.Command {
+	var b botFlags
+	var game, addr string
+	cfg := bot.DefaultServerConfig()
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the bot over HTTP: a web page to play it and a JSON API",
+		Long: "serve runs a web server: GET / is a page where you play the bot (any game it plays, either\n" +
+			"side, with undo and the bot's evaluation); the JSON API is GET /api/info, POST /api/state\n" +
+			"(a game record -> the position, legal moves, result) and POST /api/move (a record -> the bot's\n" +
+			"move, value, win probability, per-move figures and the new position). A model serves its own\n" +
+			"game; an agent serves every game, or the one --game names.",
+		Example: "  kumalak serve --model runs/togyz/export.kmodel --addr 127.0.0.1:8080\n" +
+			"  kumalak serve --agent ab:depth=8\n" +
+			"  kumalak serve --agent mcts --sims 2000 --game mangala --addr :9000",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			s, modelGame, card, err := b.resolve("serve")
+			if err != nil {
+				return err
+			}
+			cfg.Agent, cfg.Card, cfg.Seed = s, card, b.seed
+			switch {
+			case modelGame != "" && game != "" && game != modelGame:
+				return badInput("serve", "--game %s, but the model plays %s", game, modelGame)
+			case modelGame != "":
+				cfg.Games = []string{modelGame}
+			case game != "":
+				if _, err := env.Lookup(game); err != nil {
+					return badInput("serve", "%v", err)
+				}
+				cfg.Games = []string{game}
+			}
+			srv, err := bot.NewServer(cfg)
+			if err != nil {
+				return badInput("serve", "%v", err)
+			}
+			defer srv.Close()
+			return serve(c, srv, addr, cfg.Timeout)
+		},
+	}
+	b.add(c)
+	fl := c.Flags()
+	fl.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; :0 picks a free port)")
+	fl.StringVar(&game, "game", "", "serve only this game: "+strings.Join(env.Games(), ", ")+" (default: all an agent plays)")
+	fl.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "time limit of one request")
+	fl.DurationVar(&cfg.MaxTime, "max-time", cfg.MaxTime, "largest time per move a request may ask for (below --timeout)")
+	fl.IntVar(&cfg.MaxSims, "max-sims", cfg.MaxSims, "largest simulations a request may ask for")
+	fl.IntVar(&cfg.Searches, "searches", cfg.Searches, "searches run at once; more requests wait")
+	return c
+}
+
+// serve listens on addr and serves h until an interrupt or SIGTERM, then
+// shuts down within the request time limit.
+func serve(c *cobra.Command, h http.Handler, addr string, timeout time.Duration) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return badInput("serve", "--addr %s: %v", addr, err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: timeout + 10*time.Second, IdleTimeout: time.Minute}
+	fmt.Fprintf(c.OutOrStdout(), "serving on http://%s (Ctrl-C to stop)\n", ln.Addr())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("serve: shutdown: %w", err)
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
