@@ -18,7 +18,7 @@ import (
 
 // engineKeys are the keys of the engine kind.
 var engineKeys = []key{
-	{"cmd", "none (required)", "the engine's command line, split at spaces ('...' or \"...\" quote); no commas"},
+	{"cmd", "none (required)", "the engine's command line, split at spaces ('...' or \"...\" quote); it takes the rest of the spec, commas included, so give it last"},
 	{"sims", "none", "send go sims N"},
 	{"movetime", "none", "send go movetime MS: milliseconds, or a duration such as 500ms"},
 	{"depth", "none", "send go depth D"},
@@ -340,8 +340,12 @@ func (e *Engine) Reset() {
 
 // Played records a move so that the next position is sent as the last
 // root and its moves, which lets the engine keep its search tree; a move
-// that does not follow from the tracked position starts a new root.
+// that does not follow from the tracked position starts a new root. Move
+// tracks the engine's own moves, so telling it those again is harmless.
 func (e *Engine) Played(a env.Action, next env.State) {
+	if e.cur != nil && e.cur.String() == next.String() {
+		return // the engine's own move, which Move has tracked
+	}
 	if e.cur == nil || len(e.moves) >= 1000 {
 		e.track(next)
 		return
@@ -410,16 +414,9 @@ func (e *Engine) Move(ctx context.Context, st env.State) (env.Action, error) {
 	if err != nil {
 		return 0, err
 	}
-	e.Played(a, e.after(st, a))
+	e.cur.Apply(a) // positionCommand made cur st; await checked a
+	e.moves = append(e.moves, strconv.Itoa(a.Pit()))
 	return a, nil
-}
-
-// after returns a new state: st with a played.
-func (e *Engine) after(st env.State, a env.Action) env.State {
-	next := e.spec.New()
-	next.CopyFrom(st)
-	next.Apply(a)
-	return next
 }
 
 // fail marks the engine broken by err, which it returns described.

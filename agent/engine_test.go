@@ -196,6 +196,12 @@ func TestEngineSendsMovesAfterPlayed(t *testing.T) {
 	if want := []string{"3", fmt.Sprint(a.Pit())}; strings.Join(e.moves, " ") != strings.Join(want, " ") {
 		t.Errorf("moves after Move %v, want %v", e.moves, want)
 	}
+	after := env.Clone(next)
+	after.Apply(a)
+	e.Played(a, after) // the engine's own move again: no change
+	if len(e.moves) != 2 {
+		t.Errorf("moves %v after Played of the engine's own move, want 2", e.moves)
+	}
 	elsewhere := mangala.Spec.New()
 	elsewhere.Apply(5)
 	e.Played(0, elsewhere) // does not follow from the tracked position
@@ -324,7 +330,7 @@ func TestEngineGameOverAndReset(t *testing.T) {
 
 func TestEngineKindSpec(t *testing.T) {
 	t.Setenv(fakeEnv, "good")
-	_, o, err := parse("engine:cmd=" + os.Args[0] + " -test.run=^TestFakeEngine$,sims=64,movetime=250ms,depth=2")
+	_, o, err := parse("engine:sims=64,movetime=250ms,depth=2,cmd=" + os.Args[0] + " -test.run=^TestFakeEngine$")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,7 @@ var kinds = []kind{
 		}, build: newAlphaBeta},
 	{name: "mcts", short: "PUCT search with uniform priors and random-rollout values", keys: mctsKeys, build: newMCTS},
 	{name: "model", short: "a trained network guiding PUCT search", keys: modelKeys, build: newModel},
+	{name: "engine", short: "an external program speaking the kumalak engine protocol (docs/ENGINE.md)", keys: engineKeys, build: newEngineKind},
 }
 
 // Names returns the agent kinds, e.g. "random", "greedy", "ab".
@@ -96,6 +97,14 @@ type options struct {
 }
 
 // parse splits "name:k=v,k=v" into the name and its options.
+// joinRest returns ","+tail, or "" for an empty tail.
+func joinRest(tail string) string {
+	if tail == "" {
+		return ""
+	}
+	return "," + tail
+}
+
 func parse(s string) (string, *options, error) {
 	name, rest, _ := strings.Cut(s, ":")
 	name = strings.TrimSpace(name)
@@ -106,7 +115,13 @@ func parse(s string) (string, *options, error) {
 	if strings.TrimSpace(rest) == "" {
 		return name, o, nil
 	}
-	for _, part := range strings.Split(rest, ",") {
+	for rest != "" {
+		part, tail, _ := strings.Cut(rest, ",")
+		rest = tail
+		if strings.HasPrefix(strings.TrimSpace(part), "cmd=") {
+			// A command line may hold commas: cmd= takes the rest.
+			part, rest = part+joinRest(tail), ""
+		}
 		k, v, ok := strings.Cut(part, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		switch {

@@ -279,6 +279,9 @@ func (e *engine) cmdPosition(args []string) error {
 	if len(args) == 0 {
 		return errors.New("want position start|fen <position string> [moves ...]")
 	}
+	for k := range args { // position strings are digits, ",/-" and w or b
+		args[k] = strings.ToLower(args[k])
+	}
 	i := slices.Index(args, "moves")
 	posArgs, moveArgs := args, []string(nil)
 	if i >= 0 {

@@ -29,7 +29,7 @@ func mustAgent(t *testing.T, game, s string) (*env.Spec, agent.Agent) {
 	return spec, a
 }
 
-// togyzParse and togyzFormat wire togyz's record form, as cmd does.
+// togyzParse reads togyz's record form, as cmd wires it.
 func togyzParse(st env.State, tok string) (env.Action, error) {
 	moves, err := togyz.ParseRecord(st.(*togyz.Board), tok)
 	if err != nil {
@@ -39,11 +39,6 @@ func togyzParse(st env.State, tok string) (env.Action, error) {
 		return 0, errors.New("want one move")
 	}
 	return moves[0], nil
-}
-
-func togyzFormat(st env.State, a env.Action) string {
-	b := *st.(*togyz.Board)
-	return b.ApplyNoted(a).String()
 }
 
 // failing is an agent whose every move fails.

@@ -24,7 +24,7 @@ type PlayConfig struct {
 	// plain pit number is always tried first.
 	ParseMove func(st env.State, tok string) (env.Action, error)
 	// FormatMove writes a played from st (not changed) in the record form.
-	// Nil: the pit number alone.
+	// Nil: the game's notation (env.Spec.FormatMoves), e.g. togyz's "76".
 	FormatMove func(st env.State, a env.Action) string
 }
 
@@ -204,13 +204,23 @@ func (s *session) parseMove(st env.State, tok string) (env.Action, error) {
 // "7" or "7 (76)".
 func (s *session) moveText(st env.State, a env.Action) string {
 	pit := strconv.Itoa(a.Pit())
-	if s.cfg.FormatMove == nil {
-		return pit
-	}
-	if rec := s.cfg.FormatMove(st, a); rec != pit {
+	if rec := s.record(st, a); rec != "" && rec != pit {
 		return pit + " (" + rec + ")"
 	}
 	return pit
+}
+
+// record writes a in the record form: FormatMove's, else the last word of
+// the game's notation ("1. 76" gives "76"), else "".
+func (s *session) record(st env.State, a env.Action) string {
+	if s.cfg.FormatMove != nil {
+		return s.cfg.FormatMove(st, a)
+	}
+	rec, err := s.cfg.Spec.FormatMoves(st, []env.Action{a})
+	if f := strings.Fields(rec); err == nil && len(f) > 0 {
+		return f[len(f)-1]
+	}
+	return ""
 }
 
 // botMove asks the agent for its move and plays it.

@@ -34,7 +34,7 @@ func wantInOrder(t *testing.T, out string, parts ...string) {
 
 func TestPlayScriptedSession(t *testing.T) {
 	spec, a := mustAgent(t, "togyz", "ab:depth=2")
-	cfg := PlayConfig{Spec: spec, Agent: a, Human: env.White, ParseMove: togyzParse, FormatMove: togyzFormat}
+	cfg := PlayConfig{Spec: spec, Agent: a, Human: env.White, ParseMove: togyzParse}
 	script := strings.Join([]string{
 		"help", "banana", "0", "10", "hint", "7", "undo", "undo", "75", "76", "board",
 		strings.Repeat("x", maxLine+10), "new", "", "quit", "9",

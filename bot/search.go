@@ -281,6 +281,7 @@ func (s *search) slice(ag agent.Agent) error {
 		return err
 	}
 	s.found, s.best = true, a
+	s.ana = agent.Analysis{WinProb: 0.5, PV: append(s.ana.PV[:0], a), Moves: s.ana.Moves[:0]} // an agent that does not say
 	if an, ok := ag.(agent.Analyzer); ok {
 		r := an.Analysis()
 		s.ana = agent.Analysis{Value: r.Value, WinProb: r.WinProb, Depth: r.Depth, Nodes: r.Nodes,

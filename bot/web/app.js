@@ -60,12 +60,13 @@ async function init() {
   await newGame();
 }
 
+// cardText sums up a model card (train.Card): iteration and search size.
 function cardText(card) {
   if (!card || typeof card !== "object") return "";
   const parts = [];
-  for (const k of ["elo", "iteration", "sims", "simulations"]) {
-    if (card[k] !== undefined) parts.push(k + " " + card[k]);
-  }
+  if (card.iteration !== undefined) parts.push("iteration " + card.iteration);
+  const sims = (card.search && card.search.sims) || card.sims;
+  if (sims) parts.push(sims + " simulations a move");
   return parts.length ? " (" + parts.join(", ") + ")" : "";
 }
 

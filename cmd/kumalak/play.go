@@ -163,7 +163,7 @@ func newPlayCmd() *cobra.Command {
 			defer closeAgent(a)
 			cfg := bot.PlayConfig{Spec: spec, Agent: a, Human: human, Start: g.position}
 			if spec.Name == "togyz" {
-				cfg.ParseMove, cfg.FormatMove = togyzParse, togyzFormat
+				cfg.ParseMove = togyzParse
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -205,10 +205,4 @@ func togyzParse(st env.State, tok string) (env.Action, error) {
 		return 0, fmt.Errorf("%q: want one move", tok)
 	}
 	return moves[0], nil
-}
-
-// togyzFormat writes a togyz move in the record form.
-func togyzFormat(st env.State, a env.Action) string {
-	b := *st.(*togyz.Board)
-	return b.ApplyNoted(a).String()
 }
