@@ -140,6 +140,9 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 	if len(root.moves) == 0 {
 		return 0, ErrGameOver
 	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	s.begin(ctx)
 	s.expandRoot(st)
 	if len(root.moves) == 1 {
@@ -156,8 +159,8 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 			break
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, err
+	if err := ctx.Err(); err != nil && len(s.ana.PV) == 0 {
+		return 0, err // stopped before any move was chosen
 	}
 	if len(s.ana.PV) == 0 { // stopped before any move was searched
 		s.score = 0

@@ -343,7 +343,7 @@ func TestEngineKindSpec(t *testing.T) {
 	if e.cfg.Sims != 64 || e.cfg.MoveTime != 250*time.Millisecond || e.cfg.Depth != 2 || len(e.cfg.Command) != 2 {
 		t.Errorf("config %+v", e.cfg)
 	}
-	for _, bad := range []string{"engine", "engine:cmd='unclosed", "engine:cmd=x,movetime=soon", "engine:cmd=x,sims=-1"} {
+	for _, bad := range []string{"engine", "engine:cmd='unclosed", "engine:movetime=soon,cmd=x", "engine:sims=-1,cmd=x"} {
 		_, o, err := parse(bad)
 		if err == nil {
 			_, err = newEngineKind(togyz.Spec, o, nil)

@@ -99,8 +99,8 @@ func (m *searcher) Move(ctx context.Context, st env.State) (env.Action, error) {
 		m.cur.CopyFrom(st)
 		m.rooted = true
 	}
-	if err := m.search.Run(ctx, m.lim); err != nil {
-		return 0, fmt.Errorf("agent: %w", err)
+	if err := m.search.Run(ctx, m.lim); err != nil && (ctx.Err() == nil || m.search.Root().Visits < 2) {
+		return 0, fmt.Errorf("agent: %w", err) // a failure, or stopped before any move was searched
 	}
 	a := m.search.Choose(m.temp)
 	m.analyse()

@@ -324,7 +324,7 @@ func TestEngineClientPlaysServer(t *testing.T) {
 		t.Log("the engine kind is not in agent's table yet: spec strings not tested")
 		return
 	}
-	a, err := agent.New(spec, "engine:cmd="+os.Args[0]+" -test.run=^TestEngineProcess$,depth=1", 1)
+	a, err := agent.New(spec, "engine:depth=1,cmd="+os.Args[0]+" -test.run=^TestEngineProcess$", 1)
 	if err != nil {
 		t.Fatal(err)
 	}

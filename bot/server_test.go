@@ -187,8 +187,10 @@ func TestServerPage(t *testing.T) {
 func TestServerTimeout(t *testing.T) {
 	ts := newTestServer(t, "ab:depth=40,tt=1", func(c *ServerConfig) { c.Timeout, c.MaxTime = 200*time.Millisecond, 100*time.Millisecond })
 	began := time.Now()
+	// A search cut by the request's time limit answers the best move of its
+	// last finished iteration.
 	code, body := post(t, ts, "/api/move", `{}`, nil)
-	if code != 503 || !strings.Contains(body, `"code":"timeout"`) {
+	if code != 200 || !strings.Contains(body, `"move":`) {
 		t.Errorf("slow search: %d %s", code, body)
 	}
 	if d := time.Since(began); d > 2*time.Second {

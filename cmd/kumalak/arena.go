@@ -202,7 +202,7 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match) error {
 		bar.Describe(describe(p))
 		_ = bar.Set(p.Done)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	res, runErr := m.Run(ctx)
 	_ = bar.Finish()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/signal"
 	"strings"
@@ -47,7 +46,7 @@ func newEngineCmd() *cobra.Command {
 			if modelGame != "" {
 				cfg.Games = []string{modelGame}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			return bot.Engine(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
 		},

@@ -165,7 +165,7 @@ func newPlayCmd() *cobra.Command {
 			if spec.Name == "togyz" {
 				cfg.ParseMove = togyzParse
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			err = bot.Play(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
 			if errors.Is(err, context.Canceled) {

@@ -82,7 +82,7 @@ func serve(c *cobra.Command, h http.Handler, addr string, timeout time.Duration)
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: timeout + 10*time.Second, IdleTimeout: time.Minute}
 	fmt.Fprintf(c.OutOrStdout(), "serving on http://%s (Ctrl-C to stop)\n", ln.Addr())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()

@@ -69,7 +69,7 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 		bar.Describe(describe(p))
 		_ = bar.Set(p.Done)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	res, runErr := t.Run(ctx)
 	_ = bar.Finish()

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// kumalakIn is kumalak with a script on standard input.
+func kumalakIn(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	root := newRoot()
+	var out, errb bytes.Buffer
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetIn(strings.NewReader(stdin))
+	return run(root), out.String(), errb.String()
+}
+
+func TestArenaAndTournament(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := kumalak(t, "arena", "--game", "mangala-kale", "--a", "ab:depth=2", "--b", "random",
+		"--games", "4", "--out", dir, "--seed", "3")
+	if code != 0 {
+		t.Fatalf("arena: exit %d\n%s", code, errs)
+	}
+	for _, w := range []string{"W/D/L", "score", "elo"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("arena output lacks %q:\n%s", w, out)
+		}
+	}
+	recs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(recs) != 1 {
+		t.Fatalf("arena records: %v", recs)
+	}
+	b, _ := os.ReadFile(recs[0])
+	if n := strings.Count(string(b), "\n"); n != 4 {
+		t.Errorf("%d records, want 4", n)
+	}
+	code, out, errs = kumalak(t, "arena", "--game", "togyz", "--a", "ab:depth=3", "--b", "random",
+		"--games", "40", "--sprt", "0,200", "--out", dir)
+	if code != 0 || !strings.Contains(strings.ToLower(out), "sprt") {
+		t.Fatalf("arena --sprt: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = kumalak(t, "tournament", "--game", "mangala", "--players", "random",
+		"--players", "greedy", "--players", "ab:depth=2", "--games", "2", "--out", dir)
+	if code != 0 || !strings.Contains(out, "ab:depth=2") || !strings.Contains(out, "random") {
+		t.Fatalf("tournament: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, _, errs = kumalak(t, "arena", "--game", "togyz", "--a", "ab:depth=99", "--b", "random")
+	if code != 2 || !strings.Contains(errs, "depth") {
+		t.Errorf("bad agent spec: exit %d %q", code, errs)
+	}
+}
+
+func TestPlayScripted(t *testing.T) {
+	script := "hint\n9\nbogus\n99\nundo\n3\nboard\nquit\n"
+	code, out, errs := kumalakIn(t, script, "play", "--agent", "greedy", "--game", "mangala", "--seed", "2")
+	if code != 0 {
+		t.Fatalf("play: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, w := range []string{"w1", "hint"} {
+		if !strings.Contains(strings.ToLower(out), w) {
+			t.Errorf("play output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+func TestEngineScripted(t *testing.T) {
+	script := "kumalak\nisready\nnewgame togyz\nposition start moves 7 9\ngo depth 3\nfrobnicate\nposition fen 4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w\nquit\n"
+	code, out, errs := kumalakIn(t, script, "engine", "--agent", "ab")
+	if code != 0 {
+		t.Fatalf("engine: exit %d\n%s\n%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`(?m)^bestmove [1-9]$`).MatchString(out) || !strings.Contains(out, "readyok") {
+		t.Errorf("engine session:\n%s", out)
+	}
+	if !strings.Contains(out, "error") {
+		t.Errorf("no error line for an unknown command or a mangala position in togyz:\n%s", out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestServe(t *testing.T) {
+	root := newRoot()
+	var out, errb syncBuffer
+	root.SetArgs([]string{"serve", "--agent", "ab:depth=2", "--game", "togyz", "--addr", "127.0.0.1:0"})
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	addr := regexp.MustCompile(`http://(\S+)`)
+	var base string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(out.String()); m != nil {
+			base = "http://" + m[1]
+			break
+		}
+	}
+	if base == "" {
+		cancel()
+		t.Fatalf("serve printed no address: %s %s", out.String(), errb.String())
+	}
+	resp, err := http.Post(base+"/api/move", "application/json", strings.NewReader(`{"game":"togyz","position":"start","moves":[7]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("POST /api/move: %d %v %v", resp.StatusCode, got, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Post(base+"/api/move", "application/json", strings.NewReader(`{"game":"togyz","position":"1,2,3"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 400 {
+		t.Errorf("bad position: status %d, want 400", resp.StatusCode)
+	}
+	resp.Body.Close()
+	page, err := http.Get(base + "/")
+	if err != nil || page.StatusCode != 200 {
+		t.Fatalf("GET /: %v %v", page, err)
+	}
+	page.Body.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve ended with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
