@@ -16,7 +16,11 @@
 //     holding more than half the stones counts as a win.
 //   - mcts: PUCT search (package mcts) with uniform priors and random
 //     rollouts.
-//   - model: a policy/value network (package net) guiding the same search.
+//   - model: a policy/value network (package net) guiding the same search;
+//     NewNetwork builds one over any mcts.Evaluator (the training loop's
+//     shared batcher).
+//   - engine: another program speaking the engine protocol of
+//     docs/ENGINE.md (NewEngine), so the arena can play external engines.
 //
 // Perspective: every score and value is from the view of the player to move
 // at the position it belongs to. Turns do not always alternate (mangala's
