@@ -108,9 +108,21 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	fmt.Fprintf(out, "best model: %s (iteration %d of %d, %d games, %d samples, %s)\n",
 		run.BestPath(), st.BestIteration, st.Iteration, st.Games, st.Samples, st.Elapsed().Round(time.Second))
 	fmt.Fprintf(out, "metrics:    %s, plots %s and %s\n", filepath.Join(f.run, "metrics.jsonl"), filepath.Join(f.run, "loss.png"), filepath.Join(f.run, "elo.png"))
-	fmt.Fprintf(out, "play it:    kumalak play --model %s\n", run.BestPath())
-	fmt.Fprintf(out, "measure it: kumalak arena --game %s --a model:path=%s --b ab:depth=2 --games 40\n", cfg.Game, run.BestPath())
+	self := selfName()
+	fmt.Fprintf(out, "play it:    %s play --model %s\n", self, run.BestPath())
+	fmt.Fprintf(out, "            %s serve --model %s   (then open http://127.0.0.1:8080)\n", self, run.BestPath())
+	fmt.Fprintf(out, "measure it: %s arena --game %s --a model:path=%s --b ab:depth=4 --games 100\n", self, cfg.Game, run.BestPath())
+	fmt.Fprintf(out, "export it:  %s export --run %s\n", self, f.run)
 	return nil
+}
+
+// selfName is how the user ran this binary ("bin/kumalak" from make),
+// for the commands printed at the end of a run.
+func selfName() string {
+	if p := os.Args[0]; filepath.Base(p) == "kumalak" {
+		return p
+	}
+	return "kumalak"
 }
 
 // loadTrainConfig reads f.config strictly over the defaults (unknown keys and
