@@ -16,10 +16,10 @@ build:
 run: build
 	$(BIN) train --config configs/togyz.yaml --run $(RUN) --resume --budget $(BUDGET)
 
-## test: lint, the whole test suite, and the concurrent parts under the race detector.
+## test: lint, the whole test suite, then the whole suite again under the race detector.
 test: lint
-	$(GO) test -count=1 -timeout 9m $(PKGS)
-	$(GO) test -count=1 -race -timeout 5m -run 'Batcher|Concurr|Parallel' ./net/ ./arena/ ./selfplay/
+	$(GO) test -count=1 -timeout 5m $(PKGS)
+	$(GO) test -count=1 -race -timeout 5m $(PKGS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
