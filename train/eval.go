@@ -67,6 +67,13 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 		}
 		em.Baseline[b] = matchInfo(res)
 	}
+	if ec.AnchorGames > 0 {
+		a, err := r.anchors(ctx)
+		if err != nil {
+			return em, err
+		}
+		em.Rating = a.rate(em.Baseline)
+	}
 	return em, nil
 }
 

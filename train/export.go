@@ -16,21 +16,23 @@ type Card struct {
 	Game          string               `json:"game"`
 	Title         string               `json:"title"`
 	Run           string               `json:"run"`
-	Iteration     int                  `json:"iteration"`      // iteration that produced the network
-	Iterations    int                  `json:"iterations"`     // iterations the run had completed
-	TrainingTime  string               `json:"training_time"`  // run training time at export
-	TrainingSec   float64              `json:"training_sec"`   // the same in seconds
-	Games         int64                `json:"games"`          // self-play games of the run
-	Samples       int64                `json:"samples"`        // self-play samples of the run
-	Steps         int64                `json:"steps"`          // optimizer steps of the network
-	Parameters    int                  `json:"parameters"`     // scalar weights of the network
-	Search        SearchCard           `json:"search"`         // recommended search settings
-	Elo           map[string]MatchInfo `json:"elo,omitempty"`  // latest measurement against each fixed baseline
-	EloIteration  int                  `json:"elo_iteration"`  // iteration of that measurement
-	Exported      time.Time            `json:"exported"`       // when the card was written
-	ObsVersion    string               `json:"obs_version"`    // observation encoding the network reads
-	Architecture  string               `json:"architecture"`   // e.g. "residual MLP 116-128x2-9"
-	TrainedConfig string               `json:"trained_config"` // the run's config file
+	Iteration     int                  `json:"iteration"`         // iteration that produced the network
+	Iterations    int                  `json:"iterations"`        // iterations the run had completed
+	TrainingTime  string               `json:"training_time"`     // run training time at export
+	TrainingSec   float64              `json:"training_sec"`      // the same in seconds
+	Games         int64                `json:"games"`             // self-play games of the run
+	Samples       int64                `json:"samples"`           // self-play samples of the run
+	Steps         int64                `json:"steps"`             // optimizer steps of the network
+	Parameters    int                  `json:"parameters"`        // scalar weights of the network
+	Search        SearchCard           `json:"search"`            // recommended search settings
+	Elo           map[string]MatchInfo `json:"elo,omitempty"`     // latest measurement against each fixed baseline
+	EloIteration  int                  `json:"elo_iteration"`     // iteration of that measurement
+	Rating        *Rating              `json:"rating,omitempty"`  // Elo on the baselines' scale (random = 0) at that iteration
+	Anchors       *Anchors             `json:"anchors,omitempty"` // the baselines' ratings
+	Exported      time.Time            `json:"exported"`          // when the card was written
+	ObsVersion    string               `json:"obs_version"`       // observation encoding the network reads
+	Architecture  string               `json:"architecture"`      // e.g. "residual MLP 116-128x2-9"
+	TrainedConfig string               `json:"trained_config"`    // the run's config file
 }
 
 // SearchCard holds the recommended search settings of a model.
@@ -73,9 +75,12 @@ func Export(dir, out string, cfg Config, now time.Time) (Card, error) {
 	}
 	for i := len(ms) - 1; i >= 0; i-- {
 		if len(ms[i].Eval.Baseline) > 0 && ms[i].Best == st.BestIteration {
-			card.Elo, card.EloIteration = ms[i].Eval.Baseline, ms[i].Iteration
+			card.Elo, card.EloIteration, card.Rating = ms[i].Eval.Baseline, ms[i].Iteration, ms[i].Eval.Rating
 			break
 		}
+	}
+	if card.Anchors, err = loadAnchors(filepath.Join(dir, anchorsFile)); err != nil {
+		return Card{}, err
 	}
 	b, err := json.Marshal(card)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -85,6 +86,7 @@ type EvalMetrics struct {
 	Promoted bool                 `json:"promoted"`
 	Versus   *MatchMetrics        `json:"versus_best,omitempty"` // candidate against the best
 	Baseline map[string]MatchInfo `json:"baselines,omitempty"`   // best network against each fixed baseline
+	Rating   *Rating              `json:"rating,omitempty"`      // its Elo on the baselines' scale, random = 0
 }
 
 // MatchMetrics is a match's outcome from the network's view.
@@ -114,6 +116,9 @@ func (m Metrics) Summary() string {
 	if m.Eval.Promoted {
 		sb.WriteString(" promoted")
 	}
+	if r := m.Eval.Rating; r != nil {
+		fmt.Fprintf(&sb, "  rating %s ±%.0f", signed(r.Elo), r.Err)
+	}
 	names := make([]string, 0, len(m.Eval.Baseline))
 	for n := range m.Eval.Baseline {
 		names = append(names, n)
@@ -121,9 +126,17 @@ func (m Metrics) Summary() string {
 	sort.Strings(names)
 	for _, n := range names {
 		b := m.Eval.Baseline[n]
-		fmt.Fprintf(&sb, "  %s %.0f%% (elo %+.0f)", n, 100*b.Score, clampElo(b.Elo))
+		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(clampElo(b.Elo)))
 	}
 	return sb.String()
+}
+
+// signed formats an Elo figure with its sign, rounded, and 0 without one.
+func signed(x float64) string {
+	if math.Abs(x) < 0.5 {
+		return "0"
+	}
+	return fmt.Sprintf("%+.0f", x)
 }
 
 func appendMetrics(path string, m Metrics) error {

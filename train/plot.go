@@ -24,17 +24,23 @@ func (r *Run) plot() error {
 	if err != nil {
 		return err
 	}
-	return Plot(ms, r.opt.Dir)
+	return Plot(ms, r.anch, r.opt.Dir)
 }
 
-// Plot draws loss.png (losses against training time) and elo.png (Elo
-// against each fixed baseline, with its 95% interval, against training time)
-// into dir.
-func Plot(ms []Metrics, dir string) error {
+// Plot draws loss.png (losses against training time) and elo.png (strength
+// against training time, with 95% intervals) into dir. With anchors (nil
+// when the baselines are not rated) elo.png shows the network's rating on
+// the baselines' scale and each baseline's rating as a level line; without,
+// its Elo difference against each baseline.
+func Plot(ms []Metrics, a *Anchors, dir string) error {
+	chart := eloChart(ms)
+	if a != nil {
+		chart = ratingChart(ms, a)
+	}
 	if err := lossChart(ms).Save(7*vg.Inch, 4*vg.Inch, filepath.Join(dir, lossPlot)); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
-	if err := eloChart(ms).Save(7*vg.Inch, 4*vg.Inch, filepath.Join(dir, eloPlot)); err != nil {
+	if err := chart.Save(7*vg.Inch, 4*vg.Inch, filepath.Join(dir, eloPlot)); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
 	return nil
@@ -110,6 +116,47 @@ func eloChart(ms []Metrics) *plot.Plot {
 	zero.Color = color.Gray{Y: 160}
 	p.Add(zero)
 	p.Legend.Top = false // the curves rise: the bottom right stays clear
+	return p
+}
+
+func ratingChart(ms []Metrics, a *Anchors) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = "strength: Elo on the baselines' scale (random = 0)"
+	p.X.Label.Text = "training time (minutes)"
+	p.Y.Label.Text = "Elo (95% interval)"
+	var pts plotter.XYs
+	var errs plotter.YErrors
+	for _, m := range ms {
+		if r := m.Eval.Rating; r != nil {
+			pts = append(pts, plotter.XY{X: m.ElapsedSec / 60, Y: r.Elo})
+			errs = append(errs, struct{ Low, High float64 }{r.Err, r.Err})
+		}
+	}
+	names := make([]string, 0, len(a.Ratings))
+	for n := range a.Ratings {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return a.Ratings[names[i]] > a.Ratings[names[j]] })
+	for i, n := range names {
+		level := a.Ratings[n]
+		f := plotter.NewFunction(func(float64) float64 { return level })
+		f.Color = plotutil.Color(i + 1)
+		f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(f)
+		p.Legend.Add(fmt.Sprintf("%s (%.0f)", n, level), f)
+	}
+	addLine(p, "network", pts, 0)
+	if len(pts) > 0 {
+		if eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{pts, errs}); err == nil {
+			eb.Color = plotutil.Color(0)
+			p.Add(eb)
+		}
+	}
+	p.Legend.Top = false
+	p.Legend.Left = false
 	return p
 }
 

@@ -40,6 +40,8 @@ type Run struct {
 	out    io.Writer  // progress bars
 	log    io.Writer  // iteration summaries
 
+	anch *Anchors // the baselines' ratings, once measured
+
 	// trainer keeps the optimizer's state from one iteration to the next;
 	// it starts from latest when the process (re)starts.
 	trainer *net.Trainer

@@ -26,8 +26,8 @@ func tinyConfig(game string) Config {
 	sp.Games, sp.FullSims, sp.CheapSims, sp.FullFraction, sp.MaxPlies = 4, 8, 2, 0.5, 200
 	sp.Search.MaxNodes = 4096
 	c.Batcher.MaxBatch, c.Batcher.MinBatch = 16, 1
-	c.Eval = EvalConfig{Gate: "score", Games: 2, Threshold: 0.5, Sims: 4, Baselines: []string{"random"},
-		BaselineEvery: 1, BaselineGames: 2, Parallel: 2, OpeningPlies: 2}
+	c.Eval = EvalConfig{Gate: "score", Games: 2, Threshold: 0.5, Sims: 4, Baselines: []string{"random", "greedy"},
+		BaselineEvery: 1, BaselineGames: 2, AnchorGames: 2, Parallel: 2, OpeningPlies: 2}
 	return c
 }
 
@@ -54,7 +54,7 @@ func TestTinyRunFolder(t *testing.T) {
 				t.Fatalf("state after 2 iterations: %+v", st)
 			}
 			for _, f := range []string{"config.yaml", "state.json", "metrics.jsonl", "best.kmodel", "latest.kmodel",
-				"loss.png", "elo.png", "models/iter-0001.kmodel", "models/iter-0002.kmodel",
+				"loss.png", "elo.png", "anchors.json", "models/iter-0001.kmodel", "models/iter-0002.kmodel",
 				"shards/" + data.ShardName(2), "games/iter-0001-baseline.jsonl"} {
 				if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
 					t.Errorf("%s missing or empty: %v", f, err)
@@ -68,8 +68,11 @@ func TestTinyRunFolder(t *testing.T) {
 				if m.Iteration != i+1 || m.SelfPlay.Games != 4 || m.Train.Steps == 0 || m.Eval.Versus == nil {
 					t.Errorf("metrics line %d: %+v", i, m)
 				}
-				if _, ok := m.Eval.Baseline["random"]; !ok {
+				if _, ok := m.Eval.Baseline["greedy"]; !ok {
 					t.Errorf("metrics line %d has no baseline result", i)
+				}
+				if m.Eval.Rating == nil {
+					t.Errorf("metrics line %d has no rating", i)
 				}
 			}
 			if _, err := net.LoadFor(filepath.Join(dir, bestFile), game, r.spec.ObsVersion); err != nil {

@@ -110,6 +110,9 @@ func printCard(w interface{ Write([]byte) (int, error) }, c train.Card) {
 	}
 	sort.Strings(names)
 	fmt.Fprintf(w, "strength      at iteration %d:\n", c.EloIteration)
+	if c.Rating != nil {
+		fmt.Fprintf(w, "  rating %.0f ±%.0f Elo on the baselines' scale (random = 0)\n", c.Rating.Elo, c.Rating.Err)
+	}
 	for _, n := range names {
 		e := c.Elo[n]
 		fmt.Fprintf(w, "  vs %-14s +%d =%d -%d  score %5.1f%%  elo %s\n", n, e.Wins, e.Draws, e.Losses, 100*e.Score, eloText(e))

@@ -163,7 +163,7 @@ func TestTrainExportInfo(t *testing.T) {
 		t.Fatalf("onnx: %v", err)
 	}
 	code, out, errs = kumalak(t, "info", model)
-	for _, w := range []string{"game          togyz", "iteration", "vs random", "search"} {
+	for _, w := range []string{"game          togyz", "iteration", "vs random", "rating", "search"} {
 		if code != 0 || !strings.Contains(out, w) {
 			t.Fatalf("info: exit %d, want %q in\n%s\n%s", code, w, out, errs)
 		}
