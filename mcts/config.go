@@ -66,6 +66,10 @@ func in32(v, lo, hi float32) bool {
 type Limits struct {
 	Sims int           // simulations to add in this call (root visits added), 0 = no limit
 	Time time.Duration // wall-clock budget of this call, 0 = no limit
+	// NoNoise keeps this call from drawing the root noise (the cheap searches
+	// of playout-cap randomisation); a later call on the same root still
+	// draws it.
+	NoNoise bool
 }
 
 func (l Limits) validate() error {

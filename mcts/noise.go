@@ -6,10 +6,11 @@ import (
 )
 
 // rootNoise mixes Dirichlet(NoiseAlpha) noise into the root's priors, once
-// per root, as soon as the root has children.
+// per root, as soon as the root has children, unless the current Run is
+// quiet: then a later Run on the same root still draws it.
 func (s *Search) rootNoise() {
 	root := &s.nodes[0]
-	if s.noised || root.flags&expanded == 0 {
+	if s.noised || s.quiet || root.flags&expanded == 0 {
 		return
 	}
 	s.noised = true

@@ -24,6 +24,7 @@ type Search struct {
 	nodes   []node    // the arena; nodes[0] is the root
 	spare   []node    // the other arena, for compaction on Advance
 	noised  bool      // root noise applied (or not wanted) for this root
+	quiet   bool      // the current Run adds no root noise (Limits.NoNoise)
 	full    bool      // the arena could not hold a new leaf's children
 
 	legal []env.Action // Legal buffer, cap NumActions
@@ -134,6 +135,7 @@ func (s *Search) Run(ctx context.Context, lim Limits) error {
 	if lim.Time > 0 {
 		deadline = time.Now().Add(lim.Time)
 	}
+	s.quiet = lim.NoNoise
 	for done := 0; lim.Sims == 0 || done < lim.Sims; {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("mcts: run: %w", err)

@@ -263,3 +263,29 @@ func TestBackupAcrossExtraTurn(t *testing.T) {
 		t.Errorf("pick after extra turn chose %d, want %d", got, g+1)
 	}
 }
+
+func TestNoNoiseRun(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.NoiseAlpha, cfg.NoiseWeight = 0.5, 0.25
+	s := newTest(kala6, Uniform{}, cfg, 12)
+	s.Reset(kala6.New())
+	if err := s.Run(ctx, Limits{Sims: 50, NoNoise: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range s.Children(nil) {
+		if c.Prior != 1.0/6 {
+			t.Fatalf("a quiet Run noised the root: prior %v", c.Prior)
+		}
+	}
+	// A later Run on the same root draws the noise.
+	if err := s.Run(ctx, Limits{Sims: 50}); err != nil {
+		t.Fatal(err)
+	}
+	changed := false
+	for _, c := range s.Children(nil) {
+		changed = changed || math.Abs(float64(c.Prior-1.0/6)) > 1e-3
+	}
+	if !changed {
+		t.Error("a Run with noise after a quiet one left the priors uniform")
+	}
+}

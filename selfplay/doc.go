@@ -37,9 +37,9 @@
 // with probability FullFraction, else a cheap one (CheapSims, no noise).
 // Only full searches become samples: the policy target is the visit
 // distribution of a search worth learning from, while cheap moves make
-// games long enough, quickly, to learn values from. Searches keep their
-// subtree from move to move, so a cheap search also benefits from earlier
-// visits. Positions counts the simulations actually run, which the solver
+// games long enough, quickly, to learn values from. Both kinds search one
+// tree that keeps its subtree from move to move (the cheap ones ask mcts
+// for no root noise), so every search builds on the earlier visits. Positions counts the simulations actually run, which the solver
 // can cut short when it proves the root.
 //
 // # Move choice

@@ -43,8 +43,7 @@ type worker struct {
 	cfg   Config
 	pcg   *rand.PCG
 	rng   *rand.Rand
-	full  *mcts.Search // full searches, with the configured root noise
-	cheap *mcts.Search // cheap searches, without noise; == full when there is no noise
+	tree  *mcts.Search // every search of the game, one tree reused move to move
 	start env.State    // the start position
 	st    env.State    // the game's current position
 	legal []env.Action // scratch for legal moves
@@ -69,13 +68,7 @@ func newWorker(spec *env.Spec, ev mcts.Evaluator, cfg Config, count func(plies, 
 		legal: make([]env.Action, 0, spec.NumActions),
 		count: count,
 	}
-	w.full = mcts.New(spec, ev, cfg.Search, w.rng)
-	w.cheap = w.full
-	if cfg.Search.NoiseAlpha > 0 && cfg.Search.NoiseWeight > 0 && cfg.FullFraction < 1 {
-		quiet := cfg.Search
-		quiet.NoiseAlpha, quiet.NoiseWeight = 0, 0
-		w.cheap = mcts.New(spec, ev, quiet, w.rng)
-	}
+	w.tree = mcts.New(spec, ev, cfg.Search, w.rng)
 	return w
 }
 
@@ -124,10 +117,7 @@ func (w *worker) begin(seed uint64, index int) {
 	w.mover, w.floats = w.mover[:0], w.floats[:0]
 	w.low = [2]int{}
 	w.st.CopyFrom(w.start)
-	w.full.Reset(w.st)
-	if w.cheap != w.full {
-		w.cheap.Reset(w.st)
-	}
+	w.tree.Reset(w.st)
 }
 
 // move searches the current position, records a sample after a full search,
@@ -136,12 +126,9 @@ func (w *worker) begin(seed uint64, index int) {
 func (w *worker) move(ctx context.Context) (bool, error) {
 	g := &w.g
 	full := w.cfg.FullFraction >= 1 || w.rng.Float64() < w.cfg.FullFraction
-	s, sims := w.cheap, w.cfg.CheapSims
-	if full {
-		s, sims = w.full, w.cfg.FullSims
-	}
+	s := w.tree
 	before := s.Root().Visits
-	if err := s.Run(ctx, mcts.Limits{Sims: sims}); err != nil {
+	if err := s.Run(ctx, w.limits(full)); err != nil {
 		return false, err
 	}
 	if err := ctx.Err(); err != nil { // a search cut short is no sample
@@ -167,11 +154,17 @@ func (w *worker) move(ctx context.Context) (bool, error) {
 	w.st.Apply(a)
 	g.Moves = append(g.Moves, a)
 	g.Full = append(g.Full, full)
-	w.full.Advance(a, w.st)
-	if w.cheap != w.full {
-		w.cheap.Advance(a, w.st)
-	}
+	w.tree.Advance(a, w.st)
 	return false, nil
+}
+
+// limits are those of a full search (root noise, FullSims) or a cheap one
+// (no noise, CheapSims): playout-cap randomisation on one tree.
+func (w *worker) limits(full bool) mcts.Limits {
+	if full {
+		return mcts.Limits{Sims: w.cfg.FullSims}
+	}
+	return mcts.Limits{Sims: w.cfg.CheapSims, NoNoise: true}
 }
 
 // resigns updates the mover's run of hopeless root values and reports

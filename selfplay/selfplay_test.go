@@ -197,12 +197,11 @@ func TestCheapSearchHasNoNoise(t *testing.T) {
 	cfg := testConfig()
 	cfg.FullFraction = 0.5
 	w := newWorker(toySpec, &toyEval{}, cfg, func(int64, int64) {})
-	if w.cheap == w.full || w.full.Config().NoiseAlpha == 0 || w.cheap.Config().NoiseWeight != 0 || w.cheap.Config().NoiseAlpha != 0 {
-		t.Fatalf("full search %+v, cheap search %+v", w.full.Config(), w.cheap.Config())
+	if l := w.limits(true); l.NoNoise || l.Sims != cfg.FullSims {
+		t.Fatalf("full search limits %+v", l)
 	}
-	cfg.Search.NoiseAlpha = 0
-	if w := newWorker(toySpec, &toyEval{}, cfg, func(int64, int64) {}); w.cheap != w.full {
-		t.Fatal("two searches without any noise to separate")
+	if l := w.limits(false); !l.NoNoise || l.Sims != cfg.CheapSims {
+		t.Fatalf("cheap search limits %+v", l)
 	}
 }
 
