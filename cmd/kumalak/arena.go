@@ -207,16 +207,22 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match) error {
 	res, runErr := m.Run(ctx)
 	_ = bar.Finish()
 	printResult(c.OutOrStdout(), m, res)
-	if path != "" {
-		fmt.Fprintf(c.OutOrStdout(), "records  %s\n", path)
-	}
-	if file != nil {
-		if err := file.Close(); err != nil && runErr == nil {
-			runErr = fmt.Errorf("arena: %w", err)
-		}
-	}
+	runErr = closeRecords(c.OutOrStdout(), file, path, "arena", runErr)
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())
+	}
+	return runErr
+}
+
+// closeRecords names the record file and closes it; the error of the run,
+// when there is one, wins over the close's.
+func closeRecords(w io.Writer, file *os.File, path, cmd string, runErr error) error {
+	if file == nil {
+		return runErr
+	}
+	fmt.Fprintf(w, "records  %s\n", path)
+	if err := file.Close(); err != nil && runErr == nil {
+		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	return runErr
 }

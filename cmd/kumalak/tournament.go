@@ -76,14 +76,7 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if runErr == nil {
 		printTable(c.OutOrStdout(), t, res)
 	}
-	if path != "" {
-		fmt.Fprintf(c.OutOrStdout(), "records  %s\n", path)
-	}
-	if file != nil {
-		if err := file.Close(); err != nil && runErr == nil {
-			runErr = fmt.Errorf("tournament: %w", err)
-		}
-	}
+	runErr = closeRecords(c.OutOrStdout(), file, path, "tournament", runErr)
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
 	}
