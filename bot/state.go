@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"kumalak/env"
@@ -55,7 +54,7 @@ func NewView(st env.State, moves []int) (View, error) {
 	v := View{Game: spec.Name, Title: spec.Title, Position: st.String(), ToMove: st.ToMove().String(),
 		Result: st.Result().String(), Over: st.Result() != env.Ongoing, Drawing: drawing(st),
 		Moves: append([]int{}, moves...), Ply: len(moves), Legal: legalPits(st)}
-	if err := v.readPosition(spec.Pits); err != nil {
+	if err := v.readPosition(spec); err != nil {
 		return View{}, fmt.Errorf("bot: view of %s: %w", v.Position, err)
 	}
 	if v.Over {
@@ -67,49 +66,15 @@ func NewView(st env.State, moves []int) (View, error) {
 	return v, nil
 }
 
-// readPosition fills Pits, Stores and Special from the position string:
-// "<white pits>/<black pits> <white store> <black store> <w special> <b special> <to move>".
-func (v *View) readPosition(n int) error {
-	f := strings.Fields(v.Position)
-	if len(f) != 6 {
-		return fmt.Errorf("%d fields, want 6", len(f))
+// readPosition fills Pits, Stores and Special from the position string,
+// whose form RULES.md fixes for every game.
+func (v *View) readPosition(spec *env.Spec) error {
+	pos, err := env.ParsePosition(v.Position, spec.Pits, spec.Stones)
+	if err != nil {
+		return err
 	}
-	rows := strings.Split(f[0], "/")
-	if len(rows) != 2 {
-		return fmt.Errorf("pits %q: want two rows", f[0])
-	}
-	for p, row := range rows {
-		nums, err := ints(strings.Split(row, ","))
-		if err != nil || len(nums) != n {
-			return fmt.Errorf("pits %q: want %d numbers", row, n)
-		}
-		v.Pits[p] = nums
-	}
-	var err error
-	for p := range 2 {
-		if v.Stores[p], err = strconv.Atoi(f[1+p]); err != nil {
-			return fmt.Errorf("store %q: %w", f[1+p], err)
-		}
-		if f[3+p] != "-" {
-			if v.Special[p], err = strconv.Atoi(f[3+p]); err != nil {
-				return fmt.Errorf("special %q: %w", f[3+p], err)
-			}
-		}
-	}
+	v.Pits, v.Stores, v.Special = pos.Pits, pos.Stores, pos.Special
 	return nil
-}
-
-// ints converts decimal strings.
-func ints(ss []string) ([]int, error) {
-	out := make([]int, len(ss))
-	for i, s := range ss {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = n
-	}
-	return out, nil
 }
 
 // drawer is implemented by every game's board.

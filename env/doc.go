@@ -7,6 +7,10 @@
 // view. Turns do not always alternate (mangala's extra turn), so code that
 // backs values up a game tree compares players instead of negating per ply.
 //
+// Position strings have one form for every game (RULES.md): ParsePosition
+// reads and checks what all games share, and each game adds its own rules
+// (where a tuzdyk or castle may stand).
+//
 // Games live in subpackages (env/togyz, env/mangala) and register themselves
 // in init; import kumalak/env/games to register all of them. The conformance
 // suite every game passes is in env/envtest.

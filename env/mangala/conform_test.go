@@ -77,28 +77,29 @@ func TestParseErrors(t *testing.T) {
 		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0", false, "white's special: missing"},
 		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 -", false, "black's special: missing"},
 		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - -", false, "to move: missing"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w x", false, "too many fields"},
-		{"4,4,4,4,4,4 0 0 - - w", false, "pits: 1 rows"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4/0 0 0 - - w", false, "pits: 3 rows"},
-		{"4,4,4,4,4/4,4,4,4,4,4 4 0 - - w", false, "white pits: 5 numbers"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4,0 0 0 - - w", false, "black pits: 7 numbers"},
-		{"4,4,x,4,4,4/4,4,4,4,4,4 0 0 - - w", false, `white pits: pit 3: "x" is not a number`},
-		{"4,4,4,4,4,4/4,4,4,4,,4 0 0 - - w", false, `black pits: pit 5: "" is not a number`},
-		{"4,4,4,4,4,4/4,4,4,4,4,+4 0 0 - - w", false, `black pits: pit 6: "+4" is not a number`},
-		{"4,4,4,-4,4,4/4,4,4,4,4,12 0 0 - - w", false, "white pits: pit 4: negative count -4"},
-		{"49,0,0,0,0,0/0,0,0,0,0,0 0 0 - - w", false, "white pits: pit 1: count 49 is more than the 48"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4 x 0 - - w", false, `white store: "x" is not a number`},
+		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w x", false, "to move: followed by more fields"},
+		{"4,4,4,4,4,4/4,4,4,4,4,4  0 0 - - w", false, "white store: empty; fields are separated by single spaces"},
+		{"4,4,4,4,4,4 0 0 - - w", false, "pits: want white's pits and black's pits separated by one '/'"},
+		{"4,4,4,4,4,4/4,4,4,4,4,4/0 0 0 - - w", false, "pits: want white's pits and black's pits separated by one '/'"},
+		{"4,4,4,4,4/4,4,4,4,4,4 4 0 - - w", false, "pits: white has 5 pits, want 6"},
+		{"4,4,4,4,4,4/4,4,4,4,4,4,0 0 0 - - w", false, "pits: black has 7 pits, want 6"},
+		{"4,4,x,4,4,4/4,4,4,4,4,4 0 0 - - w", false, `pits: white's pit 3: not a number: "x"`},
+		{"4,4,4,4,4,4/4,4,4,4,,4 0 0 - - w", false, `pits: black's pit 5: not a number: ""`},
+		{"4,4,4,4,4,4/4,4,4,4,4,+4 0 0 - - w", false, `pits: black's pit 6: not a number: "+4"`},
+		{"4,4,4,-4,4,4/4,4,4,4,4,12 0 0 - - w", false, "pits: white's pit 4: negative count -4"},
+		{"49,0,0,0,0,0/0,0,0,0,0,0 0 0 - - w", false, "pits: white's pit 1: count 49 is more than 48"},
+		{"4,4,4,4,4,4/4,4,4,4,4,4 x 0 - - w", false, `white store: not a number: "x"`},
 		{"4,4,4,4,4,4/4,4,4,4,4,4 0 -1 - - w", false, "black store: negative count -1"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4 1 0 - - w", false, "stones: 49 in all, want 48"},
-		{"4,4,4,4,4,3/4,4,4,4,4,4 0 0 - - w", true, "stones: 47 in all, want 48"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - x", false, `to move: "x", want w or b`},
-		{"4,4,4,4,4,4/4,4,4,0,4,4 4 0 4 - w", false, "white's special: \"4\" given, but mangala has no castles"},
-		{"4,4,0,4,4,4/4,4,4,4,4,4 0 4 - 3 w", false, "black's special: \"3\" given, but mangala has no castles"},
+		{"4,4,4,4,4,4/4,4,4,4,4,4 1 0 - - w", false, "pits and stores: stones add up to 49, want 48"},
+		{"4,4,4,4,4,3/4,4,4,4,4,4 0 0 - - w", true, "pits and stores: stones add up to 47, want 48"},
+		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - x", false, `to move: want w or b, got "x"`},
+		{"4,4,4,4,4,4/4,4,4,0,4,4 4 0 4 - w", false, "white's special: 4 given, but mangala has no castles"},
+		{"4,4,0,4,4,4/4,4,4,4,4,4 0 4 - 3 w", false, "black's special: 3 given, but mangala has no castles"},
 		{"4,4,4,4,4,4/4,4,4,4,4,0 4 0 6 - w", true, "white's special: a castle can't be on pit 6"},
 		{"4,4,4,4,4,0/4,4,4,4,4,4 0 4 - 6 w", true, "black's special: a castle can't be on pit 6"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 3 - w", true, "white's special: castle on black pit 3, which is not empty"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - 1 w", true, "black's special: castle on white pit 1, which is not empty"},
-		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 x - w", true, `white's special: "x" is not a number`},
+		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 3 - w", true, "white's special: black's pit 3 holds 4 stones, want an empty pit"},
+		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - 1 w", true, "black's special: white's pit 1 holds 4 stones, want an empty pit"},
+		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 x - w", true, `white's special: want - or a pit number: not a number: "x"`},
 		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - 7 w", true, "black's special: pit 7 out of range 1..6"},
 		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - 0 w", true, "black's special: pit 0 out of range 1..6"},
 	}
@@ -114,7 +115,7 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Spec.Parse(%q) accepted it", c.pos)
 		}
 	}
-	for _, s := range []string{"4,4,4,4,4,4/4,4,4,0,4,4 4 0 4 - w", "  4,4,4,4,4,4/4,4,4,4,4,4  0 0 - - b\n"} {
+	for _, s := range []string{"4,4,4,4,4,4/4,4,4,0,4,4 4 0 4 - w", "  4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - b\n"} {
 		if _, err := KaleSpec.Parse(s); err != nil {
 			t.Errorf("KaleSpec.Parse(%q): %v", s, err)
 		}

@@ -43,10 +43,10 @@ func TestParseRoundTrip(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ pos, want string }{
-		{"", "want 6 fields"},
-		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - -", "want 6 fields"},
-		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - - w x", "want 6 fields"},
-		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9  0 0 - - w", "want 6 fields"},
+		{"", "pits: missing; want 6 fields separated by single spaces"},
+		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - -", "to move: missing; want 6 fields"},
+		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - - w x", "to move: followed by more fields; want 6 fields"},
+		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9  0 0 - - w", "white store: empty; fields are separated by single spaces"},
 		{"9,9,9,9,9,9,9,9,9 0 0 - - w", "pits: want white's pits and black's pits"},
 		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9/9 0 0 - - w", "pits: want white's pits and black's pits"},
 		{"9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,18 0 0 - - w", "pits: white has 8 pits, want 9"},
@@ -67,8 +67,8 @@ func TestParseErrors(t *testing.T) {
 		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,0 0 9 9 - w", "white's special: pit 9 can't be a tuzdyk"},
 		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 0 - w", "white's special: pit 0 out of range 1..9"},
 		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 10 - w", "white's special: pit 10 out of range 1..9"},
-		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 3 - w", "white's special: black's pit 3 holds 9 stones, a tuzdyk holds none"},
-		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - 2 w", "black's special: white's pit 2 holds 9 stones, a tuzdyk holds none"},
+		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 3 - w", "white's special: black's pit 3 holds 9 stones, want an empty pit"},
+		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - 2 w", "black's special: white's pit 2 holds 9 stones, want an empty pit"},
 		{"9,9,9,9,9,9,9,9,0/9,9,9,9,9,9,9,9,9 0 9 - 9 w", "black's special: pit 9 can't be a tuzdyk"},
 		{"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - -1 w", "black's special: want - or a pit number: negative count -1"},
 		{"9,9,0,9,9,9,9,9,9/9,9,0,9,9,9,9,9,9 9 9 3 3 w", "black's special: both tuzdyks are pit 3"},
@@ -98,5 +98,13 @@ func TestParseTerminal(t *testing.T) {
 		if b.Result() == env.Ongoing {
 			t.Errorf("%s parsed as not terminal", s)
 		}
+	}
+}
+
+// TestStringAllocs: String allocates only the string it returns.
+func TestStringAllocs(t *testing.T) {
+	b := mustParse(t, "9,9,0,9,9,9,9,9,9/9,9,0,9,9,9,9,9,9 9 9 3 - b")
+	if n := testing.AllocsPerRun(100, func() { _ = b.String() }); n > 1 {
+		t.Errorf("String: %v allocations, want at most 1", n)
 	}
 }
