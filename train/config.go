@@ -27,6 +27,7 @@ type Config struct {
 	Batcher     net.BatcherConfig `yaml:"batcher"`                 // batching of network calls
 	Eval        EvalConfig        `yaml:"eval"`                    // gating and baselines
 	KeepShards  int               `yaml:"keep_shards"`             // shards kept beyond the window (0 = prune all older)
+	KeepModels  int               `yaml:"keep_models"`             // latest candidates kept in models/ (those measured against the baselines are always kept); 0 = keep all
 }
 
 // EvalConfig sets how candidates are judged and how the run's strength is
@@ -51,6 +52,7 @@ func DefaultConfig() Config {
 	return Config{
 		Game:        "togyz",
 		Seed:        1,
+		KeepModels:  10,
 		Budget:      30 * time.Minute,
 		Games:       64,
 		Net:         net.DefaultConfig(1, 1),
@@ -101,6 +103,7 @@ func (c Config) Validate() error {
 		{c.SampleReuse <= 0 || c.SampleReuse > 1000, "sample_reuse", "out of range (0, 1000]"},
 		{c.MaxSteps < 1 || c.MaxSteps > 1<<24, "max_steps_per_iteration", "out of range 1..16777216"},
 		{c.KeepShards < 0, "keep_shards", "must be >= 0"},
+		{c.KeepModels < 0, "keep_models", "must be >= 0"},
 	}
 	for _, ch := range checks {
 		if ch.bad {

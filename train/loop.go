@@ -2,9 +2,11 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -165,6 +167,9 @@ func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 t
 	if _, err := data.Prune(filepath.Join(r.opt.Dir, shardsDir), r.cfg.Window, r.cfg.KeepShards); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	if err := r.pruneModels(it); err != nil {
+		return err
+	}
 	fmt.Fprintln(r.log, m.Summary())
 	return nil
 }
@@ -172,4 +177,17 @@ func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 t
 // seed derives the seed of one part of one iteration from the run's seed.
 func (r *Run) seed(it, part int) uint64 {
 	return r.cfg.Seed*0x9e3779b97f4a7c15 + uint64(it)*1000 + uint64(part)
+}
+
+// pruneModels deletes the candidate that just fell out of the KeepModels
+// latest, unless it was measured against the baselines or is the best.
+func (r *Run) pruneModels(it int) error {
+	old := it - r.cfg.KeepModels
+	if r.cfg.KeepModels == 0 || old < 1 || r.baselinesDue(old) || old == r.state.BestIteration {
+		return nil
+	}
+	if err := os.Remove(modelPath(r.opt.Dir, old)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("train: %w", err)
+	}
+	return nil
 }

@@ -238,3 +238,20 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatal("unknown game accepted")
 	}
 }
+
+func TestKeepModels(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig("mangala")
+	cfg.Iterations, cfg.KeepModels = 5, 1
+	cfg.Eval.Gate, cfg.Eval.BaselineEvery = "always", 3
+	r := openRun(t, cfg, dir, false)
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for it, keep := range map[int]bool{1: true, 2: false, 3: true, 4: false, 5: true} {
+		_, err := os.Stat(modelPath(dir, it))
+		if kept := err == nil; kept != keep {
+			t.Errorf("iteration %d: model kept %v, want %v", it, kept, keep)
+		}
+	}
+}
