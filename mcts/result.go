@@ -104,14 +104,20 @@ func (s *Search) Children(dst []ChildStats) []ChildStats {
 }
 
 // Policy writes the root's visit distribution into dst[:NumActions]: each
-// action's share of the children's visits, 0 for illegal actions. Before
-// any child is visited it writes the priors; for a terminal or unsearched
-// root, zeros. It panics when dst is shorter than NumActions.
+// action's share of the children's visits, 0 for illegal actions. A root
+// proven won gets all of it on the move Choose plays (the shortest win: the
+// search stops at the proof, so its visits say little). Before any child is
+// visited it writes the priors; for a terminal or unsearched root, zeros.
+// It panics when dst is shorter than NumActions.
 func (s *Search) Policy(dst []float32) {
 	dst = dst[:s.spec.NumActions]
 	clear(dst)
 	r := &s.nodes[0]
 	if r.flags&expanded == 0 {
+		return
+	}
+	if proofOf(r.proven, r.mover) == ProvenWin {
+		dst[s.nodes[s.best(0)].action] = 1
 		return
 	}
 	lo, hi := r.children()

@@ -122,6 +122,12 @@ func TestSolverStopsAtProof(t *testing.T) {
 	if r := s.Root(); r.Proof != ProvenWin || r.Visits >= 1000000 || r.Value != 1 {
 		t.Errorf("root %+v, want proven win found early with value 1", r)
 	}
+	// The policy target of a proven win is the winning move alone.
+	pol := make([]float32, kala3.NumActions)
+	s.Policy(pol)
+	if a := s.Choose(0); pol[a] != 1 {
+		t.Errorf("policy %v of a proven win, want 1 on the move played (%d)", pol, a)
+	}
 	s.Reset(mustKala(kala3, "0,0,0/1,2,0 5 10 - - w"))
 	if err := s.Run(ctx, Limits{Sims: 10}); err != nil {
 		t.Fatal(err)
