@@ -349,7 +349,7 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v, want deadline exceeded", err)
 	}
-	if d := time.Since(begin); d > time.Second {
+	if d := time.Since(begin); d > 3*time.Second {
 		t.Fatalf("Run took %v after a 60ms deadline", d)
 	}
 	if st.Games != delivered || st.Games >= 1000 {
