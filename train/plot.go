@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"path/filepath"
 	"sort"
 
@@ -154,6 +155,20 @@ func ratingChart(ms []Metrics, a *Anchors) *plot.Plot {
 			eb.Color = plotutil.Color(0)
 			p.Add(eb)
 		}
+	}
+	// Show every baseline's level but random's, which would flatten the curve.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for n, v := range a.Ratings {
+		if n != "random" {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	for i, pt := range pts {
+		lo, hi = min(lo, pt.Y-errs[i].Low), max(hi, pt.Y+errs[i].High)
+	}
+	if lo < hi {
+		pad := (hi - lo) / 20
+		p.Y.Min, p.Y.Max = lo-pad, hi+pad
 	}
 	p.Legend.Top = false
 	p.Legend.Left = false
