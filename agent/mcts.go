@@ -81,11 +81,16 @@ func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *opt
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	m.start(spec, ev, cfg, rng)
+	return m, nil
+}
+
+// start makes m's search and the buffers of its analysis.
+func (m *searcher) start(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, rng *rand.Rand) {
 	m.search = mcts.New(spec, ev, cfg, rng)
 	m.ana.PV = make([]env.Action, 0, maxPly)
 	m.ana.Moves = make([]MoveStat, 0, spec.NumActions)
 	m.kids = make([]mcts.ChildStats, 0, spec.NumActions)
-	return m, nil
 }
 
 // Move searches from st, reusing the tree when its root is st, and returns

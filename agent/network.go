@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"kumalak/env"
 	"kumalak/mcts"
@@ -22,9 +21,6 @@ func NewNetwork(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, lim mcts.Lim
 		return nil, fmt.Errorf("agent: network agent needs sims or time")
 	}
 	m := &searcher{cur: spec.New(), lim: lim, reuse: true}
-	m.search = mcts.New(spec, ev, cfg, rand.New(rand.NewPCG(seed, 0x6b756d616c616b)))
-	m.ana.PV = make([]env.Action, 0, maxPly)
-	m.ana.Moves = make([]MoveStat, 0, spec.NumActions)
-	m.kids = make([]mcts.ChildStats, 0, spec.NumActions)
+	m.start(spec, ev, cfg, agentRand(seed))
 	return m, nil
 }

@@ -81,7 +81,7 @@ func New(spec *env.Spec, s string, seed uint64) (Agent, error) {
 		if err := opts.check(k); err != nil {
 			return nil, fmt.Errorf("agent %q: %w", s, err)
 		}
-		a, err := k.build(spec, opts, rand.New(rand.NewPCG(seed, 0x6b756d616c616b)))
+		a, err := k.build(spec, opts, agentRand(seed))
 		if err != nil {
 			return nil, fmt.Errorf("agent %q: %w", s, err)
 		}
@@ -89,6 +89,9 @@ func New(spec *env.Spec, s string, seed uint64) (Agent, error) {
 	}
 	return nil, fmt.Errorf("agent %q: unknown kind %q (known: %s)", s, name, strings.Join(Names(), ", "))
 }
+
+// agentRand is the random source of an agent built from seed.
+func agentRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6b756d616c616b)) }
 
 // options are the key=value pairs of a spec string.
 type options struct {

@@ -117,6 +117,14 @@ func newBar(w io.Writer, total int, quiet bool) *progressbar.ProgressBar {
 	)
 }
 
+// showProgress moves bar with an arena's progress reports.
+func showProgress(bar *progressbar.ProgressBar) func(arena.Progress) {
+	return func(p arena.Progress) {
+		bar.Describe(describe(p))
+		_ = bar.Set(p.Done)
+	}
+}
+
 // describe writes a progress line: the match and its W/D/L so far.
 func describe(p arena.Progress) string {
 	s := fmt.Sprintf("%s vs %s +%d =%d -%d", p.A, p.B, p.Counts.W, p.Counts.D, p.Counts.L)
@@ -198,10 +206,7 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match) error {
 		m.Records = file
 	}
 	bar := newBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
-	m.Progress = func(p arena.Progress) {
-		bar.Describe(describe(p))
-		_ = bar.Set(p.Done)
-	}
+	m.Progress = showProgress(bar)
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	res, runErr := m.Run(ctx)

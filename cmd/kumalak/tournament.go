@@ -65,10 +65,7 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	}
 	n := len(t.Players)
 	bar := newBar(c.ErrOrStderr(), t.Config.Games*n*(n-1)/2, f.quiet)
-	t.Progress = func(p arena.Progress) {
-		bar.Describe(describe(p))
-		_ = bar.Set(p.Done)
-	}
+	t.Progress = showProgress(bar)
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	res, runErr := t.Run(ctx)
