@@ -56,17 +56,17 @@ func (r *Run) iterate(ctx context.Context) error {
 
 // selfPlay plays the iteration's games with the best network.
 func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetrics, error) {
-	b := net.NewBatcher(r.best.Params, r.cfg.Batcher)
-	defer b.Close()
-	pool, err := selfplay.NewPool(r.spec, b, r.cfg.SelfPlay)
-	if err != nil {
-		return nil, SelfPlayMetrics{}, fmt.Errorf("train: %w", err)
+	if err := r.selfPlayer(); err != nil {
+		return nil, SelfPlayMetrics{}, err
 	}
+	b, pool := r.spNet, r.pool
+	before := b.Stats()
+	fill := func() float64 { return batchFill(before, b.Stats()) }
 	bar := newBar(r.out, r.cfg.Games, fmt.Sprintf("iter %d self-play", it))
 	var samples []data.Sample
 	stop := r.watch(bar, func() string {
 		p := pool.Progress()
-		return fmt.Sprintf("%.1f games/s %.0f pos/s fill %.1f", p.GamesPerSec(), p.PositionsPerSec(), b.Stats().MeanBatch)
+		return fmt.Sprintf("%.1f games/s %.0f pos/s fill %.1f", p.GamesPerSec(), p.PositionsPerSec(), fill())
 	})
 	st, err := pool.Run(ctx, r.cfg.Games, r.seed(it, 1), func(g selfplay.GameResult) {
 		samples = append(samples, g.Samples...)
@@ -77,7 +77,36 @@ func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetr
 	if err != nil {
 		return nil, SelfPlayMetrics{}, err
 	}
-	return samples, selfPlayMetrics(st, b.Stats().MeanBatch), nil
+	return samples, selfPlayMetrics(st, fill()), nil
+}
+
+// selfPlayer makes the run's self-play pool and its batcher the first time,
+// and points the batcher at the best network; the pool's workers and their
+// search trees are kept from one iteration to the next.
+func (r *Run) selfPlayer() error {
+	if r.pool != nil {
+		if r.spGen != r.state.BestIteration {
+			r.spNet.SetParams(r.best.Params)
+			r.spGen = r.state.BestIteration
+		}
+		return nil
+	}
+	b := net.NewBatcher(r.best.Params, r.cfg.Batcher)
+	pool, err := selfplay.NewPool(r.spec, b, r.cfg.SelfPlay)
+	if err != nil {
+		b.Close()
+		return fmt.Errorf("train: %w", err)
+	}
+	r.spNet, r.pool, r.spGen = b, pool, r.state.BestIteration
+	return nil
+}
+
+// batchFill is the mean rows per network call between two readings.
+func batchFill(a, b net.BatcherStats) float64 {
+	if b.Batches == a.Batches {
+		return 0
+	}
+	return float64(b.NetRows-a.NetRows) / float64(b.Batches-a.Batches)
 }
 
 // trainCandidate trains the latest network on the window and returns it as

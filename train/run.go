@@ -15,6 +15,7 @@ import (
 	"kumalak/data"
 	"kumalak/env"
 	"kumalak/net"
+	"kumalak/selfplay"
 )
 
 // Options are the per-invocation settings of a run that are not part of its
@@ -41,6 +42,12 @@ type Run struct {
 	log    io.Writer  // iteration summaries
 
 	anch *Anchors // the baselines' ratings, once measured
+
+	// The self-play pool and its batcher live as long as the run; spGen is
+	// the best iteration whose network the batcher holds.
+	pool  *selfplay.Pool
+	spNet *net.Batcher
+	spGen int
 
 	// trainer keeps the optimizer's state from one iteration to the next;
 	// it starts from latest when the process (re)starts.
@@ -179,8 +186,12 @@ func (r *Run) dropUnfinished() error {
 	return truncateMetrics(filepath.Join(r.opt.Dir, metricsFile), r.state.Iteration)
 }
 
-// Close releases the run's trainer.
+// Close releases the run's trainer and self-play workers.
 func (r *Run) Close() error {
+	if r.spNet != nil {
+		r.spNet.Close()
+		r.pool, r.spNet = nil, nil
+	}
 	if r.trainer == nil {
 		return nil
 	}
