@@ -1,0 +1,285 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
+)
+
+// noRetry makes Connect give up quickly when the server is unreachable.
+func noRetry(int) time.Duration { return 10 * time.Millisecond }
+
+func TestDuplicatePublishStoredOnce(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	nc := dial(t, ConnConfig{URL: s.URL()})
+	st := tinySettings(t, "dup")
+	h := openHub(t, nc, st, "", 0)
+	js := jsOf(t, nc)
+	b := fakeBatch(st.Layout, st.Run, "w1", "w1.s.1", 0, 5)
+	for i, want := range []bool{false, true, true} {
+		dup, err := Publish(testCtx(t), js, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dup != want {
+			t.Fatalf("publish %d: duplicate %v, want %v", i, dup, want)
+		}
+	}
+	info, err := js.Stream(testCtx(t), StreamName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := info.CachedInfo().State.Msgs; n != 1 {
+		t.Fatalf("stream holds %d messages, want 1", n)
+	}
+	take, err := h.Take(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(take.Batches) != 1 || take.Samples() != 5 {
+		t.Fatalf("took %d batches, %d samples; want 1, 5", len(take.Batches), take.Samples())
+	}
+}
+
+func TestWrongTokenRefused(t *testing.T) {
+	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", Token: "right-token"})
+	for _, tok := range []string{"wrong-token", ""} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := Connect(ctx, ConnConfig{URL: s.URL(), Token: tok})
+		cancel()
+		if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "--token") {
+			t.Fatalf("token %q: got %v, want a refusal naming --token", tok, err)
+		}
+	}
+	nc := dial(t, ConnConfig{URL: s.URL(), Token: "right-token"})
+	if !nc.IsConnected() {
+		t.Fatal("right token: not connected")
+	}
+}
+
+func TestNKeyAuth(t *testing.T) {
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := kp.PublicKey()
+	seed, _ := kp.Seed()
+	seedFile := filepath.Join(t.TempDir(), "worker.nk")
+	if err := writeSecret(seedFile, seed); err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", NKeys: []string{pub}})
+	dial(t, ConnConfig{URL: s.URL(), NKeySeed: seedFile})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := Connect(ctx, ConnConfig{URL: s.URL()}); !errors.Is(err, ErrRefused) {
+		t.Fatalf("no key: got %v, want a refusal", err)
+	}
+	in, err := s.Connect("trainer")
+	if err != nil {
+		t.Fatalf("in-process with the server's own key: %v", err)
+	}
+	in.Close()
+}
+
+func TestListenBeyondLoopbackNeedsCredentials(t *testing.T) {
+	_, err := StartServer(ServerConfig{Dir: t.TempDir(), Listen: "0.0.0.0:0"})
+	if err == nil || !strings.Contains(err.Error(), "token") {
+		t.Fatalf("got %v, want an error asking for a token", err)
+	}
+}
+
+func TestCorruptAndForeignRejected(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	nc := dial(t, ConnConfig{URL: s.URL()})
+	st := tinySettings(t, "run1")
+	h := openHub(t, nc, st, "", 0)
+	js := jsOf(t, nc)
+	ctx := testCtx(t)
+	good := fakeBatch(st.Layout, st.Run, "w1", "w1.s.1", 0, 3)
+	body, err := EncodeBatch(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := append([]byte(nil), body...)
+	flipped[len(flipped)-2] ^= 0xff
+	raw := map[string][]byte{"garbage": []byte("not a batch at all"), "flipped": flipped, "empty": nil}
+	for id, data := range raw {
+		m := &nats.Msg{Subject: Subject(st.Run, "w1"), Data: data, Header: nats.Header{}}
+		if _, err := js.PublishMsg(ctx, m, jetstream.WithMsgID(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// a batch for another run, published on this run's subject
+	foreign := fakeBatch(st.Layout, "run2", "w1", "w1.s.2", 0, 3)
+	body, err = EncodeBatch(foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &nats.Msg{Subject: Subject(st.Run, "w1"), Data: body}
+	if _, err := js.PublishMsg(ctx, m, jetstream.WithMsgID(foreign.ID)); err != nil {
+		t.Fatal(err)
+	}
+	other := st.Layout
+	other.ObsVersion = "togyz/0"
+	oldEnc := fakeBatch(other, st.Run, "w1", "w1.s.3", 0, 3)
+	for _, b := range []*Batch{oldEnc, good} {
+		if _, err := Publish(ctx, js, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	take, err := h.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(take.Batches) != 1 || take.Batches[0].ID != good.ID {
+		t.Fatalf("took %d batches, want only the good one", len(take.Batches))
+	}
+	c := h.Counters()
+	if c.Corrupt != 3 || c.Foreign != 2 {
+		t.Fatalf("counters %+v, want 3 corrupt and 2 foreign", c)
+	}
+	// terminated messages never come back
+	time.Sleep(1500 * time.Millisecond)
+	h.Commit(take)
+	again, err := h.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Batches) != 0 || h.Counters().Corrupt != 3 {
+		t.Fatalf("rejected messages redelivered: %d batches, %+v", len(again.Batches), h.Counters())
+	}
+}
+
+func TestServerRestartLosesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nats")
+	s1, err := StartServer(ServerConfig{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := s1.Addr()
+	nc := dial(t, ConnConfig{URL: s1.URL(), Backoff: noRetry})
+	st := tinySettings(t, "restart")
+	ledgerDir := t.TempDir()
+	h := openHub(t, nc, st, ledgerDir, 0)
+	if err := h.Publish(testCtx(t), 0, tinyModel(st.Layout, 1)); err != nil {
+		t.Fatal(err)
+	}
+	js := jsOf(t, nc)
+	for i := range 10 {
+		if _, err := Publish(testCtx(t), js, fakeBatch(st.Layout, st.Run, "w1", fmt.Sprintf("w1.s.%d", i), 0, 4)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	take, err := h.Take(testCtx(t)) // delivered, never acked: must survive too
+	if err != nil || len(take.Batches) != 10 {
+		t.Fatalf("took %d batches (%v), want 10", len(take.Batches), err)
+	}
+	h.Close()
+	s1.Close()
+
+	s2 := startServer(t, ServerConfig{Dir: dir, Listen: addr})
+	eventually(t, "the client to reconnect", nc.IsConnected)
+	h2 := openHub(t, nc, st, ledgerDir, 0)
+	got := 0
+	eventually(t, "the unacked batches to come back", func() bool {
+		tk, err := h2.Take(testCtx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got += len(tk.Batches)
+		h2.Commit(tk)
+		return got >= 10
+	})
+	if got != 10 {
+		t.Fatalf("after restart got %d batches, want 10", got)
+	}
+	m, err := GetModel(testCtx(t), jsOf(t, nc), st.Run, 0)
+	if err != nil || m.Params.Config.Width != 8 {
+		t.Fatalf("model after restart: %v", err)
+	}
+	s2.Close()
+}
+
+func TestRedeliveredAfterCheckpointIsDuplicate(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	st := tinySettings(t, "ledger")
+	ledgerDir := t.TempDir()
+	nc1 := dial(t, ConnConfig{URL: s.URL()})
+	h1 := openHub(t, nc1, st, ledgerDir, 0)
+	js := jsOf(t, nc1)
+	for i := range 3 {
+		if _, err := Publish(testCtx(t), js, fakeBatch(st.Layout, st.Run, "w1", fmt.Sprintf("w1.s.%d", i), 0, 2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	take, err := h1.Take(testCtx(t))
+	if err != nil || len(take.Batches) != 3 {
+		t.Fatalf("took %d (%v)", len(take.Batches), err)
+	}
+	// The trainer checkpoints iteration 1 with the first two, then dies
+	// before acking anything.
+	take.Batches = take.Batches[:2]
+	if err := h1.ledger.Record(1, take.Entries()); err != nil {
+		t.Fatal(err)
+	}
+	h1.Close()
+	nc1.Close()
+
+	l, err := OpenLedger(ledgerDir, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc2 := dial(t, ConnConfig{URL: s.URL()})
+	h2, err := OpenHub(testCtx(t), nc2, l, HubConfig{Settings: st, AckWait: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h2.Close()
+	var fresh []*Batch
+	eventually(t, "redelivery", func() bool {
+		tk, err := h2.Take(testCtx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh = append(fresh, tk.Batches...)
+		h2.Commit(tk)
+		return len(fresh)+int(h2.Counters().Duplicates) >= 3
+	})
+	if len(fresh) != 1 || fresh[0].ID != "w1.s.2" || h2.Counters().Duplicates != 2 {
+		t.Fatalf("after resume: %d fresh batches, %d duplicates; want the third batch fresh and 2 duplicates", len(fresh), h2.Counters().Duplicates)
+	}
+}
+
+func TestStaleBatchesDropped(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	nc := dial(t, ConnConfig{URL: s.URL()})
+	st := tinySettings(t, "stale")
+	h := openHub(t, nc, st, "", 1)
+	for v := range 3 {
+		if err := h.Publish(testCtx(t), v, tinyModel(st.Layout, uint64(v))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	js := jsOf(t, nc)
+	for v := range 3 {
+		if _, err := Publish(testCtx(t), js, fakeBatch(st.Layout, st.Run, "w1", fmt.Sprintf("w1.s.%d", v), v, 4)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	take, err := h.Take(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(take.Batches) != 2 || h.Counters().Stale != 1 || h.Counters().StaleSamples != 4 {
+		t.Fatalf("took %d batches, counters %+v; want 2 taken and 1 stale of 4 samples", len(take.Batches), h.Counters())
+	}
+}

@@ -1,0 +1,131 @@
+package cluster
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"kumalak/data"
+	"kumalak/env"
+	_ "kumalak/env/games"
+	"kumalak/net"
+	"kumalak/selfplay"
+)
+
+// testTimeout bounds every wait of the tests: generous, for a loaded machine.
+const testTimeout = 60 * time.Second
+
+// startServer starts an embedded server in a temporary folder, on a free
+// loopback port, shut down when the test ends.
+func startServer(t *testing.T, cfg ServerConfig) *Server {
+	t.Helper()
+	if cfg.Dir == "" {
+		cfg.Dir = filepath.Join(t.TempDir(), "nats")
+	}
+	s, err := StartServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// dial connects to url with cfg, closed when the test ends.
+func dial(t *testing.T, cfg ConnConfig) *nats.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	nc, err := Connect(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func togyzLayout(t *testing.T) (data.Layout, *env.Spec) {
+	t.Helper()
+	spec, err := env.Lookup("togyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data.Layout{Game: spec.Name, ObsVersion: spec.ObsVersion, ObsLen: spec.ObsLen, NumActions: spec.NumActions}, spec
+}
+
+// tinySettings are the settings of a run of fast togyz games.
+func tinySettings(t *testing.T, run string) Settings {
+	lay, _ := togyzLayout(t)
+	sp := selfplay.DefaultConfig()
+	sp.Games, sp.FullSims, sp.CheapSims, sp.MaxPlies, sp.TempPlies = 2, 4, 2, 60, 4
+	sp.Search.MaxNodes = 1024
+	return Settings{Run: run, Layout: lay, BatchVersion: BatchVersion, SelfPlay: sp, Batcher: net.DefaultBatcherConfig(), Seed: 1}
+}
+
+// tinyModel is a small random network for the layout.
+func tinyModel(lay data.Layout, seed uint64) *net.Model {
+	p := net.NewParams(net.Config{InputLen: lay.ObsLen, Actions: lay.NumActions, Width: 8, Blocks: 1, ValueHidden: 4})
+	p.Init(rand.New(rand.NewPCG(seed, 0)))
+	return &net.Model{Params: p, Meta: net.Meta{Game: lay.Game, ObsVersion: lay.ObsVersion}}
+}
+
+// fakeBatch is a batch of n samples of layout lay with distinct values.
+func fakeBatch(lay data.Layout, run, worker, id string, network, n int) *Batch {
+	b := &Batch{ID: id, Run: run, Worker: worker, Layout: lay, Network: network, Games: 1}
+	for i := range n {
+		s := data.Sample{Obs: make([]float32, lay.ObsLen), Policy: make([]float32, lay.NumActions), Legal: 1, Ply: uint16(i)}
+		s.Obs[i%lay.ObsLen] = float32(i + 1)
+		s.Policy[0] = 1
+		s.Outcome, s.RootValue, s.Score = 1, 0.5, 0.25
+		b.Samples = append(b.Samples, s)
+	}
+	return b
+}
+
+// openHub opens a hub for settings st on nc with a ledger in a temp folder.
+func openHub(t *testing.T, nc *nats.Conn, st Settings, ledgerDir string, maxAge int) *Hub {
+	t.Helper()
+	if ledgerDir == "" {
+		ledgerDir = t.TempDir()
+	}
+	l, err := OpenLedger(ledgerDir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := OpenHub(testCtx(t), nc, l, HubConfig{Settings: st, MaxAge: maxAge, AckWait: time.Second, Log: func(m string) { t.Log(m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+func jsOf(t *testing.T, nc *nats.Conn) jetstream.JetStream {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
+// eventually polls cond until it holds or the test timeout passes.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(testTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,76 @@
+package cluster
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Names of the JetStream stream, consumer prefix and buckets a run uses.
+// One server may hold many runs: subjects, keys and objects carry the run id.
+const (
+	// StreamName is the stream of sample batches, subjects "kumalak.samples.<run>.<worker>".
+	StreamName = "KUMALAK_SAMPLES"
+	// SubjectPrefix starts every sample subject.
+	SubjectPrefix = "kumalak.samples."
+	// SettingsBucket is the key-value bucket of run settings: key "current"
+	// names the run workers join by default, "<run>.settings" holds its
+	// Settings as JSON, "<run>.best" the version of its best network.
+	SettingsBucket = "KUMALAK_RUNS"
+	// WorkersBucket holds one key "<run>.<worker>" per attached worker,
+	// refreshed every HeartbeatEvery and expiring after WorkerTTL.
+	WorkersBucket = "KUMALAK_WORKERS"
+	// ModelsBucket is the object store of networks: "<run>/v<version>.kmodel".
+	ModelsBucket = "KUMALAK_MODELS"
+	// CurrentKey names the run a worker joins when it is not given one.
+	CurrentKey = "current"
+	// DedupWindow is how long the stream remembers message ids: a batch
+	// re-sent within it is stored once.
+	DedupWindow = 20 * time.Minute
+	// HeartbeatEvery is how often a worker refreshes its key in WorkersBucket.
+	HeartbeatEvery = 5 * time.Second
+	// WorkerTTL is how long a worker counts as attached after its last heartbeat.
+	WorkerTTL = 30 * time.Second
+)
+
+// ValidName checks a run or worker id: 1..64 bytes of ASCII letters,
+// digits, '-' and '_', so that it is one token of a subject and of a key.
+func ValidName(kind, s string) error {
+	if s == "" || len(s) > 64 {
+		return fmt.Errorf("cluster: %s id %q: want 1..64 characters", kind, s)
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("cluster: %s id %q: only letters, digits, '-' and '_' are allowed", kind, s)
+		}
+	}
+	return nil
+}
+
+// Subject returns the subject a worker publishes a run's batches on.
+func Subject(run, worker string) string { return SubjectPrefix + run + "." + worker }
+
+// RunSubjects returns the filter of every batch subject of a run.
+func RunSubjects(run string) string { return SubjectPrefix + run + ".>" }
+
+func settingsKey(run string) string { return run + ".settings" }
+func bestKey(run string) string     { return run + ".best" }
+func workerKey(run, w string) string {
+	return run + "." + w
+}
+
+// ModelName returns the object name of a run's network of a version.
+func ModelName(run string, version int) string {
+	return run + "/v" + pad(version) + ".kmodel"
+}
+
+// ConsumerName returns the durable consumer of a run's trainer.
+func ConsumerName(run string) string { return "trainer-" + run }
+
+func pad(v int) string {
+	s := strconv.Itoa(v)
+	for len(s) < 6 {
+		s = "0" + s
+	}
+	return s
+}

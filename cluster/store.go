@@ -1,0 +1,247 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"kumalak/data"
+	"kumalak/net"
+	"kumalak/selfplay"
+)
+
+// Settings is what a worker learns about the run it joins, from the
+// settings bucket: which game with which encoding, and how to play.
+type Settings struct {
+	Run          string            `json:"run"`           // run id, a subject token
+	Layout       data.Layout       `json:"layout"`        // game, observation encoding version and sizes
+	BatchVersion int               `json:"batch_version"` // batch message format version the trainer reads
+	SelfPlay     selfplay.Config   `json:"selfplay"`      // self-play settings every worker plays with
+	Batcher      net.BatcherConfig `json:"batcher"`       // batching of network calls (a worker may change Workers)
+	Seed         uint64            `json:"seed"`          // the run's seed, mixed into each worker's
+}
+
+// Validate names the first field that is missing or out of range.
+func (s Settings) Validate() error {
+	if err := ValidName("run", s.Run); err != nil {
+		return err
+	}
+	if err := s.Layout.Validate(); err != nil {
+		return fmt.Errorf("cluster: settings: %w", err)
+	}
+	if s.BatchVersion != BatchVersion {
+		return fmt.Errorf("cluster: settings: run %s sends batch format %d, this build speaks %d: use the same kumalak version on trainer and workers", s.Run, s.BatchVersion, BatchVersion)
+	}
+	if err := s.SelfPlay.Validate(); err != nil {
+		return fmt.Errorf("cluster: settings: %w", err)
+	}
+	if err := s.Batcher.Validate(); err != nil {
+		return fmt.Errorf("cluster: settings: %w", err)
+	}
+	return nil
+}
+
+// Setup creates, or updates, the stream and buckets in the server; every
+// call after the first changes nothing.
+func Setup(ctx context.Context, js jetstream.JetStream) error {
+	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: StreamName, Subjects: []string{SubjectPrefix + ">"}, Storage: jetstream.FileStorage,
+		Retention: jetstream.LimitsPolicy, Duplicates: DedupWindow, MaxMsgSize: 8 << 20,
+		Description: "kumalak self-play sample batches",
+	})
+	if err != nil {
+		return fmt.Errorf("cluster: setup stream %s: %w", StreamName, err)
+	}
+	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: SettingsBucket, Storage: jetstream.FileStorage, History: 1}); err != nil {
+		return fmt.Errorf("cluster: setup bucket %s: %w", SettingsBucket, err)
+	}
+	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: WorkersBucket, Storage: jetstream.MemoryStorage, TTL: WorkerTTL}); err != nil {
+		return fmt.Errorf("cluster: setup bucket %s: %w", WorkersBucket, err)
+	}
+	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ModelsBucket, Storage: jetstream.FileStorage}); err != nil {
+		return fmt.Errorf("cluster: setup bucket %s: %w", ModelsBucket, err)
+	}
+	return nil
+}
+
+// PutSettings publishes a run's settings and makes it the current run.
+func PutSettings(ctx context.Context, js jetstream.JetStream, s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	kv, err := js.KeyValue(ctx, SettingsBucket)
+	if err != nil {
+		return fmt.Errorf("cluster: settings: %w", err)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("cluster: settings: %w", err)
+	}
+	if _, err := kv.Put(ctx, settingsKey(s.Run), b); err != nil {
+		return fmt.Errorf("cluster: put settings of %s: %w", s.Run, err)
+	}
+	if _, err := kv.PutString(ctx, CurrentKey, s.Run); err != nil {
+		return fmt.Errorf("cluster: put current run: %w", err)
+	}
+	return nil
+}
+
+// ErrNoRun is wrapped by GetSettings and BestVersion while the server holds
+// no run (or not the one asked for) yet.
+var ErrNoRun = errors.New("no run published yet")
+
+// GetSettings reads the settings of run, or of the current run when run is "".
+func GetSettings(ctx context.Context, js jetstream.JetStream, run string) (Settings, error) {
+	kv, err := js.KeyValue(ctx, SettingsBucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return Settings{}, fmt.Errorf("cluster: settings: %w", ErrNoRun)
+	}
+	if err != nil {
+		return Settings{}, fmt.Errorf("cluster: settings: %w", err)
+	}
+	if run == "" {
+		e, err := kv.Get(ctx, CurrentKey)
+		if err != nil {
+			return Settings{}, kvError("current run", err)
+		}
+		run = string(e.Value())
+	}
+	e, err := kv.Get(ctx, settingsKey(run))
+	if err != nil {
+		return Settings{}, kvError("settings of run "+run, err)
+	}
+	var s Settings
+	dec := json.NewDecoder(bytes.NewReader(e.Value()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return Settings{}, fmt.Errorf("cluster: settings of run %s: %w (trainer and worker of different kumalak versions?)", run, err)
+	}
+	return s, s.Validate()
+}
+
+func kvError(what string, err error) error {
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return fmt.Errorf("cluster: %s: %w", what, ErrNoRun)
+	}
+	return fmt.Errorf("cluster: %s: %w", what, err)
+}
+
+// PutModel stores m as version v of run's networks, with its SHA-256 in the
+// object's metadata, then announces v as the run's best network.
+func PutModel(ctx context.Context, js jetstream.JetStream, run string, v int, m *net.Model) error {
+	b, err := net.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("cluster: put model %d: %w", v, err)
+	}
+	obj, err := js.ObjectStore(ctx, ModelsBucket)
+	if err != nil {
+		return fmt.Errorf("cluster: put model %d: %w", v, err)
+	}
+	sum := sha256.Sum256(b)
+	meta := jetstream.ObjectMeta{Name: ModelName(run, v), Metadata: map[string]string{"sha256": hex.EncodeToString(sum[:]), "version": strconv.Itoa(v)}}
+	if _, err := obj.Put(ctx, meta, bytes.NewReader(b)); err != nil {
+		return fmt.Errorf("cluster: put model %s: %w", meta.Name, err)
+	}
+	kv, err := js.KeyValue(ctx, SettingsBucket)
+	if err != nil {
+		return fmt.Errorf("cluster: put model %d: %w", v, err)
+	}
+	if _, err := kv.PutString(ctx, bestKey(run), strconv.Itoa(v)); err != nil {
+		return fmt.Errorf("cluster: announce model %d: %w", v, err)
+	}
+	return nil
+}
+
+// BestVersion returns the version of run's best network.
+func BestVersion(ctx context.Context, js jetstream.JetStream, run string) (int, error) {
+	kv, err := js.KeyValue(ctx, SettingsBucket)
+	if err != nil {
+		return 0, fmt.Errorf("cluster: best network of %s: %w", run, err)
+	}
+	e, err := kv.Get(ctx, bestKey(run))
+	if err != nil {
+		return 0, kvError("best network of run "+run, err)
+	}
+	v, err := strconv.Atoi(string(e.Value()))
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("cluster: best network of run %s: bad version %q", run, e.Value())
+	}
+	return v, nil
+}
+
+// GetModel fetches version v of run's networks and checks it against the
+// SHA-256 stored with it (the object store checks its own digest too) and
+// the model file's own checksum.
+func GetModel(ctx context.Context, js jetstream.JetStream, run string, v int) (*net.Model, error) {
+	obj, err := js.ObjectStore(ctx, ModelsBucket)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: get model %d: %w", v, err)
+	}
+	name := ModelName(run, v)
+	info, err := obj.GetInfo(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: get model %s: %w", name, err)
+	}
+	b, err := obj.GetBytes(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: get model %s: %w", name, err)
+	}
+	sum := sha256.Sum256(b)
+	if want := info.Metadata["sha256"]; want != hex.EncodeToString(sum[:]) {
+		return nil, fmt.Errorf("cluster: get model %s: checksum mismatch (sha256 %x, want %s)", name, sum, want)
+	}
+	m, err := net.Unmarshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: get model %s: %w", name, err)
+	}
+	return m, nil
+}
+
+// ModelVersions returns the versions of run's networks in the store, in
+// increasing order.
+func ModelVersions(ctx context.Context, js jetstream.JetStream, run string) ([]int, error) {
+	obj, err := js.ObjectStore(ctx, ModelsBucket)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: list models: %w", err)
+	}
+	infos, err := obj.List(ctx)
+	if errors.Is(err, jetstream.ErrNoObjectsFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cluster: list models: %w", err)
+	}
+	var vs []int
+	for _, in := range infos {
+		rest, ok := strings.CutPrefix(in.Name, run+"/v")
+		if !ok {
+			continue
+		}
+		if v, err := strconv.Atoi(strings.TrimSuffix(rest, ".kmodel")); err == nil {
+			vs = append(vs, v)
+		}
+	}
+	slices.Sort(vs)
+	return vs, nil
+}
+
+// DeleteModel removes version v of run's networks from the store.
+func DeleteModel(ctx context.Context, js jetstream.JetStream, run string, v int) error {
+	obj, err := js.ObjectStore(ctx, ModelsBucket)
+	if err != nil {
+		return fmt.Errorf("cluster: delete model %d: %w", v, err)
+	}
+	if err := obj.Delete(ctx, ModelName(run, v)); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		return fmt.Errorf("cluster: delete model %d: %w", v, err)
+	}
+	return nil
+}
