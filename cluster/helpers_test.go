@@ -129,3 +129,18 @@ func eventually(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// takeUntil takes from h until done(batches taken so far) holds.
+func takeUntil(t *testing.T, h *Hub, done func([]*Batch) bool) *Take {
+	t.Helper()
+	all := &Take{}
+	eventually(t, "batches", func() bool {
+		tk, err := h.Take(testCtx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Batches = append(all.Batches, tk.Batches...)
+		return done(all.Batches)
+	})
+	return all
+}

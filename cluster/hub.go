@@ -170,29 +170,53 @@ func (h *Hub) age(v int) int {
 // server that cannot be reached ends the take early, without error.
 func (h *Hub) Take(ctx context.Context) (*Take, error) {
 	t := &Take{}
-	for h.cfg.MaxTake == 0 || t.Samples() < h.cfg.MaxTake {
-		if err := ctx.Err(); err != nil {
-			return t, err
+	info, err := h.cons.Info(ctx)
+	if err != nil {
+		h.logf("cluster: consumer info: %v", err)
+		return t, ctx.Err()
+	}
+	// The NumPending messages the consumer has not delivered yet, then any
+	// redeliveries (which NumPending does not count).
+	for pend := int(info.NumPending); pend > 0 && h.room(t); {
+		n, err := h.fetch(t, func() (jetstream.MessageBatch, error) {
+			return h.cons.Fetch(min(pend, 256), jetstream.FetchMaxWait(time.Second))
+		})
+		if err != nil || n == 0 {
+			return t, ctx.Err()
 		}
-		mb, err := h.cons.FetchNoWait(256)
-		if err != nil {
-			h.logf("cluster: fetch batches: %v", err)
-			return t, nil
-		}
-		n := 0
-		for msg := range mb.Messages() {
-			n++
-			h.handle(msg, t)
-		}
-		if err := mb.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) {
-			h.logf("cluster: fetch batches: %v", err)
-			return t, nil
-		}
-		if n == 0 {
-			return t, nil
+		pend -= n
+	}
+	for h.room(t) {
+		n, err := h.fetch(t, func() (jetstream.MessageBatch, error) {
+			return h.cons.Fetch(256, jetstream.FetchMaxWait(100*time.Millisecond))
+		})
+		if err != nil || n < 256 {
+			break
 		}
 	}
-	return t, nil
+	return t, ctx.Err()
+}
+
+func (h *Hub) room(t *Take) bool { return h.cfg.MaxTake == 0 || t.Samples() < h.cfg.MaxTake }
+
+// fetch handles one fetched batch of messages and returns how many it held;
+// a fetch error is logged and returned.
+func (h *Hub) fetch(t *Take, get func() (jetstream.MessageBatch, error)) (int, error) {
+	mb, err := get()
+	if err != nil {
+		h.logf("cluster: fetch batches: %v", err)
+		return 0, err
+	}
+	n := 0
+	for msg := range mb.Messages() {
+		n++
+		h.handle(msg, t)
+	}
+	if err := mb.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, nats.ErrTimeout) {
+		h.logf("cluster: fetch batches: %v", err)
+		return n, err
+	}
+	return n, nil
 }
 
 func (h *Hub) handle(msg jetstream.Msg, t *Take) {

@@ -64,7 +64,7 @@ func Setup(ctx context.Context, js jetstream.JetStream) error {
 	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: SettingsBucket, Storage: jetstream.FileStorage, History: 1}); err != nil {
 		return fmt.Errorf("cluster: setup bucket %s: %w", SettingsBucket, err)
 	}
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: WorkersBucket, Storage: jetstream.MemoryStorage, TTL: WorkerTTL}); err != nil {
+	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: WorkersBucket, Storage: jetstream.FileStorage, TTL: WorkerTTL}); err != nil {
 		return fmt.Errorf("cluster: setup bucket %s: %w", WorkersBucket, err)
 	}
 	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ModelsBucket, Storage: jetstream.FileStorage}); err != nil {

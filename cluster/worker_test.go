@@ -1,0 +1,83 @@
+package cluster
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// TestWorkerPlaysSwitchesAndReconnects runs a worker against a hub: it
+// publishes batches, switches to a newly published network, carries on
+// across a restart of the server, and everything it published reaches the
+// hub exactly once.
+func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nats")
+	s1, err := StartServer(ServerConfig{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := s1.Addr()
+	st := tinySettings(t, "work")
+	trainer := dial(t, ConnConfig{URL: s1.URL(), Backoff: noRetry})
+	h := openHub(t, trainer, st, t.TempDir(), 0)
+	if err := h.Publish(testCtx(t), 0, tinyModel(st.Layout, 1)); err != nil {
+		t.Fatal(err)
+	}
+	nc := dial(t, ConnConfig{URL: s1.URL(), Backoff: noRetry})
+	w, err := NewWorker(nc, WorkerConfig{ID: "w1", BatchSamples: 10, Parallel: 2, Threads: 1, Log: func(m string) { t.Log(m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(testCtx(t))
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+
+	eventually(t, "a first batch", func() bool { return w.Progress().Batches >= 1 })
+	s1.Close()
+	s2 := startServer(t, ServerConfig{Dir: dir, Listen: addr})
+	before := w.Progress().Batches
+	eventually(t, "batches after the restart", func() bool { return w.Progress().Batches >= before+2 })
+	eventually(t, "the trainer to reconnect", trainer.IsConnected)
+	if err := h.Publish(testCtx(t), 1, tinyModel(st.Layout, 2)); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the switch to network 1", func() bool { return w.Progress().Network == 1 })
+	eventually(t, "a batch of network 1", func() bool { return w.Progress().Batches >= before+4 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("worker: %v", err)
+	}
+	p := w.Progress()
+	if p.Lost != 0 || p.Queued != 0 {
+		t.Fatalf("worker lost %d samples, %d batches queued", p.Lost, p.Queued)
+	}
+	ids := map[string]bool{}
+	samples := 0
+	sawNew := false
+	take := takeUntil(t, h, func(b []*Batch) bool {
+		n := 0
+		for _, x := range b {
+			n += len(x.Samples)
+		}
+		return n >= int(p.Published)
+	})
+	for _, b := range take.Batches {
+		if ids[b.ID] {
+			t.Fatalf("batch %s taken twice", b.ID)
+		}
+		ids[b.ID] = true
+		samples += len(b.Samples)
+		sawNew = sawNew || b.Network == 1
+	}
+	if int64(samples) != p.Published || int64(samples) != p.Samples {
+		t.Fatalf("hub took %d samples, worker published %d of %d", samples, p.Published, p.Samples)
+	}
+	if !sawNew {
+		t.Fatal("no batch played by network 1")
+	}
+	if ws, err := h.Workers(testCtx(t)); err != nil || len(ws) != 1 || ws[0] != "w1" {
+		t.Fatalf("workers attached: %v (%v)", ws, err)
+	}
+	s2.Close()
+}
