@@ -56,7 +56,7 @@ func Connect(ctx context.Context, cfg ConnConfig) (*nats.Conn, error) {
 		if isAuthError(err) {
 			return nil, fmt.Errorf("cluster: connect %s: %w (%v): check --token or --nkey", cfg.URL, ErrRefused, err)
 		}
-		if cfg.Log != nil {
+		if cfg.Log != nil && (attempt == 1 || attempt%20 == 0) {
 			cfg.Log(fmt.Sprintf("nats: connect %s: %v; retrying", cfg.URL, err))
 		}
 		select {

@@ -121,12 +121,23 @@ func (w *Worker) startHeartbeat(ctx context.Context, run string) <-chan struct{}
 			}
 			select {
 			case <-ctx.Done():
+				w.detach(run)
 				return
 			case <-t.C:
 			}
 		}
 	}()
 	return done
+}
+
+// detach deletes the worker's heartbeat key, so the trainer stops counting
+// it at once; a worker that dies instead expires after WorkerTTL.
+func (w *Worker) detach(run string) {
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if kv, err := w.js.KeyValue(c, WorkersBucket); err == nil {
+		_ = kv.Delete(c, workerKey(run, w.cfg.ID)) // best effort: the key expires anyway
+	}
 }
 
 func (w *Worker) heartbeat(ctx context.Context, run string) error {

@@ -28,6 +28,7 @@ type Config struct {
 	Eval        EvalConfig        `yaml:"eval"`                    // gating and baselines
 	KeepShards  int               `yaml:"keep_shards"`             // shards kept beyond the window (0 = prune all older)
 	KeepModels  int               `yaml:"keep_models"`             // latest candidates kept in models/ (those measured against the baselines are always kept); 0 = keep all
+	Cluster     ClusterConfig     `yaml:"cluster"`                 // samples from workers on other machines
 }
 
 // EvalConfig sets how candidates are judged and how the run's strength is
@@ -62,6 +63,7 @@ func DefaultConfig() Config {
 		Window:      data.DefaultWindowConfig(),
 		SelfPlay:    selfplay.DefaultConfig(),
 		Batcher:     trainBatcher(),
+		Cluster:     DefaultClusterConfig(),
 		Eval: EvalConfig{
 			Gate: "always", Games: 20, Threshold: 0.55, SPRTElo0: 0, SPRTElo1: 30,
 			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4", "ab:depth=6"},
@@ -110,7 +112,7 @@ func (c Config) Validate() error {
 			return fmt.Errorf("train: %s %s", ch.name, ch.msg)
 		}
 	}
-	for _, v := range []interface{ Validate() error }{c.Net, c.Train, c.Window, c.SelfPlay, c.Batcher, c.Eval} {
+	for _, v := range []interface{ Validate() error }{c.Net, c.Train, c.Window, c.SelfPlay, c.Batcher, c.Eval, c.Cluster} {
 		if err := v.Validate(); err != nil {
 			return err
 		}

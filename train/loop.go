@@ -28,11 +28,18 @@ func (r *Run) iterate(ctx context.Context) error {
 		return err
 	}
 	m.SelfPlay = sp
+	samples, take, err := r.takeRemote(ctx, &m, samples)
+	if err != nil {
+		return err
+	}
 	h := data.Header{Layout: r.layout(), Iteration: it, RunTotal: r.state.Samples + int64(len(samples)),
 		Created: r.opt.Now().UTC(), Source: fmt.Sprintf("iteration %d, best of iteration %d", it, r.state.BestIteration)}
 	shard := filepath.Join(r.opt.Dir, shardsDir, data.ShardName(it))
 	if err := data.WriteShard(shard, h, samples); err != nil {
 		return fmt.Errorf("train: %w", err)
+	}
+	if err := r.recordRemote(it, take); err != nil {
+		return err
 	}
 	r.window.Add(samples)
 
@@ -51,7 +58,10 @@ func (r *Run) iterate(ctx context.Context) error {
 	}
 	m.Eval = ev
 
-	return r.checkpoint(it, cand, ev.Promoted, m, t0, len(samples), tm.Steps, tm.TrainedOn, sp.Games)
+	if err := r.checkpoint(it, cand, ev.Promoted, m, t0, len(samples), tm.Steps, tm.TrainedOn, sp.Games); err != nil {
+		return err
+	}
+	return r.commitRemote(ctx, it, take, ev.Promoted, cand)
 }
 
 // selfPlay plays the iteration's games with the best network.
@@ -66,7 +76,7 @@ func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetr
 	var samples []data.Sample
 	stop := r.watch(bar, func() string {
 		p := pool.Progress()
-		return fmt.Sprintf("%.1f games/s %.0f pos/s fill %.1f", p.GamesPerSec(), p.PositionsPerSec(), fill())
+		return fmt.Sprintf("%.1f games/s %.0f pos/s fill %.1f", p.GamesPerSec(), p.PositionsPerSec(), fill()) + r.remoteStatus()
 	})
 	st, err := pool.Run(ctx, r.cfg.Games, r.seed(it, 1), func(g selfplay.GameResult) {
 		samples = append(samples, g.Samples...)

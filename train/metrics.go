@@ -26,6 +26,7 @@ type Metrics struct {
 	SelfPlay     SelfPlayMetrics `json:"selfplay"`
 	Train        TrainMetrics    `json:"train"`
 	Eval         EvalMetrics     `json:"eval"`
+	Remote       *RemoteMetrics  `json:"remote,omitempty"` // worker samples, when the run has workers
 }
 
 // SelfPlayMetrics sums up an iteration's self-play.
@@ -119,6 +120,7 @@ func (m Metrics) Summary() string {
 	if r := m.Eval.Rating; r != nil {
 		fmt.Fprintf(&sb, "  rating %s ±%.0f", signed(r.Elo), r.Err)
 	}
+	sb.WriteString(m.Remote.summary())
 	names := make([]string, 0, len(m.Eval.Baseline))
 	for n := range m.Eval.Baseline {
 		names = append(names, n)

@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"go.yaml.in/yaml/v3"
 
+	"kumalak/cluster"
 	"kumalak/data"
 	"kumalak/env"
 	"kumalak/net"
@@ -26,6 +28,9 @@ type Options struct {
 	Progress io.Writer // progress bars; nil = none
 	Log      io.Writer // one summary line per iteration; nil = none
 	Now      func() time.Time
+	// NATS, when set, connects the run to workers on other machines (see
+	// package cluster): their samples join each iteration's shard.
+	NATS *nats.Conn
 }
 
 // Run is one training run: its folder, config, checkpoint and the parts it
@@ -52,6 +57,10 @@ type Run struct {
 	// trainer keeps the optimizer's state from one iteration to the next;
 	// it starts from latest when the process (re)starts.
 	trainer *net.Trainer
+
+	// hub and ledger take worker samples when Options.NATS is set.
+	hub    *cluster.Hub
+	ledger *cluster.Ledger
 }
 
 // Open prepares the run folder: a new run writes its resolved config; a
@@ -90,6 +99,11 @@ func Open(cfg Config, opt Options) (*Run, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if opt.NATS != nil {
+		if err := r.attach(); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }
@@ -188,6 +202,10 @@ func (r *Run) dropUnfinished() error {
 
 // Close releases the run's trainer and self-play workers.
 func (r *Run) Close() error {
+	if r.hub != nil {
+		r.hub.Close()
+		r.hub = nil
+	}
 	if r.spNet != nil {
 		r.spNet.Close()
 		r.pool, r.spNet = nil, nil

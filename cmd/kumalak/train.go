@@ -29,6 +29,7 @@ type trainFlags struct {
 	quiet              bool
 	seedSet, itersSet  bool
 	budgetSet, wrkrSet bool
+	host               hostFlags
 }
 
 func newTrainCmd() *cobra.Command {
@@ -60,6 +61,7 @@ func newTrainCmd() *cobra.Command {
 	fl.IntVar(&f.iters, "iterations", 0, "override the config's iteration count (0 = no limit)")
 	fl.DurationVar(&f.budget, "budget", 0, "override the config's time budget for the whole run, e.g. 30m (0 = none)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bars, one line per iteration")
+	f.host.add(c)
 	return c
 }
 
@@ -87,14 +89,23 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	if f.quiet {
 		opt.Progress = nil
 	}
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out := c.OutOrStdout()
+	h, err := openHost(ctx, f.host, f.run, out, c.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	opt.NATS = h.nc
 	run, err := train.Open(cfg, opt)
 	if err != nil {
 		return err
 	}
 	defer run.Close()
-	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	out := c.OutOrStdout()
+	if id := run.RunID(); id != "" {
+		fmt.Fprintf(out, "nats: run id %s\n", id)
+	}
 	st := run.State()
 	fmt.Fprintf(out, "run %s: game %s, iteration %d done, %s trained\n", f.run, cfg.Game, st.Iteration, st.Elapsed().Round(time.Second))
 	err = run.Train(ctx)

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"kumalak/cluster"
+)
+
+func init() { commands = append(commands, newWorkerCmd) }
+
+// workerFlags are the settings of one worker process.
+type workerFlags struct {
+	conn  natsFlags
+	id    string
+	run   string
+	games int
+	par   int
+	thr   int
+	batch int
+	seed  uint64
+	quiet bool
+	drain time.Duration
+}
+
+// natsFlags say how to reach a NATS server: shared by worker and train.
+type natsFlags struct {
+	url, token, tokenFile, nkey, ca string
+}
+
+func (n *natsFlags) add(c *cobra.Command, urlHelp string) {
+	fl := c.Flags()
+	fl.StringVar(&n.url, "nats", "", urlHelp)
+	fl.StringVar(&n.token, "token", "", "the server's token (or set KUMALAK_NATS_TOKEN)")
+	fl.StringVar(&n.tokenFile, "token-file", "", "file holding the server's token")
+	fl.StringVar(&n.nkey, "nkey", "", "file holding a user NKey seed (SU...), for servers that want NKeys")
+	fl.StringVar(&n.ca, "tls-ca", "", "PEM file of the CA that signed a TLS server's certificate")
+}
+
+// secret returns the token from --token, --token-file or the environment.
+func (n *natsFlags) secret(cmd string) (string, error) {
+	switch {
+	case n.token != "" && n.tokenFile != "":
+		return "", badInput(cmd, "--token and --token-file: give one")
+	case n.token != "":
+		return n.token, nil
+	case n.tokenFile != "":
+		b, err := os.ReadFile(n.tokenFile)
+		if err != nil {
+			return "", badInput(cmd, "--token-file: %v", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	return os.Getenv("KUMALAK_NATS_TOKEN"), nil
+}
+
+func (n *natsFlags) config(cmd, name string, log func(string)) (cluster.ConnConfig, error) {
+	tok, err := n.secret(cmd)
+	if err != nil {
+		return cluster.ConnConfig{}, err
+	}
+	return cluster.ConnConfig{URL: n.url, Token: tok, NKeySeed: n.nkey, CAFile: n.ca, Name: name, Log: log}, nil
+}
+
+func newWorkerCmd() *cobra.Command {
+	var f workerFlags
+	c := &cobra.Command{
+		Use:   "worker",
+		Short: "Play self-play games for a training run on another machine, over NATS",
+		Long: "worker joins the run a trainer publishes on a NATS server (kumalak train --listen, or a\n" +
+			"standalone nats-server the trainer uses with --nats): it learns the game and the self-play\n" +
+			"settings, fetches the best network, plays games and publishes their samples, switching to\n" +
+			"each newly promoted network between rounds of games. It waits for the server and the run,\n" +
+			"reconnects whenever the connection drops, and on Ctrl-C abandons the games in flight,\n" +
+			"publishes the finished ones and exits. See docs/DISTRIBUTED.md.",
+		Example: "  kumalak worker --nats nats://trainer.lan:4222 --token-file token\n" +
+			"  kumalak worker --nats nats://127.0.0.1:4222 --games 100 --threads 2",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runWorker(c, f) },
+	}
+	f.conn.add(c, "URL of the NATS server, e.g. nats://host:4222 (required)")
+	fl := c.Flags()
+	fl.StringVar(&f.id, "id", "", "worker id shown in the trainer's metrics (default <host>-<pid>)")
+	fl.StringVar(&f.run, "run", "", "run id to join (default: the server's current run)")
+	fl.IntVar(&f.games, "games", 0, "stop after this many finished games (0 = until Ctrl-C)")
+	fl.IntVar(&f.par, "parallel", 0, "games played at once (default: the run's selfplay.games)")
+	fl.IntVar(&f.thr, "threads", 0, "network evaluation threads (default: the run's batcher.workers)")
+	fl.IntVar(&f.batch, "batch", 0, "publish once this many samples of finished games wait (default 256)")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed of the games (default: new at each start)")
+	fl.DurationVar(&f.drain, "drain", 30*time.Second, "on stop, how long to keep trying to publish finished games")
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	return c
+}
+
+func runWorker(c *cobra.Command, f workerFlags) error {
+	if f.conn.url == "" {
+		return badInput("worker", "--nats URL is required (the trainer prints it)")
+	}
+	if f.id == "" {
+		f.id = defaultWorkerID()
+	}
+	if err := cluster.ValidName("worker", f.id); err != nil {
+		return badInput("worker", "--id: %v", err)
+	}
+	errw := c.ErrOrStderr()
+	log := func(m string) { fmt.Fprintln(errw, m) }
+	cc, err := f.conn.config("worker", "kumalak worker "+f.id, log)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	nc, err := cluster.Connect(ctx, cc)
+	if err != nil {
+		return fmt.Errorf("worker: %w", err)
+	}
+	defer nc.Close()
+	w, err := cluster.NewWorker(nc, cluster.WorkerConfig{ID: f.id, Run: f.run, Games: f.games, Parallel: f.par,
+		Threads: f.thr, BatchSamples: f.batch, Seed: f.seed, DrainTimeout: f.drain, Log: log})
+	if err != nil {
+		return badInput("worker", "%v", err)
+	}
+	fmt.Fprintf(c.OutOrStdout(), "worker %s: connected to %s\n", f.id, nc.ConnectedUrlRedacted())
+	done := watchWorker(errw, w, f.games, f.quiet)
+	err = w.Run(ctx)
+	done()
+	p := w.Progress()
+	fmt.Fprintf(c.OutOrStdout(), "worker %s: run %s, %d games, %d samples, %d batches published (%d re-sent), %d samples lost\n",
+		f.id, p.Run, p.Games, p.Samples, p.Batches, p.Duplicates, p.Lost)
+	if err != nil {
+		return fmt.Errorf("worker: %w", err)
+	}
+	return nil
+}
+
+// defaultWorkerID is "<host>-<pid>" with anything but letters, digits, '-'
+// and '_' replaced.
+func defaultWorkerID() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "worker"
+	}
+	id := []byte(host + "-" + strconv.Itoa(os.Getpid()))
+	for i, ch := range id {
+		if cluster.ValidName("worker", string(ch)) != nil {
+			id[i] = '_'
+		}
+	}
+	return string(id[:min(len(id), 64)])
+}
+
+// watchWorker shows a progress bar of the worker's games until the
+// returned function is called.
+func watchWorker(w io.Writer, wk *cluster.Worker, games int, quiet bool) func() {
+	if quiet {
+		return func() {}
+	}
+	total := games
+	if total == 0 {
+		total = -1
+	}
+	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(24), progressbar.OptionThrottle(250*time.Millisecond),
+		progressbar.OptionSetDescription("worker"), progressbar.OptionSpinnerType(14))
+	stop, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				_ = bar.Finish()
+				_, _ = io.WriteString(w, "\n")
+				return
+			case <-t.C:
+				p := wk.Progress()
+				bar.Describe(fmt.Sprintf("worker net v%d  %d samples  %d batches  queued %d", p.Network, p.Samples, p.Batches, p.Queued))
+				_ = bar.Set64(p.Games)
+			}
+		}
+	}()
+	return func() { close(stop); <-finished }
+}

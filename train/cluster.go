@@ -1,0 +1,184 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"kumalak/cluster"
+	"kumalak/data"
+	"kumalak/net"
+)
+
+// ClusterConfig sets how the trainer takes samples from workers on other
+// machines (kumalak worker); it matters only when the run has a NATS
+// connection (Options.NATS).
+type ClusterConfig struct {
+	// MaxAge drops a worker batch played by a network more than MaxAge
+	// promotions older than the newest; 0 keeps every batch.
+	MaxAge int `yaml:"max_age"`
+	// MaxSamples bounds the worker samples taken into one iteration; the
+	// rest wait in the stream for the next. 0 = all that wait.
+	MaxSamples int `yaml:"max_samples_per_iteration"`
+}
+
+// DefaultClusterConfig keeps batches of the last four promotions.
+func DefaultClusterConfig() ClusterConfig { return ClusterConfig{MaxAge: 4} }
+
+// Validate names the first field out of range.
+func (c ClusterConfig) Validate() error {
+	switch {
+	case c.MaxAge < 0 || c.MaxAge > 1<<20:
+		return fmt.Errorf("train: cluster.max_age %d out of range 0..%d", c.MaxAge, 1<<20)
+	case c.MaxSamples < 0 || c.MaxSamples > 1<<26:
+		return fmt.Errorf("train: cluster.max_samples_per_iteration %d out of range 0..%d", c.MaxSamples, 1<<26)
+	}
+	return nil
+}
+
+// RemoteMetrics is what an iteration took from workers.
+type RemoteMetrics struct {
+	Sources      map[string]int `json:"sources"`       // samples per source: "local" and each worker id
+	Workers      []string       `json:"workers"`       // workers attached (heartbeat within cluster.WorkerTTL)
+	Batches      int            `json:"batches"`       // worker batches taken
+	Rejected     int64          `json:"rejected"`      // corrupt or foreign messages rejected
+	Stale        int64          `json:"stale"`         // batches dropped for their network's age
+	StaleSamples int64          `json:"stale_samples"` // samples in them
+	Duplicates   int64          `json:"duplicates"`    // redelivered batches already in a shard
+}
+
+// clusterDir holds the run id and the ledger of worker batches.
+const clusterDir = "cluster"
+
+// attach opens the run's hub on opt.NATS: publishes the settings and the
+// best network, and opens the durable consumer of worker batches.
+func (r *Run) attach() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := filepath.Join(r.opt.Dir, clusterDir)
+	id, err := cluster.RunID(dir)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	ledger, err := cluster.OpenLedger(dir, r.state.Iteration)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	st := cluster.Settings{Run: id, Layout: r.layout(), BatchVersion: cluster.BatchVersion,
+		SelfPlay: r.cfg.SelfPlay, Batcher: r.cfg.Batcher, Seed: r.cfg.Seed}
+	hub, err := cluster.OpenHub(ctx, r.opt.NATS, ledger, cluster.HubConfig{Settings: st,
+		MaxAge: r.cfg.Cluster.MaxAge, MaxTake: r.cfg.Cluster.MaxSamples,
+		Log: func(m string) { fmt.Fprintln(r.log, m) }})
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if err := hub.Publish(ctx, r.state.BestIteration, r.best); err != nil {
+		hub.Close()
+		return fmt.Errorf("train: %w", err)
+	}
+	r.hub, r.ledger = hub, ledger
+	return nil
+}
+
+// RunID returns the run's id on the NATS server; "" without one.
+func (r *Run) RunID() string {
+	if r.hub == nil {
+		return ""
+	}
+	return r.hub.Run()
+}
+
+// takeRemote appends the worker samples waiting in the stream to the
+// iteration's local ones and records their sources in m. Without a hub it
+// returns local untouched.
+func (r *Run) takeRemote(ctx context.Context, m *Metrics, local []data.Sample) ([]data.Sample, *cluster.Take, error) {
+	if r.hub == nil {
+		return local, nil, nil
+	}
+	before := r.hub.Counters()
+	take, err := r.hub.Take(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	after := r.hub.Counters()
+	rm := &RemoteMetrics{Sources: map[string]int{"local": len(local)}, Batches: len(take.Batches),
+		Rejected: after.Corrupt + after.Foreign - before.Corrupt - before.Foreign,
+		Stale:    after.Stale - before.Stale, StaleSamples: after.StaleSamples - before.StaleSamples,
+		Duplicates: after.Duplicates - before.Duplicates}
+	samples := local
+	for _, b := range take.Batches {
+		rm.Sources[b.Worker] += len(b.Samples)
+		samples = append(samples, b.Samples...)
+	}
+	if ws, err := r.hub.Workers(ctx); err == nil {
+		rm.Workers = ws
+	}
+	m.Remote = rm
+	return samples, take, nil
+}
+
+// recordRemote writes the ledger of the iteration's worker batches; it
+// runs after the shard is written and before the checkpoint.
+func (r *Run) recordRemote(it int, take *cluster.Take) error {
+	if r.hub == nil {
+		return nil
+	}
+	if err := r.ledger.Record(it, take.Entries()); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return nil
+}
+
+// commitRemote acknowledges the checkpointed batches and publishes a newly
+// promoted network to the workers.
+func (r *Run) commitRemote(ctx context.Context, it int, take *cluster.Take, promoted bool, cand *net.Model) error {
+	if r.hub == nil {
+		return nil
+	}
+	r.hub.Commit(take)
+	if !promoted {
+		return nil
+	}
+	if err := r.hub.Publish(ctx, it, cand); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return nil
+}
+
+// remoteStatus is the cluster's part of the self-play progress line.
+func (r *Run) remoteStatus() string {
+	if r.hub == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	ws, err := r.hub.Workers(ctx)
+	if err != nil {
+		return "  workers ?"
+	}
+	return fmt.Sprintf("  workers %d", len(ws))
+}
+
+// summary is the remote part of an iteration's summary line.
+func (rm *RemoteMetrics) summary() string {
+	if rm == nil {
+		return ""
+	}
+	names := make([]string, 0, len(rm.Sources))
+	for n := range rm.Sources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, rm.Sources[n])
+	}
+	s := fmt.Sprintf("  samples: %s; workers %d", strings.Join(parts, ", "), len(rm.Workers))
+	if rm.Rejected+rm.Stale > 0 {
+		s += fmt.Sprintf(" (rejected %d, stale %d)", rm.Rejected, rm.Stale)
+	}
+	return s
+}
