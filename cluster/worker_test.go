@@ -44,6 +44,9 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 	}
 	eventually(t, "the switch to network 1", func() bool { return w.Progress().Network == 1 })
 	eventually(t, "a batch of network 1", func() bool { return w.Progress().Batches >= before+4 })
+	if ws, err := h.Workers(testCtx(t)); err != nil || len(ws) != 1 || ws[0] != "w1" {
+		t.Fatalf("workers attached: %v (%v)", ws, err)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("worker: %v", err)
@@ -76,8 +79,8 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 	if !sawNew {
 		t.Fatal("no batch played by network 1")
 	}
-	if ws, err := h.Workers(testCtx(t)); err != nil || len(ws) != 1 || ws[0] != "w1" {
-		t.Fatalf("workers attached: %v (%v)", ws, err)
+	if ws, err := h.Workers(testCtx(t)); err != nil || len(ws) != 0 {
+		t.Fatalf("workers attached after the worker stopped: %v (%v)", ws, err)
 	}
 	s2.Close()
 }
