@@ -187,10 +187,8 @@ func (h *Hub) Take(ctx context.Context) (*Take, error) {
 		pend -= n
 	}
 	for h.room(t) {
-		n, err := h.fetch(t, func() (jetstream.MessageBatch, error) {
-			return h.cons.Fetch(256, jetstream.FetchMaxWait(100*time.Millisecond))
-		})
-		if err != nil || n < 256 {
+		n, err := h.fetch(t, func() (jetstream.MessageBatch, error) { return h.cons.FetchNoWait(256) })
+		if err != nil || n == 0 {
 			break
 		}
 	}
