@@ -1,7 +1,12 @@
 // Package net is the policy/value network: its architecture and parameters
-// (arch.go), training with gorgonia (train*.go), fast inference in plain Go,
-// model files, a batching evaluator for concurrent searches, and ONNX
-// export. It sees observations as []float32 and never imports a game.
+// (arch.go), fast inference in plain Go (infer.go), model files and their
+// card (kmodel.go, card.go), and a batching evaluator for concurrent
+// searches (batcher.go, poscache.go). It sees observations as []float32 and
+// never imports a game.
+//
+// Training lives in net/learn (gorgonia) and ONNX export in net/onnx, so
+// that net, and everything that only plays, builds without either: net
+// imports neither gorgonia nor the ONNX protobuf module, and a test pins it.
 //
 // # Architecture
 //
@@ -75,12 +80,6 @@
 // direct-mapped cache, keyed by a 128-bit hash of a row's observation and
 // mask bits, answers repeated positions without the network. SetParams
 // swaps in a new network between batches and empties the cache.
-//
-// # ONNX
-//
-// WriteONNX exports the same network as an ONNX opset-13 graph with inputs
-// "obs" and "mask" and outputs "policy" and "value", for runtimes outside
-// Go. Its test runs the export with onnxruntime-node (net/testdata/onnx).
 //
 // # Concurrency
 //

@@ -12,6 +12,7 @@ import (
 
 	"kumalak/data"
 	"kumalak/net"
+	"kumalak/net/learn"
 	"kumalak/selfplay"
 )
 
@@ -125,7 +126,7 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 		return &net.Model{Params: r.latest.Params.Clone(), Meta: meta}, tm, nil
 	}
 	if r.trainer == nil {
-		tr, err := net.NewTrainer(r.latest.Params, tc)
+		tr, err := learn.NewTrainer(r.latest.Params, tc)
 		if err != nil {
 			return nil, tm, fmt.Errorf("train: %w", err)
 		}
@@ -137,7 +138,7 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 	batch := data.NewBatch(r.layout(), tc.Batch)
 	bar := newBar(r.out, steps, fmt.Sprintf("iter %d train", it))
 	t0 := time.Now()
-	var sum net.Losses
+	var sum learn.Losses
 	for s := 0; s < steps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, tm, err

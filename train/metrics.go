@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"kumalak/net"
+	"kumalak/net/learn"
 	"kumalak/selfplay"
 )
 
@@ -67,7 +67,7 @@ type TrainMetrics struct {
 	LR            float64 `json:"lr"`
 }
 
-func addLosses(sum *net.Losses, l net.Losses) {
+func addLosses(sum *learn.Losses, l learn.Losses) {
 	sum.Policy += l.Policy
 	sum.Value += l.Value
 	sum.Total += l.Total
@@ -75,7 +75,7 @@ func addLosses(sum *net.Losses, l net.Losses) {
 	sum.LR = l.LR
 }
 
-func (t *TrainMetrics) setLosses(sum net.Losses, steps int) {
+func (t *TrainMetrics) setLosses(sum learn.Losses, steps int) {
 	n := float64(steps)
 	t.LossPolicy, t.LossValue, t.LossTotal, t.Entropy, t.LR = sum.Policy/n, sum.Value/n, sum.Total/n, sum.PolicyEntropy/n, sum.LR
 }

@@ -15,6 +15,7 @@ import (
 	"kumalak/data"
 	"kumalak/env"
 	"kumalak/net"
+	"kumalak/net/learn"
 	"kumalak/selfplay"
 )
 
@@ -51,7 +52,7 @@ type Run struct {
 
 	// trainer keeps the optimizer's state from one iteration to the next;
 	// it starts from latest when the process (re)starts.
-	trainer *net.Trainer
+	trainer *learn.Trainer
 }
 
 // Open prepares the run folder: a new run writes its resolved config; a

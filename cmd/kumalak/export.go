@@ -9,13 +9,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"kumalak/net"
+	"kumalak/net/onnx"
 	"kumalak/train"
 )
 
 func init() { commands = append(commands, newExportCmd, newInfoCmd) }
 
 func newExportCmd() *cobra.Command {
-	var run, out, onnx string
+	var run, out, onnxOut string
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Export a run's best network as one self-describing .kmodel (and optionally ONNX)",
@@ -42,15 +43,15 @@ func newExportCmd() *cobra.Command {
 			}
 			w := c.OutOrStdout()
 			fmt.Fprintf(w, "wrote %s\n", out)
-			if onnx != "" {
+			if onnxOut != "" {
 				m, err := net.Load(out)
 				if err != nil {
 					return fmt.Errorf("export: %w", err)
 				}
-				if err := net.WriteONNX(onnx, m.Params); err != nil {
+				if err := onnx.Write(onnxOut, m.Params); err != nil {
 					return fmt.Errorf("export: %w", err)
 				}
-				fmt.Fprintf(w, "wrote %s\n", onnx)
+				fmt.Fprintf(w, "wrote %s\n", onnxOut)
 			}
 			printCard(w, card)
 			return nil
@@ -58,7 +59,7 @@ func newExportCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&run, "run", "", "run folder to export from (required)")
 	c.Flags().StringVar(&out, "out", "", "model file to write (default <run>/export.kmodel)")
-	c.Flags().StringVar(&onnx, "onnx", "", "also write the network as ONNX to this file")
+	c.Flags().StringVar(&onnxOut, "onnx", "", "also write the network as ONNX to this file")
 	return c
 }
 
