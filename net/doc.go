@@ -58,7 +58,8 @@
 //	parent          the model this one was trained from, or ""
 //	created         creation time, RFC 3339 UTC with nanoseconds, or ""
 //	iteration       training-loop iteration, decimal
-//	card            free-form JSON for the bot (search settings, Elo), or ""
+//	card            the model card (Card) as JSON, or "" for none; unknown
+//	                fields are ignored, so older and newer cards load
 //	checksum        "sha256:" + hex SHA-256 of the tensors' bytes, tensor
 //	                after tensor in Params order, followed by every other
 //	                metadata key in sorted order as key NUL value NUL

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"kumalak/agent"
 	"kumalak/arena"
@@ -59,7 +58,7 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 			nets[bestName] = net.NewBatcher(r.best.Params, r.evalBatcher())
 		}
 	}
-	em.Baseline = map[string]MatchInfo{}
+	em.Baseline = map[string]net.Match{}
 	for _, b := range ec.Baselines {
 		res, err := r.match(ctx, it, "baseline", player, b, ec.BaselineGames, nil, nets)
 		if err != nil {
@@ -72,7 +71,7 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 		if err != nil {
 			return em, err
 		}
-		em.Rating = a.rate(em.Baseline)
+		em.Rating = rateAgainst(a, em.Baseline)
 	}
 	return em, nil
 }
@@ -96,7 +95,7 @@ func (r *Run) match(ctx context.Context, it int, kind, a, b string, games int, s
 	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.SPRT = games, ec.Parallel, ec.OpeningPlies, sprt
 	cfg.Seed = r.seed(it, 3)
 	cfg.MaxPlies = r.cfg.SelfPlay.MaxPlies
-	path := filepath.Join(r.opt.Dir, gamesDir, fmt.Sprintf("iter-%04d-%s.jsonl", it, kind))
+	path := r.dir.Games(it, kind)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return arena.Result{}, fmt.Errorf("train: %w", err)
@@ -141,8 +140,8 @@ func (r *Run) evalSearch() mcts.Config {
 	return c
 }
 
-func matchInfo(res arena.Result) MatchInfo {
+func matchInfo(res arena.Result) net.Match {
 	c := res.Counts
-	return MatchInfo{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
+	return net.Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
 		Elo: res.Elo.Diff, EloLo: res.Elo.Lo, EloHi: res.Elo.Hi}
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"time"
 
 	"kumalak/data"
@@ -31,7 +30,7 @@ func (r *Run) iterate(ctx context.Context) error {
 	m.SelfPlay = sp
 	h := data.Header{Layout: r.layout(), Iteration: it, RunTotal: r.state.Samples + int64(len(samples)),
 		Created: r.opt.Now().UTC(), Source: fmt.Sprintf("iteration %d, best of iteration %d", it, r.state.BestIteration)}
-	shard := filepath.Join(r.opt.Dir, shardsDir, data.ShardName(it))
+	shard := r.dir.Shard(it)
 	if err := data.WriteShard(shard, h, samples); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
@@ -42,7 +41,7 @@ func (r *Run) iterate(ctx context.Context) error {
 		return err
 	}
 	m.Train = tm
-	if err := net.Save(modelPath(r.opt.Dir, it), cand); err != nil {
+	if err := net.Save(r.dir.Model(it), cand); err != nil {
 		return err
 	}
 
@@ -163,7 +162,7 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 // checkpoint saves the candidate as latest (and best when promoted), appends
 // the metrics, redraws the plots and finally writes state.json.
 func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 time.Time, fresh, steps int, trained int64, games int) error {
-	if err := net.Save(filepath.Join(r.opt.Dir, latestFile), cand); err != nil {
+	if err := net.Save(r.dir.Latest(), cand); err != nil {
 		return err
 	}
 	next := r.state
@@ -172,7 +171,7 @@ func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 t
 	next.TrainedOn += trained
 	next.Games += int64(games)
 	if promoted {
-		if err := net.Save(filepath.Join(r.opt.Dir, bestFile), cand); err != nil {
+		if err := net.Save(r.dir.Best(), cand); err != nil {
 			return err
 		}
 		next.BestIteration = it
@@ -181,20 +180,20 @@ func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 t
 	next.ElapsedSec += dt.Seconds()
 	m.Time, m.ElapsedSec, m.IterationSec = r.opt.Now().UTC(), next.ElapsedSec, dt.Seconds()
 	m.Best, m.Samples = next.BestIteration, next.Samples
-	if err := appendMetrics(filepath.Join(r.opt.Dir, metricsFile), m); err != nil {
+	if err := appendMetrics(r.dir.Metrics(), m); err != nil {
 		return err
 	}
 	if err := r.plot(); err != nil {
 		return err
 	}
-	if err := saveState(r.opt.Dir, next); err != nil {
+	if err := saveState(r.dir, next); err != nil {
 		return err
 	}
 	r.state, r.latest = next, cand
 	if promoted {
 		r.best = cand
 	}
-	if _, err := data.Prune(filepath.Join(r.opt.Dir, shardsDir), r.cfg.Window, r.cfg.KeepShards); err != nil {
+	if _, err := data.Prune(r.dir.Shards(), r.cfg.Window, r.cfg.KeepShards); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	if err := r.pruneModels(it); err != nil {
@@ -216,7 +215,7 @@ func (r *Run) pruneModels(it int) error {
 	if r.cfg.KeepModels == 0 || old < 1 || r.baselinesDue(old) || old == r.state.BestIteration {
 		return nil
 	}
-	if err := os.Remove(modelPath(r.opt.Dir, old)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := os.Remove(r.dir.Model(old)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil

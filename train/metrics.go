@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"kumalak/net"
 	"kumalak/net/learn"
 	"kumalak/selfplay"
 )
@@ -84,24 +85,9 @@ func (t *TrainMetrics) setLosses(sum learn.Losses, steps int) {
 type EvalMetrics struct {
 	Gate     string               `json:"gate"`
 	Promoted bool                 `json:"promoted"`
-	Versus   *MatchMetrics        `json:"versus_best,omitempty"` // candidate against the best
-	Baseline map[string]MatchInfo `json:"baselines,omitempty"`   // best network against each fixed baseline
-	Rating   *Rating              `json:"rating,omitempty"`      // its Elo on the baselines' scale, random = 0
-}
-
-// MatchMetrics is a match's outcome from the network's view.
-type MatchMetrics = MatchInfo
-
-// MatchInfo is one match from the network's view.
-type MatchInfo struct {
-	Games  int     `json:"games"`
-	Wins   int     `json:"wins"`
-	Draws  int     `json:"draws"`
-	Losses int     `json:"losses"`
-	Score  float64 `json:"score"`
-	Elo    float64 `json:"elo"`
-	EloLo  float64 `json:"elo_lo"`
-	EloHi  float64 `json:"elo_hi"`
+	Versus   *net.Match           `json:"versus_best,omitempty"` // candidate against the best
+	Baseline map[string]net.Match `json:"baselines,omitempty"`   // best network against each fixed baseline
+	Rating   *net.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, random = 0
 }
 
 // Summary is the one line printed after each iteration.
@@ -206,7 +192,7 @@ func truncateMetrics(path string, last int) error {
 
 // sanitize replaces infinite Elo bounds, which JSON can't hold, by ±9999.
 func sanitize(m Metrics) Metrics {
-	fix := func(x MatchInfo) MatchInfo {
+	fix := func(x net.Match) net.Match {
 		x.Elo, x.EloLo, x.EloHi = clampElo(x.Elo), clampElo(x.EloLo), clampElo(x.EloHi)
 		return x
 	}
@@ -215,7 +201,7 @@ func sanitize(m Metrics) Metrics {
 		m.Eval.Versus = &v
 	}
 	if len(m.Eval.Baseline) > 0 {
-		bl := make(map[string]MatchInfo, len(m.Eval.Baseline))
+		bl := make(map[string]net.Match, len(m.Eval.Baseline))
 		for k, v := range m.Eval.Baseline {
 			bl[k] = fix(v)
 		}
