@@ -29,6 +29,13 @@ const (
 	gamesDir    = "games"
 )
 
+// Kinds of evaluation games, each saved to its own file per iteration
+// (Dir.Games).
+const (
+	GateGames     = "gate"     // the candidate against the best network
+	BaselineGames = "baseline" // the best network against the fixed baselines
+)
+
 // String returns the folder's path.
 func (d Dir) String() string { return string(d) }
 
@@ -80,8 +87,8 @@ func (d Dir) Model(it int) string { return d.file(modelsDir, fmt.Sprintf("iter-%
 // GamesDir is the folder of the evaluation games' records.
 func (d Dir) GamesDir() string { return d.file(gamesDir) }
 
-// Games holds the records of iteration it's evaluation matches of one kind:
-// "gate" (candidate against best) or "baseline".
+// Games holds the records of iteration it's evaluation games of one kind,
+// GateGames or BaselineGames, one JSON line per game.
 func (d Dir) Games(it int, kind string) string {
 	return d.file(gamesDir, fmt.Sprintf("iter-%04d-%s.jsonl", it, kind))
 }

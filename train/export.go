@@ -22,7 +22,8 @@ func Export(d Dir, out string, cfg Config, now time.Time) (*net.Card, error) {
 	if err != nil {
 		return nil, err
 	}
-	card := newCard(spec, d, st, m, cfg, now)
+	card := d.card(spec, st, m, cfg)
+	card.Exported = now.UTC()
 	ms, err := ReadMetrics(d.Metrics())
 	if err != nil {
 		return nil, err
@@ -43,14 +44,14 @@ func Export(d Dir, out string, cfg Config, now time.Time) (*net.Card, error) {
 	return card, nil
 }
 
-func newCard(spec *env.Spec, d Dir, st State, m *net.Model, cfg Config, now time.Time) *net.Card {
+// card is the card of m, the best network of the run in d with state st.
+func (d Dir) card(spec *env.Spec, st State, m *net.Model, cfg Config) *net.Card {
 	return &net.Card{
 		Game: spec.Name, Title: spec.Title, Run: d.String(),
 		Iteration: st.BestIteration, Iterations: st.Iteration,
 		TrainingTime: st.Elapsed().Round(time.Second).String(), TrainingSec: st.ElapsedSec,
 		Games: st.Games, Samples: st.Samples, Steps: m.Meta.Steps, Parameters: m.Params.Count(),
 		Search:        net.Search{Sims: max(cfg.Eval.Sims, 200), CPuct: cfg.SelfPlay.Search.CPuct},
-		Exported:      now.UTC(),
 		ObsVersion:    spec.ObsVersion,
 		Architecture:  m.Params.Config.Describe(),
 		TrainedConfig: d.Config(),

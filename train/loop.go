@@ -51,7 +51,7 @@ func (r *Run) iterate(ctx context.Context) error {
 	}
 	m.Eval = ev
 
-	return r.checkpoint(it, cand, ev.Promoted, m, t0, len(samples), tm.Steps, tm.TrainedOn, sp.Games)
+	return r.checkpoint(cand, m, len(samples), t0)
 }
 
 // selfPlay plays the iteration's games with the best network.
@@ -159,25 +159,22 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 	return &net.Model{Params: tr.Params(), Meta: meta}, tm, nil
 }
 
-// checkpoint saves the candidate as latest (and best when promoted), appends
-// the metrics, redraws the plots and finally writes state.json.
-func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 time.Time, fresh, steps int, trained int64, games int) error {
+// checkpoint ends iteration m.Iteration, begun at t0, which generated fresh
+// samples and trained cand: it saves cand as latest (and best when m says
+// it was promoted), appends the metrics, redraws the plots and finally
+// writes the state, the commit point of the iteration.
+func (r *Run) checkpoint(cand *net.Model, m Metrics, fresh int, t0 time.Time) error {
+	it, promoted := m.Iteration, m.Eval.Promoted
 	if err := net.Save(r.dir.Latest(), cand); err != nil {
 		return err
 	}
-	next := r.state
-	next.Iteration, next.Steps = it, r.state.Steps+steps
-	next.Samples += int64(fresh)
-	next.TrainedOn += trained
-	next.Games += int64(games)
 	if promoted {
 		if err := net.Save(r.dir.Best(), cand); err != nil {
 			return err
 		}
-		next.BestIteration = it
 	}
 	dt := r.opt.Now().Sub(t0)
-	next.ElapsedSec += dt.Seconds()
+	next := r.state.after(m, fresh, dt)
 	m.Time, m.ElapsedSec, m.IterationSec = r.opt.Now().UTC(), next.ElapsedSec, dt.Seconds()
 	m.Best, m.Samples = next.BestIteration, next.Samples
 	if err := appendMetrics(r.dir.Metrics(), m); err != nil {

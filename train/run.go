@@ -115,9 +115,7 @@ func (r *Run) create() error {
 		return fmt.Errorf("train: %w", err)
 	}
 	r.window = w
-	p := net.NewParams(r.cfg.Net)
-	p.Init(rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
-	r.latest = &net.Model{Params: p, Meta: net.Meta{Game: r.spec.Name, ObsVersion: r.spec.ObsVersion, Created: r.opt.Now().UTC()}}
+	r.latest = r.initial()
 	r.best = r.latest
 	r.state = State{Started: r.opt.Now().UTC()}
 	for _, path := range []string{r.dir.Best(), r.dir.Latest()} {
@@ -151,10 +149,10 @@ func (r *Run) resume() error {
 	if r.window.Total() != r.state.Samples {
 		return fmt.Errorf("train: resume %s: shards hold %d samples in all, the checkpoint says %d", r.dir, r.window.Total(), r.state.Samples)
 	}
-	if r.latest, err = net.LoadFor(r.dir.Latest(), r.spec.Name, r.spec.ObsVersion); err != nil {
+	if r.latest, err = r.network(r.dir.Latest(), st.Iteration); err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}
-	if r.best, err = net.LoadFor(r.dir.Best(), r.spec.Name, r.spec.ObsVersion); err != nil {
+	if r.best, err = r.network(r.dir.Best(), st.BestIteration); err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}
 	if r.latest.Params.Config != r.cfg.Net {
@@ -163,8 +161,35 @@ func (r *Run) resume() error {
 	return nil
 }
 
+// initial is the network a run starts from, drawn from the run's seed: the
+// same weights every time.
+func (r *Run) initial() *net.Model {
+	p := net.NewParams(r.cfg.Net)
+	p.Init(rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
+	return &net.Model{Params: p, Meta: net.Meta{Game: r.spec.Name, ObsVersion: r.spec.ObsVersion, Created: r.opt.Now().UTC()}}
+}
+
+// network loads the checkpoint's network of iteration it from path (latest
+// or best). A run killed inside a checkpoint may have replaced that file
+// already by the next iteration's candidate; then the network comes from
+// the models folder, which keeps every candidate the checkpoint can name,
+// or is drawn again from the seed for iteration 0.
+func (r *Run) network(path string, it int) (*net.Model, error) {
+	m, err := net.LoadFor(path, r.spec.Name, r.spec.ObsVersion)
+	switch {
+	case err != nil:
+		return nil, err
+	case m.Meta.Iteration == it:
+		return m, nil
+	case it == 0:
+		return r.initial(), nil
+	}
+	return net.LoadFor(r.dir.Model(it), r.spec.Name, r.spec.ObsVersion)
+}
+
 // dropUnfinished removes what an interrupted iteration wrote after the
-// checkpoint: its shard, its candidate model and its metrics line.
+// checkpoint: its shard, its candidate model, its evaluation games and its
+// metrics line.
 func (r *Run) dropUnfinished() error {
 	infos, err := data.ListShards(r.dir.Shards())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -177,8 +202,11 @@ func (r *Run) dropUnfinished() error {
 			}
 		}
 	}
-	if err := os.Remove(r.dir.Model(r.state.Iteration + 1)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("train: resume: %w", err)
+	next := r.state.Iteration + 1
+	for _, path := range []string{r.dir.Model(next), r.dir.Games(next, GateGames), r.dir.Games(next, BaselineGames)} {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("train: resume: %w", err)
+		}
 	}
 	return truncateMetrics(r.dir.Metrics(), r.state.Iteration)
 }

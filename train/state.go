@@ -23,6 +23,21 @@ type State struct {
 	Started       time.Time `json:"started"`        // when the run began
 }
 
+// after returns the state once iteration m.Iteration, which generated fresh
+// samples and took dt, is complete.
+func (s State) after(m Metrics, fresh int, dt time.Duration) State {
+	s.Iteration = m.Iteration
+	s.Steps += m.Train.Steps
+	s.Samples += int64(fresh)
+	s.TrainedOn += m.Train.TrainedOn
+	s.Games += int64(m.SelfPlay.Games)
+	if m.Eval.Promoted {
+		s.BestIteration = m.Iteration
+	}
+	s.ElapsedSec += dt.Seconds()
+	return s
+}
+
 // Elapsed returns the run's training time so far.
 func (s State) Elapsed() time.Duration { return time.Duration(s.ElapsedSec * float64(time.Second)) }
 
