@@ -1,7 +1,10 @@
 package train
 
 import (
+	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"kumalak/data"
@@ -42,5 +45,24 @@ func TestDirNames(t *testing.T) {
 	}
 	if got := DefaultDir("mangala"); got != Dir(filepath.Join("runs", "mangala")) {
 		t.Errorf("DefaultDir(mangala) = %s", got)
+	}
+}
+
+// The run-folder table of the package documentation names every file
+// method of Dir.
+func TestDocNamesEveryFile(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeOf(Dir(""))
+	for i := range typ.NumMethod() {
+		name := typ.Method(i).Name
+		if name == "String" || name == "Exists" || name == "Shards" || name == "Models" || name == "GamesDir" {
+			continue
+		}
+		if !strings.Contains(string(doc), "  "+name) {
+			t.Errorf("the run-folder table in doc.go does not name Dir.%s", name)
+		}
 	}
 }
