@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestTrainConfigValidate(t *testing.T) {
+func TestConfigValidate(t *testing.T) {
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Fatalf("default config: %v", err)
 	}
