@@ -66,7 +66,7 @@ func (t *Trainer) forwardChunk(r rows, priors, values []float32) error {
 }
 
 // zeroEmptyRows clears the priors of rows without a legal action (their
-// softmax would otherwise spread over the illegal actions), as Infer does.
+// softmax would otherwise spread over the illegal actions), as net.Infer does.
 func zeroEmptyRows(priors, mask []float32, actions int) {
 	for lo := 0; lo < len(priors); lo += actions {
 		legal := false

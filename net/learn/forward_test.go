@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// trReferenceForward evaluates arch.go's network for one row in float64,
+// trReferenceForward evaluates net's architecture (net/arch.go) for one row in float64,
 // straight from its definition.
 func trReferenceForward(p *net.Params, obs, mask []float32) (priors []float64, value float64) {
 	c := p.Config

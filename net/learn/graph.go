@@ -15,7 +15,7 @@ import (
 const maskPenalty = 1e9
 
 // graph is the training expression graph for one batch size: the forward
-// pass of arch.go and the loss, built once. Every node is a matrix so that
+// pass of net/arch.go and the loss, built once. Every node is a matrix so that
 // bias rows broadcast with BroadcastAdd.
 type graph struct {
 	g     *G.ExprGraph
@@ -192,7 +192,7 @@ func newGraph(p *net.Params, cfg Config, dt tensor.Dtype, rng *rand.Rand) (*grap
 	return gr, nil
 }
 
-// forward builds the network of arch.go on gr.obs; it sets gr.logp and gr.v
+// forward builds the network of net/arch.go on gr.obs; it sets gr.logp and gr.v
 // and returns the value head's hidden layer.
 //
 // The masked log-softmax is built from primitives, z - max(z) - log Σ exp,

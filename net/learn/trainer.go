@@ -33,14 +33,14 @@ type Losses struct {
 // The learning rate is set on the solver before every step with
 // gorgonia.WithLearnRate, which assigns the solver's rate field in place, so
 // no solver or graph is rebuilt. gorgonia's solvers keep their moments
-// private: they cannot be saved, so a Trainer built from saved Params starts
+// private: they cannot be saved, so a Trainer built from saved net.Params starts
 // its optimizer afresh; the warm-up of Config counts from every
 // (re)start to keep Adam's first steps small.
 //
 // Training is deterministic: the graph holds no randomness, its ops run one
 // after another, and gonum's parallel matrix products split the output into
 // fixed 64×64 blocks, each summed in a fixed order whatever GOMAXPROCS is, so
-// equal Params, config and batches give bit-identical weights.
+// equal net.Params, config and batches give bit-identical weights.
 //
 // Step allocates (about 10 MB per step at batch 256, width 256): gorgonia's
 // tape machine drops its intermediate values on Reset and its solvers clone
