@@ -59,7 +59,8 @@
 //	created         creation time, RFC 3339 UTC with nanoseconds, or ""
 //	iteration       training-loop iteration, decimal
 //	card            the model card (Card) as JSON, or "" for none; unknown
-//	                fields are ignored, so older and newer cards load
+//	                fields are ignored, so older and newer cards load, but
+//	                a known field of the wrong type is ErrCorrupt
 //	checksum        "sha256:" + hex SHA-256 of the tensors' bytes, tensor
 //	                after tensor in Params order, followed by every other
 //	                metadata key in sorted order as key NUL value NUL

@@ -276,6 +276,11 @@ func FuzzUnmarshal(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(b)
+	golden, err := os.ReadFile(filepath.Join("testdata", "card-v1.kmodel"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(golden)
 	f.Add(b[:len(b)/2])
 	f.Add(b[:9])
 	f.Add([]byte{})
