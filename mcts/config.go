@@ -96,7 +96,7 @@ type Limits struct {
 	// reuse included (KataGo's honest budget: a move whose subtree was
 	// already searched costs only the difference), 0 = no limit.
 	Visits int
-	Time time.Duration // wall-clock budget of this call, 0 = no limit
+	Time   time.Duration // wall-clock budget of this call, 0 = no limit
 	// NoNoise keeps this call from drawing the root noise (the cheap searches
 	// of playout-cap randomisation); a later call on the same root still
 	// draws it.
