@@ -43,6 +43,8 @@ type SelfPlayMetrics struct {
 	ResignOff       int     `json:"resign_off"`
 	FalseResignRate float64 `json:"false_resign_rate"` // of resign-off games that met the condition, the share not lost
 	Capped          int     `json:"capped"`
+	SimsPerSample   float64 `json:"sims_per_sample"` // simulations spent (cheap searches included) per recorded sample
+	Forced          int     `json:"forced"`          // moves played at once, unsearched and unrecorded (the only legal move)
 }
 
 func selfPlayMetrics(s selfplay.Stats, fill float64) SelfPlayMetrics {
@@ -51,6 +53,7 @@ func selfPlayMetrics(s selfplay.Stats, fill float64) SelfPlayMetrics {
 		GamesPerSec: s.GamesPerSec(), PositionsPerSec: s.PositionsPerSec(), BatchFill: fill,
 		WhiteWins: s.WhiteWins, BlackWins: s.BlackWins, Draws: s.Draws,
 		Resigned: s.Resigned, ResignOff: s.ResignOff, FalseResignRate: s.FalseResignRate(), Capped: s.Capped,
+		SimsPerSample: s.SimsPerSample(), Forced: s.Forced,
 	}
 }
 
