@@ -1,0 +1,74 @@
+package selfplay_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"kumalak/env"
+	"kumalak/env/mangala"
+	"kumalak/env/togyz"
+	"kumalak/mcts"
+	"kumalak/net"
+	"kumalak/selfplay"
+)
+
+// BenchmarkPosCache plays self-play with a real network (the configs'
+// sizes, random weights) behind net.Batcher, with the batcher's position
+// cache off and on, side by side, for both search kinds: the ratios tell
+// whether the cache pays. Run it alone:
+//
+//	go test ./selfplay/ -run '^$' -bench PosCache -benchtime 3x
+func BenchmarkPosCache(b *testing.B) {
+	for _, spec := range []*env.Spec{togyz.Spec, mangala.Spec} {
+		for _, kind := range []mcts.Kind{mcts.PUCT, mcts.Gumbel} {
+			for _, cache := range []int{0, 1 << 16} {
+				name := fmt.Sprintf("%s/%s/cache=%d", spec.Name, kind, cache)
+				b.Run(name, func(b *testing.B) { benchCache(b, spec, kind, cache) })
+			}
+		}
+	}
+}
+
+func benchCache(b *testing.B, spec *env.Spec, kind mcts.Kind, cache int) {
+	nc := net.DefaultConfig(spec.ObsLen, spec.NumActions)
+	nc.Width, nc.Blocks, nc.ValueHidden = 128, 2, 64
+	params := net.NewParams(nc)
+	params.Init(rand.New(rand.NewPCG(1, 2)))
+	bc := net.DefaultBatcherConfig()
+	bc.MinBatch, bc.Workers, bc.CacheSize = 1, 2, cache
+	bat := net.NewBatcher(params, bc)
+	defer bat.Close()
+
+	cfg := selfplay.DefaultConfig()
+	cfg.Games = 16
+	cfg.Search.Kind = kind
+	cfg.Search.MaxNodes = 1 << 16
+	cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
+	if kind == mcts.Gumbel {
+		cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 32, 32, 1
+	}
+	pool, err := selfplay.NewPool(spec, bat, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var games, samples, positions, seconds float64
+	for i := 0; b.Loop(); i++ {
+		st, err := pool.Run(context.Background(), 16, uint64(i), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		games += float64(st.Games)
+		samples += float64(st.Samples)
+		positions += float64(st.Positions)
+		seconds += st.Elapsed.Seconds()
+	}
+	bs := bat.Stats()
+	b.ReportMetric(games/seconds, "games/s")
+	b.ReportMetric(samples/seconds, "samples/s")
+	b.ReportMetric(positions/seconds, "sims/s")
+	if bs.Rows > 0 {
+		b.ReportMetric(float64(bs.CacheHits)/float64(bs.Rows), "hit-rate")
+	}
+}
