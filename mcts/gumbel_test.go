@@ -390,3 +390,46 @@ func TestValidateGumbel(t *testing.T) {
 		t.Errorf("Visits alone: %v", err)
 	}
 }
+
+// TestGumbelExtraTurnValues: every position is worth 0.6 to White, so at
+// every opened node of a Gumbel search, whichever player moves there and
+// whether or not a child repeats the mover (kala's extra turn), every
+// completed Q is 0.6 from White's view: rescaled, 0.8 at White's nodes and
+// 0.2 at Black's.
+func TestGumbelExtraTurnValues(t *testing.T) {
+	for _, pos := range []string{
+		"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w",
+		"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - b",
+	} {
+		s := newTest(kala6, whiteEval{kala6.ObsLen}, gumbelConfig(4), 1)
+		s.Reset(mustKala(kala6, pos))
+		if err := s.Run(ctx, Limits{Sims: 400}); err != nil {
+			t.Fatal(err)
+		}
+		checkTree(t, s)
+		extra := 0
+		walk(s, 0, func(idx int32) {
+			nd := &s.nodes[idx]
+			if nd.flags&expanded == 0 {
+				return
+			}
+			want := float32(0.8)
+			if nd.mover == env.Black {
+				want = 0.2
+			}
+			s.completedQ(idx)
+			lo, hi := nd.children()
+			for c := lo; c < hi; c++ {
+				if math.Abs(float64(s.cq[c-lo]-want)) > 1e-4 {
+					t.Fatalf("%s: node %d (mover %v) child %d completed Q %v, want %v", pos, idx, nd.mover, c, s.cq[c-lo], want)
+				}
+				if s.nodes[c].flags&reached != 0 && s.nodes[c].mover == nd.mover {
+					extra++
+				}
+			}
+		})
+		if extra == 0 {
+			t.Fatalf("%s: no extra turn in the tree; the test needs some", pos)
+		}
+	}
+}
