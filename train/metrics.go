@@ -110,9 +110,9 @@ type MatchInfo struct {
 // Summary is the one line printed after each iteration.
 func (m Metrics) Summary() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f pos/s, fill %.1f, len %.0f)  loss %.3f (p %.3f v %.3f)",
+	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f pos/s, fill %.1f, len %.0f, %.0f sims/sample)  loss %.3f (p %.3f v %.3f)",
 		m.Iteration, m.IterationSec, m.SelfPlay.Games, m.SelfPlay.GamesPerSec, m.SelfPlay.PositionsPerSec,
-		m.SelfPlay.BatchFill, m.SelfPlay.MeanLength, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
+		m.SelfPlay.BatchFill, m.SelfPlay.MeanLength, m.SelfPlay.SimsPerSample, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
 	if v := m.Eval.Versus; v != nil {
 		fmt.Fprintf(&sb, "  vs best %.1f%%", 100*v.Score)
 	}
