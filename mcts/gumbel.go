@@ -63,6 +63,9 @@ func consideredVisit(m, n, k int) int {
 	log2m := bits.Len(uint(m - 1)) // ceil(log2 m)
 	base, num := 0, m
 	for {
+		if num == 2 { // every later phase also gives both one visit a round
+			return base + k/2
+		}
 		extra := max(1, n/(log2m*num))
 		if k < extra*num {
 			return base + k/num
