@@ -31,13 +31,29 @@ func BenchmarkPosCache(b *testing.B) {
 		for _, kind := range []mcts.Kind{mcts.PUCT, mcts.Gumbel} {
 			for _, cache := range []int{0, 1 << 16} {
 				name := fmt.Sprintf("%s/%s/cache=%d", spec.Name, kind, cache)
-				b.Run(name, func(b *testing.B) { benchCache(b, spec, kind, cache) })
+				b.Run(name, func(b *testing.B) { benchSelfPlay(b, spec, kind, cache, false) })
 			}
 		}
 	}
 }
 
-func benchCache(b *testing.B, spec *env.Spec, kind mcts.Kind, cache int) {
+// BenchmarkBudgets compares self-play with budgets that add simulations to
+// what tree reuse kept and honest ones that count it (HonestBudget), for
+// both search kinds, by simulations and CPU time per recorded sample:
+//
+//	go test ./selfplay/ -run '^$' -bench Budgets -benchtime 3x
+func BenchmarkBudgets(b *testing.B) {
+	for _, kind := range []mcts.Kind{mcts.PUCT, mcts.Gumbel} {
+		for _, honest := range []bool{false, true} {
+			name := fmt.Sprintf("togyz/%s/honest=%v", kind, honest)
+			b.Run(name, func(b *testing.B) { benchSelfPlay(b, togyz.Spec, kind, 0, honest) })
+		}
+	}
+}
+
+// benchSelfPlay plays rounds of 16 games with the configs' settings (PUCT:
+// 200/40 simulations, a quarter of moves full; Gumbel: 32 at every move).
+func benchSelfPlay(b *testing.B, spec *env.Spec, kind mcts.Kind, cache int, honest bool) {
 	nc := net.DefaultConfig(spec.ObsLen, spec.NumActions)
 	nc.Width, nc.Blocks, nc.ValueHidden = 128, 2, 64
 	params := net.NewParams(nc)
@@ -49,7 +65,7 @@ func benchCache(b *testing.B, spec *env.Spec, kind mcts.Kind, cache int) {
 
 	cfg := selfplay.DefaultConfig()
 	cfg.Games = 16
-	cfg.Search.Kind = kind
+	cfg.Search.Kind, cfg.HonestBudget = kind, honest
 	cfg.Search.MaxNodes = 1 << 16
 	cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
 	if kind == mcts.Gumbel {
@@ -78,6 +94,7 @@ func benchCache(b *testing.B, spec *env.Spec, kind mcts.Kind, cache int) {
 	b.ReportMetric(games/seconds, "games/s")
 	b.ReportMetric(samples/seconds, "samples/s")
 	b.ReportMetric(positions/seconds, "sims/s")
+	b.ReportMetric(positions/samples, "sims/sample")
 	if bs.Rows > 0 {
 		b.ReportMetric(float64(bs.CacheHits)/float64(bs.Rows), "hit-rate")
 	}
