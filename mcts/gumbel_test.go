@@ -81,8 +81,9 @@ func halvingCounts(m, n int) []int {
 
 // TestGumbelVisitSchedule runs real Gumbel searches from togyz's start (9
 // moves, nothing proven early): the root children's visits are exactly the
-// counts sequential halving prescribes, and the played move is among the
-// most visited.
+// counts sequential halving prescribes, the visited moves are the top m by
+// Gumbel draw (Gumbel-top-k: the priors are equal), and the played move is
+// among the most visited.
 func TestGumbelVisitSchedule(t *testing.T) {
 	spec := lookup(t, "togyz")
 	for _, tc := range []struct{ m, n int }{{4, 16}, {8, 64}, {9, 50}, {2, 30}, {16, 200}, {4, 200}} {
@@ -101,6 +102,19 @@ func TestGumbelVisitSchedule(t *testing.T) {
 		want := append(halvingCounts(m, tc.n), make([]int, 9-m)...)
 		if !slices.Equal(got, want) {
 			t.Errorf("m %d, n %d: root visits %v, want %v", tc.m, tc.n, got, want)
+		}
+		// Equal priors: the visited moves are the top m by Gumbel draw.
+		lo, hi := s.nodes[0].children()
+		for c := lo; c < hi; c++ {
+			rank := 0
+			for d := lo; d < hi; d++ {
+				if s.g.g[d-lo] > s.g.g[c-lo] {
+					rank++
+				}
+			}
+			if visited := s.nodes[c].n > 0; visited != (rank < m) {
+				t.Errorf("m %d, n %d: move with Gumbel rank %d has %d visits", tc.m, tc.n, rank, s.nodes[c].n)
+			}
 		}
 		a := s.Choose(0)
 		if n := s.nodes[s.childOf(0, a)].n; int(n) != want[0] {
@@ -430,6 +444,52 @@ func TestGumbelExtraTurnValues(t *testing.T) {
 		})
 		if extra == 0 {
 			t.Fatalf("%s: no extra turn in the tree; the test needs some", pos)
+		}
+	}
+}
+
+// skewed gives priors 0.5, 0.3, 0.2 to the first three legal actions
+// (kala3 from the start has three) and value 0.
+type skewed struct{}
+
+func (skewed) Evaluate(obs, mask, priors, values []float32) error {
+	na := len(mask) / len(values)
+	for i := range values {
+		values[i] = 0
+		k := 0
+		for a := range na {
+			priors[i*na+a] = 0
+			if mask[i*na+a] == 1 && k < 3 {
+				priors[i*na+a] = [3]float32{0.5, 0.3, 0.2}[k]
+				k++
+			}
+		}
+	}
+	return nil
+}
+
+// TestGumbelTopOneIsThePrior: argmax(g + logit) samples the prior, so the
+// first move a Gumbel search visits is distributed as the priors.
+func TestGumbelTopOneIsThePrior(t *testing.T) {
+	s := newTest(kala3, skewed{}, gumbelConfig(1), 9)
+	start := kala3.New()
+	const runs = 20000
+	var got [3]int
+	for range runs {
+		s.Reset(start)
+		if err := s.Run(ctx, Limits{Sims: 2}); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range s.Children(nil) {
+			if c.Visits > 0 {
+				got[i]++
+			}
+		}
+	}
+	for i, p := range []float64{0.5, 0.3, 0.2} {
+		sd := math.Sqrt(p * (1 - p) / runs)
+		if f := float64(got[i]) / runs; math.Abs(f-p) > 5*sd {
+			t.Errorf("move %d visited first in %.4f of searches, prior %.2f", i, f, p)
 		}
 	}
 }
