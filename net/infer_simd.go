@@ -127,13 +127,25 @@ func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []fl
 	if relu {
 		flush = 1
 	}
-	vec, rows := k.vecFloats(), k.blockRows()
-	tile := vec * k.blockVecs()
+	rows := k.blockRows()
+	full := n / rows * rows
+	l.gemmRows(k, 0, full, rows, x, xs, y, flush)
+	l.gemmRows(k, full, n, n-full, x, xs, y, flush)
+}
+
+// gemmRows runs the kernel on rows [r0, r1) of x and y in blocks of rows:
+// for each column tile, all the row blocks, so the tile's weights stay in
+// the first-level cache.
+func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs int, y []float32, flush uintptr) {
+	if r0 == r1 {
+		return
+	}
+	op, vec := l.outPad, k.vecFloats()
+	tile := vec * k.blockVecs(rows)
 	for j := 0; j < op; j += tile {
 		c := min(tile, op-j) / vec
-		for r := 0; r < n; r += rows {
-			k.gemm(min(rows, n-r), c, &x[r*xs], uintptr(xs*4), &l.w[j], uintptr(op*4), l.in,
-				&y[r*op+j], uintptr(op*4), flush)
+		for r := r0; r < r1; r += rows {
+			k.gemm(rows, c, &x[r*xs], uintptr(xs*4), &l.w[j], uintptr(op*4), l.in, &y[r*op+j], uintptr(op*4), flush)
 		}
 	}
 }

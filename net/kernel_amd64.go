@@ -27,15 +27,16 @@ func (k kernelLevel) vecFloats() int {
 	return 8
 }
 
-// blockRows and blockVecs are the largest register block of a level: rows
-// of the batch and vectors of output columns.
+// blockRows is the largest register block of a level, in rows of the batch.
 func (k kernelLevel) blockRows() int { return 6 }
 
-func (k kernelLevel) blockVecs() int {
+// blockVecs is the largest register block of r rows, in vectors of output
+// columns.
+func (k kernelLevel) blockVecs(r int) int {
 	if k == kernelAVX512 {
-		return 4
+		return k512BlockVecs[r]
 	}
-	return 2
+	return k256BlockVecs[r]
 }
 
 // gemm adds x·w to an r-row, c-vector block of y and, when flush is 1,
