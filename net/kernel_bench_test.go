@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// BenchmarkKernels runs the default network (101 inputs, 9 actions) side by
-// side on every kernel level this CPU supports, at several batch sizes. Run
-// it on one core:
+// BenchmarkKernels runs the default togyz network (116 inputs, 9 actions)
+// side by side on every kernel level this CPU supports, at several batch
+// sizes. Run it on one core:
 //
 //	go test ./net -run '^$' -bench Kernels -benchtime 2000x -cpu 1
 func BenchmarkKernels(b *testing.B) {
-	c := DefaultConfig(101, 9)
+	c := DefaultConfig(116, 9)
 	p := infTestParams(c, 1)
 	obs, mask := infTestInputs(c, benchPool, rand.New(rand.NewPCG(1, 1)))
 	for _, n := range []int{1, 4, 16, 64, 256} {
@@ -51,7 +51,7 @@ func benchRun(b *testing.B, f *Infer, obs, mask []float32, n int) {
 //
 //	go test ./net -run '^$' -bench Subnormal -benchtime 1000x -cpu 1
 func BenchmarkSubnormal(b *testing.B) {
-	c := DefaultConfig(101, 9)
+	c := DefaultConfig(116, 9)
 	clean, dirty, _ := subnormalParams(c, 0.05, 3)
 	obs, mask := infTestInputs(c, benchPool, rand.New(rand.NewPCG(1, 1)))
 	const n = 16
