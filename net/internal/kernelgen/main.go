@@ -1,6 +1,6 @@
 // Command kernelgen writes the amd64 assembly of net's SIMD inference
 // kernels (kernel_amd64.s) and their Go declarations and dispatch
-// (kernel_amd64_decl.go). Run it from the net folder through go generate:
+// (kernel_decl_amd64.go). Run it from the net folder through go generate:
 //
 //	go generate ./net
 //
@@ -179,7 +179,7 @@ func (l level) decls(b *bytes.Buffer) {
 
 func main() {
 	asmOut := flag.String("asm", "kernel_amd64.s", "assembly output")
-	goOut := flag.String("go", "kernel_amd64_decl.go", "Go declarations output")
+	goOut := flag.String("go", "kernel_decl_amd64.go", "Go declarations output")
 	flag.Parse()
 	var s, g bytes.Buffer
 	s.WriteString(header + "//go:build !purego\n\n#include \"textflag.h\"\n")
