@@ -177,10 +177,8 @@ func (l level) decls(b *bytes.Buffer) {
 	fmt.Fprintf(b, "\tdefault:\n\t\tpanic(\"net: %s: no kernel for this block\")\n\t}\n}\n", l.name)
 }
 
-func main() {
-	asmOut := flag.String("asm", "kernel_amd64.s", "assembly output")
-	goOut := flag.String("go", "kernel_decl_amd64.go", "Go declarations output")
-	flag.Parse()
+// generate returns the assembly and the Go declarations.
+func generate() (asm, decl []byte) {
 	var s, g bytes.Buffer
 	s.WriteString(header + "//go:build !purego\n\n#include \"textflag.h\"\n")
 	g.WriteString(header + "//go:build !purego\n\npackage net\n")
@@ -192,10 +190,18 @@ func main() {
 		}
 		l.decls(&g)
 	}
+	return s.Bytes(), g.Bytes()
+}
+
+func main() {
+	asmOut := flag.String("asm", "kernel_amd64.s", "assembly output")
+	goOut := flag.String("go", "kernel_decl_amd64.go", "Go declarations output")
+	flag.Parse()
+	asm, decl := generate()
 	for _, f := range []struct {
 		path string
 		b    []byte
-	}{{*asmOut, s.Bytes()}, {*goOut, g.Bytes()}} {
+	}{{*asmOut, asm}, {*goOut, decl}} {
 		if err := os.WriteFile(f.path, f.b, 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "kernelgen:", err)
 			os.Exit(1)
