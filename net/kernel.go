@@ -99,16 +99,19 @@ func alignedFloats(n int) []float32 {
 	return s[off : off+n : off+n]
 }
 
+// flushBits is FlushThreshold's bits, which order positive float32s as
+// integers.
+var flushBits = int64(math.Float32bits(FlushThreshold))
+
 // reluFlush sets to zero every entry of x that is below FlushThreshold: the
 // negative ones (ReLU) and the positive ones too small to matter (see
 // FlushThreshold). NaN is kept. It compares the float bits as integers, so
 // it has no branch to mispredict: about half of the entries are negative,
 // in no predictable pattern.
 func reluFlush(x []float32) {
-	const thr = int64(0x0da24260) // math.Float32bits(FlushThreshold)
 	for i, v := range x {
 		b := math.Float32bits(v)
-		keep := int64(int32(b)) - thr // negative for v < FlushThreshold (sign bit set: negative)
+		keep := int64(int32(b)) - flushBits // negative for v < FlushThreshold (sign bit set: negative)
 		x[i] = math.Float32frombits(b &^ uint32(keep>>63))
 	}
 }

@@ -1,8 +1,11 @@
 package net
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -47,6 +50,19 @@ func TestFlushSubnormals(t *testing.T) {
 	n := []float32{nan}
 	if FlushSubnormals(n) != 0 || !math.IsNaN(float64(n[0])) {
 		t.Errorf("FlushSubnormals changed NaN to %v", n[0])
+	}
+}
+
+// TestFlushThresholdInKernels checks that the assembly compares against
+// FlushThreshold (kernelgen holds its own copy of the constant).
+func TestFlushThresholdInKernels(t *testing.T) {
+	b, err := os.ReadFile("kernel_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("MOVL $0x%08x, AX", math.Float32bits(FlushThreshold))
+	if !strings.Contains(string(b), want) || strings.Count(string(b), "MOVL $") != strings.Count(string(b), want) {
+		t.Errorf("kernel_amd64.s does not load the threshold with %q everywhere: run go generate ./net", want)
 	}
 }
 
