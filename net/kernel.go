@@ -109,9 +109,10 @@ var flushBits = int64(math.Float32bits(FlushThreshold))
 // it has no branch to mispredict: about half of the entries are negative,
 // in no predictable pattern.
 func reluFlush(x []float32) {
+	thr := flushBits
 	for i, v := range x {
 		b := math.Float32bits(v)
-		keep := int64(int32(b)) - flushBits // negative for v < FlushThreshold (sign bit set: negative)
+		keep := int64(int32(b)) - thr // negative for v < FlushThreshold (sign bit set: negative)
 		x[i] = math.Float32frombits(b &^ uint32(keep>>63))
 	}
 }
