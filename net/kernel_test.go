@@ -19,12 +19,19 @@ var kernelTestConfigs = []Config{
 	{InputLen: 13, Actions: 256, Width: 48, Blocks: 1, ValueHidden: 16},
 }
 
-// kernelTestBatches are the batch sizes compared: every size up to 50
+// kernelTestBatches are the batch sizes compared: for the default network
+// (all true) every size from 1 to 256; for the others every size up to 50
 // (all row-block and chunk remainders), then the edges of the larger chunks.
 // Under the race detector, which slows the portable kernel most, every size
 // up to 13 and the chunk edges only.
-func kernelTestBatches() []int {
+func kernelTestBatches(all bool) []int {
 	var b []int
+	if all && !raceEnabled {
+		for n := 1; n <= 256; n++ {
+			b = append(b, n)
+		}
+		return b
+	}
 	for n := 1; n <= 50; n++ {
 		if !raceEnabled || n <= 13 || n >= 47 {
 			b = append(b, n)
@@ -59,7 +66,7 @@ func TestKernelsMatchPortable(t *testing.T) {
 		gotL, gotP, gotV := make([]float32, maxN*c.Actions), make([]float32, maxN*c.Actions), make([]float32, maxN)
 		for _, k := range levels {
 			f := newInfer(p, maxN, k)
-			for _, n := range kernelTestBatches() {
+			for _, n := range kernelTestBatches(ci == 0) {
 				o, m, a := obs[:n*c.InputLen], mask[:n*c.Actions], n*c.Actions
 				ref.Logits(o, wantL[:a], wantV[:n])
 				f.Logits(o, gotL[:a], gotV[:n])
