@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 
@@ -20,15 +19,6 @@ var modelKeys = []key{
 	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
 	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
 	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
-}
-
-// card is the part of a model card (see train.Card) that sets search
-// defaults.
-type card struct {
-	Search struct {
-		Sims  int     `json:"sims"`
-		CPuct float32 `json:"cpuct"`
-	} `json:"search"`
 }
 
 // inferEval makes a *net.Infer an mcts.Evaluator. An agent runs in one
@@ -70,19 +60,13 @@ func newModel(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 
 // modelConfig returns the search settings: mcts defaults, then the model
 // card's, then batch from the spec; and the default simulation count.
-func modelConfig(raw json.RawMessage, o *options) (mcts.Config, int, error) {
+func modelConfig(card *net.Card, o *options) (mcts.Config, int, error) {
 	cfg, sims := mcts.DefaultConfig(), 400
-	if len(raw) > 0 {
-		var cd card
-		if err := json.Unmarshal(raw, &cd); err != nil {
-			return cfg, 0, fmt.Errorf("model card: %w", err)
-		}
-		if cd.Search.Sims > 0 {
-			sims = cd.Search.Sims
-		}
-		if cd.Search.CPuct > 0 {
-			cfg.CPuct = cd.Search.CPuct
-		}
+	if s := card.SearchSettings(); s.Sims > 0 {
+		sims = s.Sims
+	}
+	if s := card.SearchSettings(); s.CPuct > 0 {
+		cfg.CPuct = s.CPuct
 	}
 	batch, err := o.int("batch", 8, 1, 256)
 	if err != nil {

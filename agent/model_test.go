@@ -13,16 +13,13 @@ import (
 )
 
 // saveModel writes a randomly initialised network for the toy game.
-func saveModel(t *testing.T, card string) string {
+func saveModel(t *testing.T, card *net.Card) string {
 	t.Helper()
 	spec := agenttest.Spec
 	p := net.NewParams(net.Config{InputLen: spec.ObsLen, Actions: spec.NumActions, Width: 16, Blocks: 1, ValueHidden: 8})
 	p.Init(rng(1))
 	path := filepath.Join(t.TempDir(), "toy.kmodel")
-	m := &net.Model{Params: p, Meta: net.Meta{Game: spec.Name, ObsVersion: spec.ObsVersion}}
-	if card != "" {
-		m.Meta.Card = []byte(card)
-	}
+	m := &net.Model{Params: p, Meta: net.Meta{Game: spec.Name, ObsVersion: spec.ObsVersion, Card: card}}
 	if err := net.Save(path, m); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +27,7 @@ func saveModel(t *testing.T, card string) string {
 }
 
 func TestModelPlaysAGame(t *testing.T) {
-	path := saveModel(t, `{"search": {"sims": 64}}`)
+	path := saveModel(t, &net.Card{Search: net.Search{Sims: 64}})
 	ag, err := New(agenttest.Spec, "model:path="+path+",batch=4", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +53,7 @@ func TestModelPlaysAGame(t *testing.T) {
 }
 
 func TestModelErrors(t *testing.T) {
-	path := saveModel(t, "")
+	path := saveModel(t, nil)
 	for _, tc := range []struct {
 		spec string
 		want string

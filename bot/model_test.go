@@ -21,7 +21,14 @@ func tinyModel(t *testing.T, game, card string) string {
 	}
 	p := net.NewParams(net.Config{InputLen: spec.ObsLen, Actions: spec.NumActions, Width: 16, Blocks: 1, ValueHidden: 8})
 	p.Init(rand.New(rand.NewPCG(1, 2)))
-	m := &net.Model{Params: p, Meta: net.Meta{Game: game, ObsVersion: spec.ObsVersion, Card: json.RawMessage(card)}}
+	var c *net.Card
+	if card != "" {
+		c = new(net.Card)
+		if err := json.Unmarshal([]byte(card), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := &net.Model{Params: p, Meta: net.Meta{Game: game, ObsVersion: spec.ObsVersion, Card: c}}
 	path := filepath.Join(t.TempDir(), game+".kmodel")
 	if err := net.Save(path, m); err != nil {
 		t.Fatal(err)

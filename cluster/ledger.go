@@ -41,6 +41,9 @@ type Ledger struct {
 
 func ledgerName(it int) string { return "batches-" + pad(it) + ".txt" }
 
+// LedgerFile returns the path of iteration it's ledger file in dir.
+func LedgerFile(dir string, it int) string { return filepath.Join(dir, ledgerName(it)) }
+
 // OpenLedger opens (creating) the ledger in dir for a run whose checkpoint
 // is iteration upTo: it drops the files of later iterations and remembers
 // the ids of the last LedgerKeep ones.

@@ -40,14 +40,14 @@ type Model struct {
 // Meta describes a model: what it plays and how it was trained. The
 // architecture is not here: it is Params.Config.
 type Meta struct {
-	Game       string          // game name, e.g. "togyz"
-	ObsVersion string          // version of the game's observation encoding
-	Steps      int64           // optimizer steps taken
-	Samples    int64           // training samples seen
-	Parent     string          // the model this one was trained from; "" if none
-	Created    time.Time       // when it was made; stored in UTC to the nanosecond
-	Iteration  int             // training-loop iteration that produced it
-	Card       json.RawMessage // free-form JSON for the bot (search settings, Elo); may be empty
+	Game       string    // game name, e.g. "togyz"
+	ObsVersion string    // version of the game's observation encoding
+	Steps      int64     // optimizer steps taken
+	Samples    int64     // training samples seen
+	Parent     string    // the model this one was trained from; "" if none
+	Created    time.Time // when it was made; stored in UTC to the nanosecond
+	Iteration  int       // training-loop iteration that produced it
+	Card       *Card     // the model card `kumalak export` adds; nil if none
 }
 
 // Metadata keys of a .kmodel file, in the safetensors "__metadata__" map.
@@ -136,8 +136,9 @@ func encodeModel(m *Model) ([]byte, error) {
 	if err := m.Params.Config.Validate(); err != nil {
 		return nil, unprefixed(err)
 	}
-	if len(m.Meta.Card) > 0 && !json.Valid(m.Meta.Card) {
-		return nil, errors.New("model card is not valid JSON")
+	card, err := encodeCard(m.Meta.Card)
+	if err != nil {
+		return nil, err
 	}
 	views := make(map[string]safetensors.TensorView, len(m.Params.Tensors))
 	for _, t := range m.Params.Tensors {
@@ -151,10 +152,22 @@ func encodeModel(m *Model) ([]byte, error) {
 		}
 		views[t.Name] = v
 	}
-	return safetensors.Serialize(views, metaStrings(m))
+	return safetensors.Serialize(views, metaStrings(m, card))
 }
 
-func metaStrings(m *Model) map[string]string {
+// encodeCard returns the card's JSON, or "" for no card.
+func encodeCard(c *Card) (string, error) {
+	if c == nil {
+		return "", nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", fmt.Errorf("model card: %w", err)
+	}
+	return string(b), nil
+}
+
+func metaStrings(m *Model, card string) map[string]string {
 	c, md := m.Params.Config, m.Meta
 	created := ""
 	if !md.Created.IsZero() {
@@ -175,7 +188,7 @@ func metaStrings(m *Model) map[string]string {
 		keyParent:      md.Parent,
 		keyCreated:     created,
 		keyIteration:   strconv.Itoa(md.Iteration),
-		keyCard:        string(md.Card),
+		keyCard:        card,
 	}
 	kv[keyChecksum] = checksum(m.Params, kv)
 	return kv
@@ -257,6 +270,7 @@ func decodeModel(b []byte) (*Model, error) {
 	if sum := checksum(p, kv); sum != kv[keyChecksum] {
 		return nil, modelError(ErrCorrupt, "checksum mismatch")
 	}
+	p.FlushSubnormals() // after the checksum, which covers the bytes as stored
 	return &Model{Params: p, Meta: meta}, nil
 }
 
@@ -334,7 +348,10 @@ func parseMeta(kv map[string]string) (Meta, error) {
 		if !json.Valid([]byte(s)) {
 			return m, modelError(ErrCorrupt, "metadata %s is not valid JSON", keyCard)
 		}
-		m.Card = json.RawMessage(s)
+		m.Card = new(Card)
+		if err := json.Unmarshal([]byte(s), m.Card); err != nil {
+			return m, modelError(ErrCorrupt, "metadata %s is not a model card: %v", keyCard, err)
+		}
 	}
 	return m, nil
 }

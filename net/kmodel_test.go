@@ -2,7 +2,6 @@ package net
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -26,7 +25,12 @@ func kmodelTestModel(c Config) *Model {
 			Parent:     "runs/a/iter-0003.kmodel",
 			Created:    time.Date(2026, 11, 29, 13, 4, 5, 123456789, time.UTC),
 			Iteration:  4,
-			Card:       json.RawMessage(`{"simulations":800,"elo":1510.5}`),
+			Card: &Card{
+				Game: "togyz", Iteration: 4, Search: Search{Sims: 800, CPuct: 1.5},
+				Elo:      map[string]Match{"random": {Games: 10, Wins: 9, Losses: 1, Score: 0.9, Elo: 381.7, EloLo: 120, EloHi: 9999}},
+				Rating:   &Rating{Elo: 1510.5, Err: 80},
+				Exported: time.Date(2026, 11, 29, 14, 0, 0, 0, time.UTC),
+			},
 		},
 	}
 }
@@ -52,8 +56,8 @@ func sameModel(t *testing.T, got, want *Model) {
 		t.Errorf("created %v, want %v", g.Created, w.Created)
 	}
 	g.Created, w.Created = time.Time{}, time.Time{}
-	if string(g.Card) != string(w.Card) {
-		t.Errorf("card %s, want %s", g.Card, w.Card)
+	if !reflect.DeepEqual(g.Card, w.Card) {
+		t.Errorf("card %+v, want %+v", g.Card, w.Card)
 	}
 	g.Card, w.Card = nil, nil
 	if !reflect.DeepEqual(g, w) {
@@ -212,6 +216,8 @@ func TestKmodelRefusals(t *testing.T) {
 			ErrCorrupt, `metadata steps: "many" is not an integer`},
 		{"bad card", func(kv map[string]string) { kv[keyCard] = "{"; resum(kv) },
 			ErrCorrupt, "metadata card is not valid JSON"},
+		{"not a card", func(kv map[string]string) { kv[keyCard] = `{"elo":1510.5}`; resum(kv) },
+			ErrCorrupt, "metadata card is not a model card"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -254,10 +260,10 @@ func TestLoadFor(t *testing.T) {
 
 func TestSaveRefusesBadCard(t *testing.T) {
 	m := kmodelTestModel(infTestConfigs[1])
-	m.Meta.Card = json.RawMessage(`{"elo":`)
+	m.Meta.Card.Rating.Elo = math.NaN()
 	path := filepath.Join(t.TempDir(), "x.kmodel")
-	if err := Save(path, m); err == nil {
-		t.Fatal("Save accepted a card that is not JSON")
+	if err := Save(path, m); err == nil || !strings.Contains(err.Error(), "model card") {
+		t.Fatalf("Save of a card with a NaN: %v, want a model card error", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused Save left a file: %v", err)
@@ -270,6 +276,11 @@ func FuzzUnmarshal(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(b)
+	golden, err := os.ReadFile(filepath.Join("testdata", "card-v1.kmodel"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(golden)
 	f.Add(b[:len(b)/2])
 	f.Add(b[:9])
 	f.Add([]byte{})

@@ -97,8 +97,8 @@ func TestTargetsFollowTheMoverAcrossExtraTurns(t *testing.T) {
 		if g.Result != final.Result() || g.Capped || g.Resigned {
 			t.Fatalf("game %d: result %s, replay says %s (capped %v, resigned %v)", g.Index, g.Result, final.Result(), g.Capped, g.Resigned)
 		}
-		if len(g.Samples) != g.Plies() {
-			t.Fatalf("game %d: %d samples for %d plies with full_fraction 1", g.Index, len(g.Samples), g.Plies())
+		if len(g.Samples) != g.Plies()-g.Forced {
+			t.Fatalf("game %d: %d samples for %d plies (%d forced) with full_fraction 1", g.Index, len(g.Samples), g.Plies(), g.Forced)
 		}
 		for i, s := range g.Samples {
 			st := states[s.Ply]
@@ -188,7 +188,7 @@ func TestPlayoutCap(t *testing.T) {
 	if math.Abs(frac-0.3) > 0.05 || st.Samples != full {
 		t.Fatalf("%d full searches in %d plies (%.3f), %d samples; want about 0.3", full, st.Plies, frac, st.Samples)
 	}
-	if want := int64(full*cfg.FullSims + (st.Plies-full)*cfg.CheapSims); st.Positions != want {
+	if want := int64(full*cfg.FullSims + (st.Plies-full-st.Forced)*cfg.CheapSims); st.Positions != want {
 		t.Fatalf("positions %d, want %d", st.Positions, want)
 	}
 }

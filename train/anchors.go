@@ -1,43 +1,24 @@
 package train
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"kumalak/arena"
+	"kumalak/net"
 )
 
-const anchorsFile = "anchors.json"
-
-// Anchors are the fixed ratings of the baselines, random = 0, measured once
-// per run by a round robin among them (anchors.json in the run folder).
-// Against them every baseline evaluation rates the network on one scale,
-// which keeps rising after the weaker baselines are beaten every time.
-type Anchors struct {
-	Ratings map[string]float64 `json:"ratings"` // logistic Elo, random = 0
-	Errors  map[string]float64 `json:"errors"`  // half-widths of their 95% intervals
-	Games   int                `json:"games"`   // games per pairing of the round robin
-}
-
-// Rating is the network's Elo on the anchors' scale (random = 0).
-type Rating struct {
-	Elo float64 `json:"elo"`
-	Err float64 `json:"err"` // half-width of the 95% interval
-}
-
 // anchors returns the run's anchors, playing the round robin the first time.
-func (r *Run) anchors(ctx context.Context) (*Anchors, error) {
+func (r *Run) anchors(ctx context.Context) (*net.Anchors, error) {
 	if r.anch != nil {
 		return r.anch, nil
 	}
-	path := filepath.Join(r.opt.Dir, anchorsFile)
+	path := r.dir.Anchors()
 	a, err := loadAnchors(path)
 	if err != nil || a != nil {
 		r.anch = a
@@ -58,7 +39,7 @@ func (r *Run) anchors(ctx context.Context) (*Anchors, error) {
 }
 
 // loadAnchors reads an anchors file; it returns nil, nil when there is none.
-func loadAnchors(path string) (*Anchors, error) {
+func loadAnchors(path string) (*net.Anchors, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -66,7 +47,7 @@ func loadAnchors(path string) (*Anchors, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	var a Anchors
+	var a net.Anchors
 	if err := json.Unmarshal(b, &a); err != nil {
 		return nil, fmt.Errorf("train: %s: %w", path, err)
 	}
@@ -74,7 +55,7 @@ func loadAnchors(path string) (*Anchors, error) {
 }
 
 // rateBaselines plays the round robin of random and the baselines.
-func (r *Run) rateBaselines(ctx context.Context) (*Anchors, error) {
+func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	ec := r.cfg.Eval
 	players := []string{"random"}
 	for _, b := range ec.Baselines {
@@ -82,7 +63,7 @@ func (r *Run) rateBaselines(ctx context.Context) (*Anchors, error) {
 			players = append(players, b)
 		}
 	}
-	a := &Anchors{Ratings: map[string]float64{"random": 0}, Errors: map[string]float64{"random": 0}, Games: ec.AnchorGames}
+	a := &net.Anchors{Ratings: map[string]float64{"random": 0}, Errors: map[string]float64{"random": 0}, Games: ec.AnchorGames}
 	if len(players) == 1 {
 		return a, nil // random alone: nothing to play
 	}
@@ -105,25 +86,9 @@ func (r *Run) rateBaselines(ctx context.Context) (*Anchors, error) {
 	return a, nil
 }
 
-// String lists the ratings, strongest first.
-func (a *Anchors) String() string {
-	names := make([]string, 0, len(a.Ratings))
-	for n := range a.Ratings {
-		names = append(names, n)
-	}
-	slices.SortFunc(names, func(x, y string) int { return cmp.Compare(a.Ratings[y], a.Ratings[x]) })
-	s := ""
-	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%s %.0f", n, a.Ratings[n])
-	}
-	return s
-}
-
-// rate fits the network's rating from its baseline results.
-func (a *Anchors) rate(results map[string]MatchInfo) *Rating {
+// rateAgainst fits the network's rating on a's scale from its baseline
+// results.
+func rateAgainst(a *net.Anchors, results map[string]net.Match) *net.Rating {
 	var ratings, points, games []float64
 	for name, m := range results {
 		ra, ok := a.Ratings[name]
@@ -138,5 +103,5 @@ func (a *Anchors) rate(results map[string]MatchInfo) *Rating {
 	if math.IsNaN(elo) || math.IsInf(elo, 0) {
 		return nil
 	}
-	return &Rating{Elo: elo, Err: err}
+	return &net.Rating{Elo: elo, Err: err}
 }

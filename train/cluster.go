@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -50,15 +49,12 @@ type RemoteMetrics struct {
 	Duplicates   int64          `json:"duplicates"`    // redelivered batches already in a shard
 }
 
-// clusterDir holds the run id and the ledger of worker batches.
-const clusterDir = "cluster"
-
 // attach opens the run's hub on opt.NATS: publishes the settings and the
 // best network, and opens the durable consumer of worker batches.
 func (r *Run) attach() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	dir := filepath.Join(r.opt.Dir, clusterDir)
+	dir := r.dir.Cluster()
 	id, err := cluster.RunID(dir)
 	if err != nil {
 		return fmt.Errorf("train: %w", err)

@@ -7,6 +7,7 @@ import (
 	"kumalak/data"
 	"kumalak/env"
 	"kumalak/net"
+	"kumalak/net/learn"
 	"kumalak/selfplay"
 )
 
@@ -19,7 +20,7 @@ type Config struct {
 	Budget      time.Duration     `yaml:"budget"`                  // stop once the run has trained this long in all; 0 = no limit
 	Games       int               `yaml:"games_per_iteration"`     // self-play games per iteration
 	Net         net.Config        `yaml:"net"`                     // network sizes (input and actions come from the game)
-	Train       net.TrainConfig   `yaml:"train"`                   // optimizer and loss
+	Train       learn.Config      `yaml:"train"`                   // optimizer and loss
 	SampleReuse float64           `yaml:"sample_reuse"`            // training steps per iteration = new samples * reuse / batch
 	MaxSteps    int               `yaml:"max_steps_per_iteration"` // cap on training steps per iteration
 	Window      data.WindowConfig `yaml:"window"`                  // replay window
@@ -57,7 +58,7 @@ func DefaultConfig() Config {
 		Budget:      30 * time.Minute,
 		Games:       64,
 		Net:         net.DefaultConfig(1, 1),
-		Train:       net.DefaultTrainConfig(),
+		Train:       learn.DefaultConfig(),
 		SampleReuse: 4,
 		MaxSteps:    400,
 		Window:      data.DefaultWindowConfig(),

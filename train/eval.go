@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"kumalak/agent"
 	"kumalak/arena"
@@ -37,7 +36,7 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 			s := arena.NewSPRT(ec.SPRTElo0, ec.SPRTElo1)
 			sprt = &s
 		}
-		res, err := r.match(ctx, it, "gate", candidateName, bestName, ec.Games, sprt, nets)
+		res, err := r.match(ctx, pairing{it: it, kind: GateGames, a: candidateName, b: bestName, games: ec.Games, sprt: sprt}, nets)
 		if err != nil {
 			return em, err
 		}
@@ -59,9 +58,9 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 			nets[bestName] = net.NewBatcher(r.best.Params, r.evalBatcher())
 		}
 	}
-	em.Baseline = map[string]MatchInfo{}
+	em.Baseline = map[string]net.Match{}
 	for _, b := range ec.Baselines {
-		res, err := r.match(ctx, it, "baseline", player, b, ec.BaselineGames, nil, nets)
+		res, err := r.match(ctx, pairing{it: it, kind: BaselineGames, a: player, b: b, games: ec.BaselineGames}, nets)
 		if err != nil {
 			return em, err
 		}
@@ -72,7 +71,7 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 		if err != nil {
 			return em, err
 		}
-		em.Rating = a.rate(em.Baseline)
+		em.Rating = rateAgainst(a, em.Baseline)
 	}
 	return em, nil
 }
@@ -87,22 +86,31 @@ func (r *Run) baselinesDue(it int) bool {
 	return it == 1 || it%ec.BaselineEvery == 0 || it == r.cfg.Iterations
 }
 
-// match plays a against b through the arena; names in nets are network
+// pairing is one evaluation match of iteration it: its kind (GateGames or
+// BaselineGames, which names its records file), the players and the games.
+type pairing struct {
+	it         int
+	kind, a, b string
+	games      int
+	sprt       *arena.SPRT // ends the match early; nil plays every game
+}
+
+// match plays p.a against p.b through the arena; names in nets are network
 // players searching with the evaluation's simulations. The games are saved
-// under games/.
-func (r *Run) match(ctx context.Context, it int, kind, a, b string, games int, sprt *arena.SPRT, nets map[string]*net.Batcher) (arena.Result, error) {
-	ec := r.cfg.Eval
+// to Dir.Games.
+func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher) (arena.Result, error) {
+	ec, it, a, b := r.cfg.Eval, p.it, p.a, p.b
 	cfg := arena.DefaultConfig()
-	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.SPRT = games, ec.Parallel, ec.OpeningPlies, sprt
+	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.SPRT = p.games, ec.Parallel, ec.OpeningPlies, p.sprt
 	cfg.Seed = r.seed(it, 3)
 	cfg.MaxPlies = r.cfg.SelfPlay.MaxPlies
-	path := filepath.Join(r.opt.Dir, gamesDir, fmt.Sprintf("iter-%04d-%s.jsonl", it, kind))
+	path := r.dir.Games(it, p.kind)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return arena.Result{}, fmt.Errorf("train: %w", err)
 	}
 	defer f.Close()
-	bar := newBar(r.out, games, fmt.Sprintf("iter %d %s vs %s", it, a, b))
+	bar := newBar(r.out, p.games, fmt.Sprintf("iter %d %s vs %s", it, a, b))
 	m := arena.Match{
 		Spec: r.spec, A: a, B: b, Config: cfg, Records: f,
 		NewAgent: func(spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
@@ -111,16 +119,16 @@ func (r *Run) match(ctx context.Context, it int, kind, a, b string, games int, s
 			}
 			return agent.New(spec, s, seed)
 		},
-		Progress: func(p arena.Progress) {
-			bar.Describe(fmt.Sprintf("iter %d %s vs %s  +%d =%d -%d", it, a, b, p.Counts.W, p.Counts.D, p.Counts.L))
-			_ = bar.Set(p.Done)
+		Progress: func(pr arena.Progress) {
+			bar.Describe(fmt.Sprintf("iter %d %s vs %s  +%d =%d -%d", it, a, b, pr.Counts.W, pr.Counts.D, pr.Counts.L))
+			_ = bar.Set(pr.Done)
 		},
 		Notation: r.spec.FormatMoves,
 	}
 	res, err := m.Run(ctx)
 	bar.Finish()
 	if err != nil {
-		return res, fmt.Errorf("train: %s match %s vs %s: %w", kind, a, b, err)
+		return res, fmt.Errorf("train: %s match %s vs %s: %w", p.kind, a, b, err)
 	}
 	return res, nil
 }
@@ -134,15 +142,15 @@ func (r *Run) evalBatcher() net.BatcherConfig {
 }
 
 // evalSearch is the search of network players in evaluation games: no
-// noise, the solver on.
+// noise (a Gumbel search without its Gumbel draws), the solver on.
 func (r *Run) evalSearch() mcts.Config {
 	c := r.cfg.SelfPlay.Search
-	c.NoiseAlpha, c.NoiseWeight, c.Solver, c.Batch = 0, 0, true, 1
+	c.NoiseAlpha, c.NoiseWeight, c.Solver, c.Batch, c.GumbelScale = 0, 0, true, 1, 0
 	return c
 }
 
-func matchInfo(res arena.Result) MatchInfo {
+func matchInfo(res arena.Result) net.Match {
 	c := res.Counts
-	return MatchInfo{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
+	return net.Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
 		Elo: res.Elo.Diff, EloLo: res.Elo.Lo, EloHi: res.Elo.Hi}
 }

@@ -7,11 +7,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"time"
 
 	"kumalak/data"
 	"kumalak/net"
+	"kumalak/net/learn"
 	"kumalak/selfplay"
 )
 
@@ -34,7 +34,7 @@ func (r *Run) iterate(ctx context.Context) error {
 	}
 	h := data.Header{Layout: r.layout(), Iteration: it, RunTotal: r.state.Samples + int64(len(samples)),
 		Created: r.opt.Now().UTC(), Source: fmt.Sprintf("iteration %d, best of iteration %d", it, r.state.BestIteration)}
-	shard := filepath.Join(r.opt.Dir, shardsDir, data.ShardName(it))
+	shard := r.dir.Shard(it)
 	if err := data.WriteShard(shard, h, samples); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
@@ -48,7 +48,7 @@ func (r *Run) iterate(ctx context.Context) error {
 		return err
 	}
 	m.Train = tm
-	if err := net.Save(modelPath(r.opt.Dir, it), cand); err != nil {
+	if err := net.Save(r.dir.Model(it), cand); err != nil {
 		return err
 	}
 
@@ -58,7 +58,7 @@ func (r *Run) iterate(ctx context.Context) error {
 	}
 	m.Eval = ev
 
-	if err := r.checkpoint(it, cand, ev.Promoted, m, t0, len(samples), tm.Steps, tm.TrainedOn, sp.Games); err != nil {
+	if err := r.checkpoint(cand, m, len(samples), t0); err != nil {
 		return err
 	}
 	return r.commitRemote(ctx, it, take, ev.Promoted, cand)
@@ -135,7 +135,7 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 		return &net.Model{Params: r.latest.Params.Clone(), Meta: meta}, tm, nil
 	}
 	if r.trainer == nil {
-		tr, err := net.NewTrainer(r.latest.Params, tc)
+		tr, err := learn.NewTrainer(r.latest.Params, tc)
 		if err != nil {
 			return nil, tm, fmt.Errorf("train: %w", err)
 		}
@@ -147,7 +147,7 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 	batch := data.NewBatch(r.layout(), tc.Batch)
 	bar := newBar(r.out, steps, fmt.Sprintf("iter %d train", it))
 	t0 := time.Now()
-	var sum net.Losses
+	var sum learn.Losses
 	for s := 0; s < steps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, tm, err
@@ -169,41 +169,38 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 	return &net.Model{Params: tr.Params(), Meta: meta}, tm, nil
 }
 
-// checkpoint saves the candidate as latest (and best when promoted), appends
-// the metrics, redraws the plots and finally writes state.json.
-func (r *Run) checkpoint(it int, cand *net.Model, promoted bool, m Metrics, t0 time.Time, fresh, steps int, trained int64, games int) error {
-	if err := net.Save(filepath.Join(r.opt.Dir, latestFile), cand); err != nil {
+// checkpoint ends iteration m.Iteration, begun at t0, which generated fresh
+// samples and trained cand: it saves cand as latest (and best when m says
+// it was promoted), appends the metrics, redraws the plots and finally
+// writes the state, the commit point of the iteration.
+func (r *Run) checkpoint(cand *net.Model, m Metrics, fresh int, t0 time.Time) error {
+	it, promoted := m.Iteration, m.Eval.Promoted
+	if err := net.Save(r.dir.Latest(), cand); err != nil {
 		return err
 	}
-	next := r.state
-	next.Iteration, next.Steps = it, r.state.Steps+steps
-	next.Samples += int64(fresh)
-	next.TrainedOn += trained
-	next.Games += int64(games)
 	if promoted {
-		if err := net.Save(filepath.Join(r.opt.Dir, bestFile), cand); err != nil {
+		if err := net.Save(r.dir.Best(), cand); err != nil {
 			return err
 		}
-		next.BestIteration = it
 	}
 	dt := r.opt.Now().Sub(t0)
-	next.ElapsedSec += dt.Seconds()
+	next := r.state.after(m, fresh, dt)
 	m.Time, m.ElapsedSec, m.IterationSec = r.opt.Now().UTC(), next.ElapsedSec, dt.Seconds()
 	m.Best, m.Samples = next.BestIteration, next.Samples
-	if err := appendMetrics(filepath.Join(r.opt.Dir, metricsFile), m); err != nil {
+	if err := appendMetrics(r.dir.Metrics(), m); err != nil {
 		return err
 	}
 	if err := r.plot(); err != nil {
 		return err
 	}
-	if err := saveState(r.opt.Dir, next); err != nil {
+	if err := saveState(r.dir, next); err != nil {
 		return err
 	}
 	r.state, r.latest = next, cand
 	if promoted {
 		r.best = cand
 	}
-	if _, err := data.Prune(filepath.Join(r.opt.Dir, shardsDir), r.cfg.Window, r.cfg.KeepShards); err != nil {
+	if _, err := data.Prune(r.dir.Shards(), r.cfg.Window, r.cfg.KeepShards); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	if err := r.pruneModels(it); err != nil {
@@ -225,7 +222,7 @@ func (r *Run) pruneModels(it int) error {
 	if r.cfg.KeepModels == 0 || old < 1 || r.baselinesDue(old) || old == r.state.BestIteration {
 		return nil
 	}
-	if err := os.Remove(modelPath(r.opt.Dir, old)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := os.Remove(r.dir.Model(old)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil

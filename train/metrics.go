@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kumalak/net"
+	"kumalak/net/learn"
 	"kumalak/selfplay"
 )
 
@@ -44,6 +45,8 @@ type SelfPlayMetrics struct {
 	ResignOff       int     `json:"resign_off"`
 	FalseResignRate float64 `json:"false_resign_rate"` // of resign-off games that met the condition, the share not lost
 	Capped          int     `json:"capped"`
+	SimsPerSample   float64 `json:"sims_per_sample"` // simulations spent (cheap searches included) per recorded sample
+	Forced          int     `json:"forced"`          // moves played at once, unsearched and unrecorded (the only legal move)
 }
 
 func selfPlayMetrics(s selfplay.Stats, fill float64) SelfPlayMetrics {
@@ -52,6 +55,7 @@ func selfPlayMetrics(s selfplay.Stats, fill float64) SelfPlayMetrics {
 		GamesPerSec: s.GamesPerSec(), PositionsPerSec: s.PositionsPerSec(), BatchFill: fill,
 		WhiteWins: s.WhiteWins, BlackWins: s.BlackWins, Draws: s.Draws,
 		Resigned: s.Resigned, ResignOff: s.ResignOff, FalseResignRate: s.FalseResignRate(), Capped: s.Capped,
+		SimsPerSample: s.SimsPerSample(), Forced: s.Forced,
 	}
 }
 
@@ -68,7 +72,7 @@ type TrainMetrics struct {
 	LR            float64 `json:"lr"`
 }
 
-func addLosses(sum *net.Losses, l net.Losses) {
+func addLosses(sum *learn.Losses, l learn.Losses) {
 	sum.Policy += l.Policy
 	sum.Value += l.Value
 	sum.Total += l.Total
@@ -76,7 +80,7 @@ func addLosses(sum *net.Losses, l net.Losses) {
 	sum.LR = l.LR
 }
 
-func (t *TrainMetrics) setLosses(sum net.Losses, steps int) {
+func (t *TrainMetrics) setLosses(sum learn.Losses, steps int) {
 	n := float64(steps)
 	t.LossPolicy, t.LossValue, t.LossTotal, t.Entropy, t.LR = sum.Policy/n, sum.Value/n, sum.Total/n, sum.PolicyEntropy/n, sum.LR
 }
@@ -85,32 +89,17 @@ func (t *TrainMetrics) setLosses(sum net.Losses, steps int) {
 type EvalMetrics struct {
 	Gate     string               `json:"gate"`
 	Promoted bool                 `json:"promoted"`
-	Versus   *MatchMetrics        `json:"versus_best,omitempty"` // candidate against the best
-	Baseline map[string]MatchInfo `json:"baselines,omitempty"`   // best network against each fixed baseline
-	Rating   *Rating              `json:"rating,omitempty"`      // its Elo on the baselines' scale, random = 0
-}
-
-// MatchMetrics is a match's outcome from the network's view.
-type MatchMetrics = MatchInfo
-
-// MatchInfo is one match from the network's view.
-type MatchInfo struct {
-	Games  int     `json:"games"`
-	Wins   int     `json:"wins"`
-	Draws  int     `json:"draws"`
-	Losses int     `json:"losses"`
-	Score  float64 `json:"score"`
-	Elo    float64 `json:"elo"`
-	EloLo  float64 `json:"elo_lo"`
-	EloHi  float64 `json:"elo_hi"`
+	Versus   *net.Match           `json:"versus_best,omitempty"` // candidate against the best
+	Baseline map[string]net.Match `json:"baselines,omitempty"`   // best network against each fixed baseline
+	Rating   *net.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, random = 0
 }
 
 // Summary is the one line printed after each iteration.
 func (m Metrics) Summary() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f pos/s, fill %.1f, len %.0f)  loss %.3f (p %.3f v %.3f)",
+	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f pos/s, fill %.1f, len %.0f, %.0f sims/sample)  loss %.3f (p %.3f v %.3f)",
 		m.Iteration, m.IterationSec, m.SelfPlay.Games, m.SelfPlay.GamesPerSec, m.SelfPlay.PositionsPerSec,
-		m.SelfPlay.BatchFill, m.SelfPlay.MeanLength, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
+		m.SelfPlay.BatchFill, m.SelfPlay.MeanLength, m.SelfPlay.SimsPerSample, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
 	if v := m.Eval.Versus; v != nil {
 		fmt.Fprintf(&sb, "  vs best %.1f%%", 100*v.Score)
 	}
@@ -208,7 +197,7 @@ func truncateMetrics(path string, last int) error {
 
 // sanitize replaces infinite Elo bounds, which JSON can't hold, by ±9999.
 func sanitize(m Metrics) Metrics {
-	fix := func(x MatchInfo) MatchInfo {
+	fix := func(x net.Match) net.Match {
 		x.Elo, x.EloLo, x.EloHi = clampElo(x.Elo), clampElo(x.EloLo), clampElo(x.EloHi)
 		return x
 	}
@@ -217,7 +206,7 @@ func sanitize(m Metrics) Metrics {
 		m.Eval.Versus = &v
 	}
 	if len(m.Eval.Baseline) > 0 {
-		bl := make(map[string]MatchInfo, len(m.Eval.Baseline))
+		bl := make(map[string]net.Match, len(m.Eval.Baseline))
 		for k, v := range m.Eval.Baseline {
 			bl[k] = fix(v)
 		}

@@ -3,8 +3,8 @@ package train
 import (
 	"fmt"
 	"image/color"
+	"kumalak/net"
 	"math"
-	"path/filepath"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -13,35 +13,29 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Plot files of a run folder.
-const (
-	lossPlot = "loss.png"
-	eloPlot  = "elo.png"
-)
-
 // plot redraws the run's loss and Elo curves from metrics.jsonl.
 func (r *Run) plot() error {
-	ms, err := ReadMetrics(filepath.Join(r.opt.Dir, metricsFile))
+	ms, err := ReadMetrics(r.dir.Metrics())
 	if err != nil {
 		return err
 	}
-	return Plot(ms, r.anch, r.opt.Dir)
+	return Plot(ms, r.anch, r.dir)
 }
 
-// Plot draws loss.png (losses against training time) and elo.png (strength
-// against training time, with 95% intervals) into dir. With anchors (nil
-// when the baselines are not rated) elo.png shows the network's rating on
+// Plot draws d.LossPlot (losses against training time) and d.EloPlot
+// (strength against training time, with 95% intervals). With anchors (nil
+// when the baselines are not rated) the Elo plot shows the network's rating on
 // the baselines' scale and each baseline's rating as a level line; without,
 // its Elo difference against each baseline.
-func Plot(ms []Metrics, a *Anchors, dir string) error {
+func Plot(ms []Metrics, a *net.Anchors, d Dir) error {
 	chart := eloChart(ms)
 	if a != nil {
 		chart = ratingChart(ms, a)
 	}
-	if err := lossChart(ms).Save(7*vg.Inch, 4*vg.Inch, filepath.Join(dir, lossPlot)); err != nil {
+	if err := lossChart(ms).Save(7*vg.Inch, 4*vg.Inch, d.LossPlot()); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
-	if err := chart.Save(7*vg.Inch, 4*vg.Inch, filepath.Join(dir, eloPlot)); err != nil {
+	if err := chart.Save(7*vg.Inch, 4*vg.Inch, d.EloPlot()); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
 	return nil
@@ -120,7 +114,7 @@ func eloChart(ms []Metrics) *plot.Plot {
 	return p
 }
 
-func ratingChart(ms []Metrics, a *Anchors) *plot.Plot {
+func ratingChart(ms []Metrics, a *net.Anchors) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = "strength: Elo on the baselines' scale (random = 0)"
 	p.X.Label.Text = "training time (minutes)"

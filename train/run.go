@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -17,13 +16,14 @@ import (
 	"kumalak/data"
 	"kumalak/env"
 	"kumalak/net"
+	"kumalak/net/learn"
 	"kumalak/selfplay"
 )
 
 // Options are the per-invocation settings of a run that are not part of its
 // config: where it lives, whether to resume, and where progress goes.
 type Options struct {
-	Dir      string    // run folder
+	Dir      Dir       // run folder
 	Resume   bool      // continue the run in Dir from its checkpoint
 	Progress io.Writer // progress bars; nil = none
 	Log      io.Writer // one summary line per iteration; nil = none
@@ -37,6 +37,7 @@ type Options struct {
 // keeps between iterations.
 type Run struct {
 	cfg    Config
+	dir    Dir
 	spec   *env.Spec
 	opt    Options
 	state  State
@@ -46,7 +47,7 @@ type Run struct {
 	out    io.Writer  // progress bars
 	log    io.Writer  // iteration summaries
 
-	anch *Anchors // the baselines' ratings, once measured
+	anch *net.Anchors // the baselines' ratings, once measured
 
 	// The self-play pool and its batcher live as long as the run; spGen is
 	// the best iteration whose network the batcher holds.
@@ -56,7 +57,7 @@ type Run struct {
 
 	// trainer keeps the optimizer's state from one iteration to the next;
 	// it starts from latest when the process (re)starts.
-	trainer *net.Trainer
+	trainer *learn.Trainer
 
 	// hub and ledger take worker samples when Options.NATS is set.
 	hub    *cluster.Hub
@@ -78,7 +79,7 @@ func Open(cfg Config, opt Options) (*Run, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	r := &Run{cfg: cfg, spec: spec, opt: opt, out: opt.Progress}
+	r := &Run{cfg: cfg, dir: opt.Dir, spec: spec, opt: opt, out: opt.Progress}
 	if r.out == nil {
 		r.out = io.Discard
 	}
@@ -86,16 +87,15 @@ func Open(cfg Config, opt Options) (*Run, error) {
 	if r.log == nil {
 		r.log = io.Discard
 	}
-	_, statErr := os.Stat(filepath.Join(opt.Dir, stateFile))
+	exists, err := opt.Dir.Exists()
 	switch {
-	case statErr == nil && !opt.Resume:
-		return nil, fmt.Errorf("train: %s already holds a run: resume it with --resume, or choose another --run", opt.Dir)
-	case statErr == nil:
+	case err != nil:
+	case exists && !opt.Resume:
+		err = fmt.Errorf("train: %s already holds a run: resume it with --resume, or choose another --run", opt.Dir)
+	case exists:
 		err = r.resume()
-	case errors.Is(statErr, os.ErrNotExist):
-		err = r.create()
 	default:
-		err = fmt.Errorf("train: %w", statErr)
+		err = r.create()
 	}
 	if err != nil {
 		return nil, err
@@ -114,16 +114,14 @@ func (r *Run) layout() data.Layout {
 }
 
 func (r *Run) create() error {
-	for _, d := range []string{r.opt.Dir, filepath.Join(r.opt.Dir, shardsDir), filepath.Join(r.opt.Dir, modelsDir), filepath.Join(r.opt.Dir, gamesDir)} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return fmt.Errorf("train: %w", err)
-		}
+	if err := r.dir.mkdirs(); err != nil {
+		return err
 	}
 	b, err := yaml.Marshal(r.cfg)
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	if err := writeFile(filepath.Join(r.opt.Dir, configFile), b); err != nil {
+	if err := writeFile(r.dir.Config(), b); err != nil {
 		return err
 	}
 	w, err := data.NewWindow(r.cfg.Window, r.layout())
@@ -131,24 +129,22 @@ func (r *Run) create() error {
 		return fmt.Errorf("train: %w", err)
 	}
 	r.window = w
-	p := net.NewParams(r.cfg.Net)
-	p.Init(rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
-	r.latest = &net.Model{Params: p, Meta: net.Meta{Game: r.spec.Name, ObsVersion: r.spec.ObsVersion, Created: r.opt.Now().UTC()}}
+	r.latest = r.initial()
 	r.best = r.latest
 	r.state = State{Started: r.opt.Now().UTC()}
-	for _, f := range []string{bestFile, latestFile} {
-		if err := net.Save(filepath.Join(r.opt.Dir, f), r.latest); err != nil {
+	for _, path := range []string{r.dir.Best(), r.dir.Latest()} {
+		if err := net.Save(path, r.latest); err != nil {
 			return err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(r.opt.Dir, metricsFile), nil, 0o644); err != nil {
+	if err := os.WriteFile(r.dir.Metrics(), nil, 0o644); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	return saveState(r.opt.Dir, r.state)
+	return saveState(r.dir, r.state)
 }
 
 func (r *Run) resume() error {
-	st, err := LoadState(r.opt.Dir)
+	st, err := LoadState(r.dir)
 	if err != nil {
 		return err
 	}
@@ -156,22 +152,21 @@ func (r *Run) resume() error {
 	if err := r.dropUnfinished(); err != nil {
 		return err
 	}
-	shards := filepath.Join(r.opt.Dir, shardsDir)
 	if r.state.Iteration == 0 {
 		r.window, err = data.NewWindow(r.cfg.Window, r.layout())
 	} else {
-		r.window, err = data.LoadWindow(shards, r.cfg.Window, r.layout())
+		r.window, err = data.LoadWindow(r.dir.Shards(), r.cfg.Window, r.layout())
 	}
 	if err != nil {
-		return fmt.Errorf("train: resume %s: %w", r.opt.Dir, err)
+		return fmt.Errorf("train: resume %s: %w", r.dir, err)
 	}
 	if r.window.Total() != r.state.Samples {
-		return fmt.Errorf("train: resume %s: shards hold %d samples in all, the checkpoint says %d", r.opt.Dir, r.window.Total(), r.state.Samples)
+		return fmt.Errorf("train: resume %s: shards hold %d samples in all, the checkpoint says %d", r.dir, r.window.Total(), r.state.Samples)
 	}
-	if r.latest, err = net.LoadFor(filepath.Join(r.opt.Dir, latestFile), r.spec.Name, r.spec.ObsVersion); err != nil {
+	if r.latest, err = r.network(r.dir.Latest(), st.Iteration); err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}
-	if r.best, err = net.LoadFor(filepath.Join(r.opt.Dir, bestFile), r.spec.Name, r.spec.ObsVersion); err != nil {
+	if r.best, err = r.network(r.dir.Best(), st.BestIteration); err != nil {
 		return fmt.Errorf("train: resume: %w", err)
 	}
 	if r.latest.Params.Config != r.cfg.Net {
@@ -180,10 +175,37 @@ func (r *Run) resume() error {
 	return nil
 }
 
+// initial is the network a run starts from, drawn from the run's seed: the
+// same weights every time.
+func (r *Run) initial() *net.Model {
+	p := net.NewParams(r.cfg.Net)
+	p.Init(rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
+	return &net.Model{Params: p, Meta: net.Meta{Game: r.spec.Name, ObsVersion: r.spec.ObsVersion, Created: r.opt.Now().UTC()}}
+}
+
+// network loads the checkpoint's network of iteration it from path (latest
+// or best). A run killed inside a checkpoint may have replaced that file
+// already by the next iteration's candidate; then the network comes from
+// the models folder, which keeps every candidate the checkpoint can name,
+// or is drawn again from the seed for iteration 0.
+func (r *Run) network(path string, it int) (*net.Model, error) {
+	m, err := net.LoadFor(path, r.spec.Name, r.spec.ObsVersion)
+	switch {
+	case err != nil:
+		return nil, err
+	case m.Meta.Iteration == it:
+		return m, nil
+	case it == 0:
+		return r.initial(), nil
+	}
+	return net.LoadFor(r.dir.Model(it), r.spec.Name, r.spec.ObsVersion)
+}
+
 // dropUnfinished removes what an interrupted iteration wrote after the
-// checkpoint: its shard, its candidate model and its metrics line.
+// checkpoint: its shard, its candidate model, its evaluation games and its
+// metrics line.
 func (r *Run) dropUnfinished() error {
-	infos, err := data.ListShards(filepath.Join(r.opt.Dir, shardsDir))
+	infos, err := data.ListShards(r.dir.Shards())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("train: resume: %w", err)
 	}
@@ -194,10 +216,13 @@ func (r *Run) dropUnfinished() error {
 			}
 		}
 	}
-	if err := os.Remove(modelPath(r.opt.Dir, r.state.Iteration+1)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("train: resume: %w", err)
+	next := r.state.Iteration + 1
+	for _, path := range []string{r.dir.Model(next), r.dir.Games(next, GateGames), r.dir.Games(next, BaselineGames)} {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("train: resume: %w", err)
+		}
 	}
-	return truncateMetrics(filepath.Join(r.opt.Dir, metricsFile), r.state.Iteration)
+	return truncateMetrics(r.dir.Metrics(), r.state.Iteration)
 }
 
 // Close releases the run's trainer and self-play workers.
@@ -222,10 +247,7 @@ func (r *Run) Close() error {
 func (r *Run) State() State { return r.state }
 
 // Dir returns the run folder.
-func (r *Run) Dir() string { return r.opt.Dir }
-
-// BestPath returns the path of the run's best model.
-func (r *Run) BestPath() string { return filepath.Join(r.opt.Dir, bestFile) }
+func (r *Run) Dir() Dir { return r.dir }
 
 // done reports whether the run has reached its iteration count or budget.
 func (r *Run) done() bool {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -24,48 +23,46 @@ type State struct {
 	Started       time.Time `json:"started"`        // when the run began
 }
 
+// after returns the state once iteration m.Iteration, which generated fresh
+// samples and took dt, is complete.
+func (s State) after(m Metrics, fresh int, dt time.Duration) State {
+	s.Iteration = m.Iteration
+	s.Steps += m.Train.Steps
+	s.Samples += int64(fresh)
+	s.TrainedOn += m.Train.TrainedOn
+	s.Games += int64(m.SelfPlay.Games)
+	if m.Eval.Promoted {
+		s.BestIteration = m.Iteration
+	}
+	s.ElapsedSec += dt.Seconds()
+	return s
+}
+
 // Elapsed returns the run's training time so far.
 func (s State) Elapsed() time.Duration { return time.Duration(s.ElapsedSec * float64(time.Second)) }
 
-// Run folder layout.
-const (
-	stateFile   = "state.json"
-	configFile  = "config.yaml"
-	metricsFile = "metrics.jsonl"
-	bestFile    = "best.kmodel"
-	latestFile  = "latest.kmodel"
-	shardsDir   = "shards"
-	modelsDir   = "models"
-	gamesDir    = "games"
-)
-
-// modelPath returns the path of the candidate of iteration it.
-func modelPath(dir string, it int) string {
-	return filepath.Join(dir, modelsDir, fmt.Sprintf("iter-%04d.kmodel", it))
-}
-
-// LoadState reads state.json from a run folder.
-func LoadState(dir string) (State, error) {
+// LoadState reads a run folder's checkpoint.
+func LoadState(d Dir) (State, error) {
 	var s State
-	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	b, err := os.ReadFile(d.State())
 	if err != nil {
 		return s, fmt.Errorf("train: %w", err)
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("train: %s: %w", filepath.Join(dir, stateFile), err)
+		return s, fmt.Errorf("train: %s: %w", d.State(), err)
 	}
 	if s.Iteration < 0 || s.BestIteration < 0 || s.BestIteration > s.Iteration {
-		return s, fmt.Errorf("train: %s: inconsistent (iteration %d, best %d)", filepath.Join(dir, stateFile), s.Iteration, s.BestIteration)
+		return s, fmt.Errorf("train: %s: inconsistent (iteration %d, best %d)", d.State(), s.Iteration, s.BestIteration)
 	}
 	return s, nil
 }
 
-func saveState(dir string, s State) error {
+func saveState(d Dir, s State) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
-		return err
+		return fmt.Errorf("train: %w", err)
 	}
-	return writeFile(filepath.Join(dir, stateFile), append(b, '\n'))
+	return writeFile(d.State(), append(b, '\n'))
 }
 
 // writeFile replaces path atomically (a temporary file, synced, renamed):

@@ -31,7 +31,7 @@ func tinyConfig(game string) Config {
 	return c
 }
 
-func openRun(t *testing.T, cfg Config, dir string, resume bool) *Run {
+func openRun(t *testing.T, cfg Config, dir Dir, resume bool) *Run {
 	t.Helper()
 	r, err := Open(cfg, Options{Dir: dir, Resume: resume})
 	if err != nil {
@@ -44,7 +44,7 @@ func openRun(t *testing.T, cfg Config, dir string, resume bool) *Run {
 func TestTinyRunFolder(t *testing.T) {
 	for _, game := range []string{"togyz", "mangala", "mangala-kale"} {
 		t.Run(game, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := Dir(t.TempDir())
 			r := openRun(t, tinyConfig(game), dir, false)
 			if err := r.Train(context.Background()); err != nil {
 				t.Fatal(err)
@@ -56,11 +56,11 @@ func TestTinyRunFolder(t *testing.T) {
 			for _, f := range []string{"config.yaml", "state.json", "metrics.jsonl", "best.kmodel", "latest.kmodel",
 				"loss.png", "elo.png", "anchors.json", "models/iter-0001.kmodel", "models/iter-0002.kmodel",
 				"shards/" + data.ShardName(2), "games/iter-0001-baseline.jsonl"} {
-				if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
+				if fi, err := os.Stat(filepath.Join(dir.String(), f)); err != nil || fi.Size() == 0 {
 					t.Errorf("%s missing or empty: %v", f, err)
 				}
 			}
-			ms, err := ReadMetrics(filepath.Join(dir, metricsFile))
+			ms, err := ReadMetrics(dir.Metrics())
 			if err != nil || len(ms) != 2 {
 				t.Fatalf("metrics: %d lines, %v", len(ms), err)
 			}
@@ -75,7 +75,7 @@ func TestTinyRunFolder(t *testing.T) {
 					t.Errorf("metrics line %d has no rating", i)
 				}
 			}
-			if _, err := net.LoadFor(filepath.Join(dir, bestFile), game, r.spec.ObsVersion); err != nil {
+			if _, err := net.LoadFor(dir.Best(), game, r.spec.ObsVersion); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -83,7 +83,7 @@ func TestTinyRunFolder(t *testing.T) {
 }
 
 func TestExistingRunNeedsResume(t *testing.T) {
-	dir := t.TempDir()
+	dir := Dir(t.TempDir())
 	r := openRun(t, tinyConfig("togyz"), dir, false)
 	r.Close()
 	if _, err := Open(tinyConfig("togyz"), Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "--resume") {
@@ -96,7 +96,7 @@ func TestExistingRunNeedsResume(t *testing.T) {
 // behind as a kill would, then resumes: the run continues from iteration 1
 // with its window, and ends where an uninterrupted run ends.
 func TestResumeAfterInterruption(t *testing.T) {
-	dir := t.TempDir()
+	dir := Dir(t.TempDir())
 	cfg := tinyConfig("mangala")
 	cfg.Iterations = 1
 	r := openRun(t, cfg, dir, false)
@@ -114,13 +114,13 @@ func TestResumeAfterInterruption(t *testing.T) {
 		samples[i].Policy[0] = 1
 	}
 	h := data.Header{Layout: r.layout(), Iteration: 2, RunTotal: before.Samples + 3, Created: time.Now()}
-	if err := data.WriteShard(filepath.Join(dir, shardsDir, data.ShardName(2)), h, samples); err != nil {
+	if err := data.WriteShard(dir.Shard(2), h, samples); err != nil {
 		t.Fatal(err)
 	}
-	if err := net.Save(modelPath(dir, 2), r.latest); err != nil {
+	if err := net.Save(dir.Model(2), r.latest); err != nil {
 		t.Fatal(err)
 	}
-	if err := appendMetrics(filepath.Join(dir, metricsFile), Metrics{Iteration: 2}); err != nil {
+	if err := appendMetrics(dir.Metrics(), Metrics{Iteration: 2}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -132,20 +132,20 @@ func TestResumeAfterInterruption(t *testing.T) {
 	if r2.window.Len() != win || r2.window.Total() != before.Samples {
 		t.Fatalf("resumed window: %d samples of %d, want %d of %d", r2.window.Len(), r2.window.Total(), win, before.Samples)
 	}
-	if _, err := os.Stat(modelPath(dir, 2)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(dir.Model(2)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("candidate of the unfinished iteration kept: %v", err)
 	}
 	if err := r2.Train(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	ms, err := ReadMetrics(filepath.Join(dir, metricsFile))
+	ms, err := ReadMetrics(dir.Metrics())
 	if err != nil || len(ms) != 2 || ms[1].Iteration != 2 || ms[1].SelfPlay.Games != 4 {
 		t.Fatalf("metrics after resume: %+v, %v", ms, err)
 	}
 }
 
 func TestCancelledIterationIsDropped(t *testing.T) {
-	dir := t.TempDir()
+	dir := Dir(t.TempDir())
 	r := openRun(t, tinyConfig("togyz"), dir, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -158,20 +158,20 @@ func TestCancelledIterationIsDropped(t *testing.T) {
 }
 
 func TestCorruptFilesRefusedOnResume(t *testing.T) {
-	cases := map[string]func(dir string) error{
-		"shard": func(dir string) error {
-			return flipByte(filepath.Join(dir, shardsDir, data.ShardName(1)), 60)
+	cases := map[string]func(dir Dir) error{
+		"shard": func(dir Dir) error {
+			return flipByte(dir.Shard(1), 60)
 		},
-		"model": func(dir string) error {
-			return flipByte(filepath.Join(dir, latestFile), 200)
+		"model": func(dir Dir) error {
+			return flipByte(dir.Latest(), 200)
 		},
-		"truncated model": func(dir string) error {
-			return os.Truncate(filepath.Join(dir, bestFile), 100)
+		"truncated model": func(dir Dir) error {
+			return os.Truncate(dir.Best(), 100)
 		},
 	}
 	for name, corrupt := range cases {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := Dir(t.TempDir())
 			cfg := tinyConfig("togyz")
 			cfg.Iterations = 1
 			r := openRun(t, cfg, dir, false)
@@ -240,7 +240,7 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func TestKeepModels(t *testing.T) {
-	dir := t.TempDir()
+	dir := Dir(t.TempDir())
 	cfg := tinyConfig("mangala")
 	cfg.Iterations, cfg.KeepModels = 5, 1
 	cfg.Eval.Gate, cfg.Eval.BaselineEvery = "always", 3
@@ -249,7 +249,7 @@ func TestKeepModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	for it, keep := range map[int]bool{1: true, 2: false, 3: true, 4: false, 5: true} {
-		_, err := os.Stat(modelPath(dir, it))
+		_, err := os.Stat(dir.Model(it))
 		if kept := err == nil; kept != keep {
 			t.Errorf("iteration %d: model kept %v, want %v", it, kept, keep)
 		}

@@ -60,7 +60,7 @@ async function init() {
   await newGame();
 }
 
-// cardText sums up a model card (train.Card): iteration and search size.
+// cardText sums up a model card (net.Card): iteration and search size.
 function cardText(card) {
   if (!card || typeof card !== "object") return "";
   const parts = [];

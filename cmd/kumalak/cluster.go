@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kumalak/cluster"
+	"kumalak/train"
 )
 
 // hostFlags say where the trainer's NATS server is: embedded (the default)
@@ -49,9 +50,9 @@ func (h *host) close() {
 	}
 }
 
-// openHost starts the embedded server with storage in runDir/nats, or
+// openHost starts the embedded server with storage in runDir.NATS(), or
 // connects to --nats; --nats off gives none. It prints how workers join.
-func openHost(ctx context.Context, f hostFlags, runDir string, out, errw io.Writer) (*host, error) {
+func openHost(ctx context.Context, f hostFlags, runDir train.Dir, out, errw io.Writer) (*host, error) {
 	switch f.conn.url {
 	case "off":
 		return &host{}, nil
@@ -72,7 +73,7 @@ func openHost(ctx context.Context, f hostFlags, runDir string, out, errw io.Writ
 	return &host{nc: nc}, nil
 }
 
-func startHost(f hostFlags, runDir string, out io.Writer) (*host, error) {
+func startHost(f hostFlags, runDir train.Dir, out io.Writer) (*host, error) {
 	tok, err := f.conn.secret("train")
 	if err != nil {
 		return nil, err
@@ -81,7 +82,7 @@ func startHost(f hostFlags, runDir string, out io.Writer) (*host, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := cluster.ServerConfig{Dir: filepath.Join(runDir, "nats"), Listen: f.listen, Token: tok, NKeys: keys, TLSCert: f.tlsCert, TLSKey: f.tlsKey}
+	cfg := cluster.ServerConfig{Dir: runDir.NATS(), Listen: f.listen, Token: tok, NKeys: keys, TLSCert: f.tlsCert, TLSKey: f.tlsKey}
 	tokenFile := ""
 	if tok == "" && len(keys) == 0 && !loopbackListen(f.listen) {
 		if cfg.Token, tokenFile, err = newTokenFile(runDir); err != nil {
@@ -118,10 +119,10 @@ func loopbackListen(addr string) bool {
 	return host == "localhost" || strings.HasPrefix(host, "127.") || host == "::1"
 }
 
-// newTokenFile makes a random token and keeps it in runDir/cluster/token,
+// newTokenFile makes a random token and keeps it in the file "token" of runDir.Cluster(),
 // readable by its owner only; a resumed run reuses it.
-func newTokenFile(runDir string) (string, string, error) {
-	path := filepath.Join(runDir, "cluster", "token")
+func newTokenFile(runDir train.Dir) (string, string, error) {
+	path := filepath.Join(runDir.Cluster(), "token")
 	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
 		return strings.TrimSpace(string(b)), path, nil
 	}

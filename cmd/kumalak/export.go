@@ -1,21 +1,23 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
-	"path/filepath"
+	"io"
 	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"kumalak/net"
+	"kumalak/net/onnx"
 	"kumalak/train"
 )
 
 func init() { commands = append(commands, newExportCmd, newInfoCmd) }
 
 func newExportCmd() *cobra.Command {
-	var run, out, onnx string
+	var run, out, onnxOut string
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Export a run's best network as one self-describing .kmodel (and optionally ONNX)",
@@ -29,36 +31,37 @@ func newExportCmd() *cobra.Command {
 			if run == "" {
 				return badInput("export", "--run is required")
 			}
-			cfg, err := decodeTrainConfig(filepath.Join(run, "config.yaml"))
+			dir := train.Dir(run)
+			cfg, err := decodeTrainConfig(dir.Config())
 			if err != nil {
 				return err
 			}
 			if out == "" {
-				out = filepath.Join(run, "export.kmodel")
+				out = dir.Export()
 			}
-			card, err := train.Export(run, out, cfg, time.Now())
+			card, err := train.Export(dir, out, cfg, time.Now())
 			if err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
 			w := c.OutOrStdout()
 			fmt.Fprintf(w, "wrote %s\n", out)
-			if onnx != "" {
+			if onnxOut != "" {
 				m, err := net.Load(out)
 				if err != nil {
 					return fmt.Errorf("export: %w", err)
 				}
-				if err := net.WriteONNX(onnx, m.Params); err != nil {
+				if err := onnx.Write(onnxOut, m.Params); err != nil {
 					return fmt.Errorf("export: %w", err)
 				}
-				fmt.Fprintf(w, "wrote %s\n", onnx)
+				fmt.Fprintf(w, "wrote %s\n", onnxOut)
 			}
 			printCard(w, card)
 			return nil
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run folder to export from (required)")
-	c.Flags().StringVar(&out, "out", "", "model file to write (default <run>/export.kmodel)")
-	c.Flags().StringVar(&onnx, "onnx", "", "also write the network as ONNX to this file")
+	c.Flags().StringVar(&out, "out", "", "model file to write (default "+train.Dir("<run>").Export()+")")
+	c.Flags().StringVar(&onnxOut, "onnx", "", "also write the network as ONNX to this file")
 	return c
 }
 
@@ -77,26 +80,21 @@ func newInfoCmd() *cobra.Command {
 			nc := m.Params.Config
 			fmt.Fprintf(w, "file          %s\n", args[0])
 			fmt.Fprintf(w, "game          %s (observation %s)\n", m.Meta.Game, m.Meta.ObsVersion)
-			fmt.Fprintf(w, "network       residual MLP %d-%dx%d-%d, value head %d, %d parameters\n",
-				nc.InputLen, nc.Width, nc.Blocks, nc.Actions, nc.ValueHidden, m.Params.Count())
+			fmt.Fprintf(w, "network       %s, %d parameters\n", nc.Describe(), m.Params.Count())
 			fmt.Fprintf(w, "trained       iteration %d, %d steps, %d samples, made %s\n",
 				m.Meta.Iteration, m.Meta.Steps, m.Meta.Samples, m.Meta.Created.Format(time.RFC3339))
-			card, ok, err := train.ParseCard(m)
-			switch {
-			case err != nil:
-				return fmt.Errorf("info: %w", err)
-			case !ok:
+			if m.Meta.Card == nil {
 				fmt.Fprintln(w, "card          none (a model straight from a run; `kumalak export` adds one)")
 				return nil
 			}
-			printCard(w, card)
+			printCard(w, m.Meta.Card)
 			return nil
 		},
 	}
 }
 
 // printCard writes a model card for a person.
-func printCard(w interface{ Write([]byte) (int, error) }, c train.Card) {
+func printCard(w io.Writer, c *net.Card) {
 	fmt.Fprintf(w, "run           %s: iteration %d of %d, %s of training, %d games, %d samples\n",
 		c.Run, c.Iteration, c.Iterations, c.TrainingTime, c.Games, c.Samples)
 	fmt.Fprintf(w, "search        %d simulations per move, cpuct %.2f\n", c.Search.Sims, c.Search.CPuct)
@@ -119,7 +117,7 @@ func printCard(w interface{ Write([]byte) (int, error) }, c train.Card) {
 	}
 }
 
-func eloText(e train.MatchInfo) string {
+func eloText(e net.Match) string {
 	f := func(x float64) string {
 		switch {
 		case x >= 9999:
@@ -132,4 +130,16 @@ func eloText(e train.MatchInfo) string {
 		return fmt.Sprintf("%+.0f", x)
 	}
 	return fmt.Sprintf("%s [%s, %s]", f(e.Elo), f(e.EloLo), f(e.EloHi))
+}
+
+// cardJSON returns a model's card as the JSON the bot shows, nil for none.
+func cardJSON(c *net.Card) (json.RawMessage, error) {
+	if c == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("model card: %w", err)
+	}
+	return b, nil
 }

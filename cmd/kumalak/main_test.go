@@ -169,3 +169,27 @@ func TestTrainExportInfo(t *testing.T) {
 		}
 	}
 }
+
+// TestInfoOldCards reads model files written before the card was one typed
+// struct: info still prints every part of the card, or says there is none.
+func TestInfoOldCards(t *testing.T) {
+	code, out, errs := kumalak(t, "info", filepath.Join("..", "..", "net", "testdata", "card-v1.kmodel"))
+	for _, w := range []string{
+		"game          togyz (observation togyz-obs-1)",
+		"network       residual MLP 5-4x1-3, value head 2",
+		"run           runs/togyz: iteration 41 of 48, 30m0s of training, 9600 games, 1234567 samples",
+		"search        400 simulations per move, cpuct 1.25",
+		"strength      at iteration 40:",
+		"rating 812 ±61 Elo",
+		"vs ab:depth=2     +20 =4 -16  score  55.0%  elo +35 [-70, +141]",
+		"vs random         +39 =1 -0  score  98.8%  elo +760 [+500, +inf]",
+	} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("info card-v1.kmodel: exit %d, want %q in\n%s%s", code, w, out, errs)
+		}
+	}
+	code, out, errs = kumalak(t, "info", filepath.Join("..", "..", "net", "testdata", "nocard-v1.kmodel"))
+	if code != 0 || !strings.Contains(out, "card          none") {
+		t.Errorf("info nocard-v1.kmodel: exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -17,7 +17,6 @@ import (
 	"kumalak/env"
 	"kumalak/env/togyz"
 	"kumalak/net"
-	"kumalak/train"
 )
 
 func init() { commands = append(commands, newPlayCmd) }
@@ -80,15 +79,13 @@ func modelSpec(cmd, path string) (spec, game string, card json.RawMessage, err e
 		return "", "", nil, badInput(cmd, "--model: %v", err)
 	}
 	sims := defaultModelSims
-	if c, ok, err := train.ParseCard(m); err == nil && ok && c.Search.Sims > 0 {
-		sims = c.Search.Sims
-	} else {
-		var flat struct{ Sims int }
-		if json.Unmarshal(m.Meta.Card, &flat) == nil && flat.Sims > 0 {
-			sims = flat.Sims
-		}
+	if s := m.Meta.Card.SearchSettings().Sims; s > 0 {
+		sims = s
 	}
-	return fmt.Sprintf("model:path=%s,sims=%d", path, sims), m.Meta.Game, m.Meta.Card, nil
+	if card, err = cardJSON(m.Meta.Card); err != nil {
+		return "", "", nil, badInput(cmd, "--model %s: %v", path, err)
+	}
+	return fmt.Sprintf("model:path=%s,sims=%d", path, sims), m.Meta.Game, card, nil
 }
 
 // pickGame returns the game to play: the model's, which --game may only

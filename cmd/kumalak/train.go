@@ -39,9 +39,10 @@ func newTrainCmd() *cobra.Command {
 		Short: "Train an agent by self-play: self-play, training, evaluation, checkpoint, repeated",
 		Long: "train runs iterations of self-play with the best network, training on the replay window,\n" +
 			"evaluation (gating and fixed baselines) and a checkpoint, until the config's iteration\n" +
-			"count or time budget is reached. The run folder holds the resolved config, metrics.jsonl,\n" +
-			"models per iteration, best.kmodel, loss.png and elo.png. Ctrl-C stops at the next safe\n" +
-			"point; a stopped or killed run continues with --resume from its last checkpoint.",
+			"count or time budget is reached. The run folder holds the resolved config, the checkpoint,\n" +
+			"the metrics log and its plots, a network per iteration and the best network (the README's\n" +
+			"run-folder table names every file). Ctrl-C stops at the next safe point; a stopped\n" +
+			"or killed run continues with --resume from its last checkpoint.",
 		Example: "  kumalak train --config configs/togyz.yaml\n" +
 			"  kumalak train --config configs/togyz.yaml --run runs/togyz --resume --budget 2h\n" +
 			"  kumalak train --config configs/tiny.yaml --run /tmp/tiny --iterations 2",
@@ -68,8 +69,8 @@ func newTrainCmd() *cobra.Command {
 func runTrain(c *cobra.Command, f trainFlags) error {
 	// A resumed run keeps its own resolved config; the flags still apply.
 	if f.run != "" && f.resume {
-		if _, err := os.Stat(filepath.Join(f.run, "config.yaml")); err == nil {
-			f.config = filepath.Join(f.run, "config.yaml")
+		if _, err := os.Stat(train.Dir(f.run).Config()); err == nil {
+			f.config = train.Dir(f.run).Config()
 		}
 	}
 	cfg, err := loadTrainConfig(f)
@@ -77,22 +78,22 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 		return err
 	}
 	if f.run == "" {
-		f.run = filepath.Join("runs", cfg.Game)
-		if _, err := os.Stat(filepath.Join(f.run, "config.yaml")); err == nil && f.resume {
-			f.config = filepath.Join(f.run, "config.yaml")
+		f.run = train.DefaultDir(cfg.Game).String()
+		if _, err := os.Stat(train.Dir(f.run).Config()); err == nil && f.resume {
+			f.config = train.Dir(f.run).Config()
 			if cfg, err = loadTrainConfig(f); err != nil {
 				return err
 			}
 		}
 	}
-	opt := train.Options{Dir: f.run, Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout()}
+	opt := train.Options{Dir: train.Dir(f.run), Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout()}
 	if f.quiet {
 		opt.Progress = nil
 	}
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := c.OutOrStdout()
-	h, err := openHost(ctx, f.host, f.run, out, c.ErrOrStderr())
+	h, err := openHost(ctx, f.host, opt.Dir, out, c.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -116,13 +117,14 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	case err != nil:
 		return err
 	}
+	dir := run.Dir()
 	fmt.Fprintf(out, "best model: %s (iteration %d of %d, %d games, %d samples, %s)\n",
-		run.BestPath(), st.BestIteration, st.Iteration, st.Games, st.Samples, st.Elapsed().Round(time.Second))
-	fmt.Fprintf(out, "metrics:    %s, plots %s and %s\n", filepath.Join(f.run, "metrics.jsonl"), filepath.Join(f.run, "loss.png"), filepath.Join(f.run, "elo.png"))
+		dir.Best(), st.BestIteration, st.Iteration, st.Games, st.Samples, st.Elapsed().Round(time.Second))
+	fmt.Fprintf(out, "metrics:    %s, plots %s and %s\n", dir.Metrics(), dir.LossPlot(), dir.EloPlot())
 	self := selfName()
-	fmt.Fprintf(out, "play it:    %s play --model %s\n", self, run.BestPath())
-	fmt.Fprintf(out, "            %s serve --model %s   (then open http://127.0.0.1:8080)\n", self, run.BestPath())
-	fmt.Fprintf(out, "measure it: %s arena --game %s --a model:path=%s --b ab:depth=4 --games 100\n", self, cfg.Game, run.BestPath())
+	fmt.Fprintf(out, "play it:    %s play --model %s\n", self, dir.Best())
+	fmt.Fprintf(out, "            %s serve --model %s   (then open http://127.0.0.1:8080)\n", self, dir.Best())
+	fmt.Fprintf(out, "measure it: %s arena --game %s --a model:path=%s --b ab:depth=4 --games 100\n", self, cfg.Game, dir.Best())
 	fmt.Fprintf(out, "export it:  %s export --run %s\n", self, f.run)
 	return nil
 }

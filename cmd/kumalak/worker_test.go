@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	stdnet "net"
@@ -152,7 +151,7 @@ func clusterConfig(t *testing.T) string {
 
 // metrics reads the run's metrics.jsonl (torn or missing: what is there).
 func metrics(run string) []train.Metrics {
-	ms, _ := train.ReadMetrics(filepath.Join(run, "metrics.jsonl"))
+	ms, _ := train.ReadMetrics(train.Dir(run).Metrics())
 	return ms
 }
 
@@ -207,7 +206,7 @@ func TestTrainerAndWorkers(t *testing.T) {
 		time.Sleep(delay)
 		tr.kill9(t)
 	}
-	st, err := train.LoadState(run)
+	st, err := train.LoadState(train.Dir(run))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +226,7 @@ func TestTrainerAndWorkers(t *testing.T) {
 // agree; and every batch in the stream is in the ledger or unacknowledged.
 func checkExactlyOnce(t *testing.T, run string) {
 	t.Helper()
-	st, err := train.LoadState(run)
+	st, err := train.LoadState(train.Dir(run))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +237,7 @@ func checkExactlyOnce(t *testing.T, run string) {
 	inLedger := map[string]int{}
 	var shardTotal int64
 	for _, m := range ms {
-		es, err := cluster.ReadLedgerFile(filepath.Join(run, "cluster", fmt.Sprintf("batches-%06d.txt", m.Iteration)))
+		es, err := cluster.ReadLedgerFile(cluster.LedgerFile(train.Dir(run).Cluster(), m.Iteration))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +255,7 @@ func checkExactlyOnce(t *testing.T, run string) {
 				sum += n
 			}
 		}
-		h, err := data.ReadShardHeader(filepath.Join(run, "shards", data.ShardName(m.Iteration)))
+		h, err := data.ReadShardHeader(train.Dir(run).Shard(m.Iteration))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -279,7 +278,7 @@ func checkExactlyOnce(t *testing.T, run string) {
 // of the stream is either in the ledger or not acknowledged yet.
 func checkStream(t *testing.T, run string, inLedger map[string]int) {
 	t.Helper()
-	srv, err := cluster.StartServer(cluster.ServerConfig{Dir: filepath.Join(run, "nats")})
+	srv, err := cluster.StartServer(cluster.ServerConfig{Dir: train.Dir(run).NATS()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +294,7 @@ func checkStream(t *testing.T, run string, inLedger map[string]int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runID, err := cluster.RunID(filepath.Join(run, "cluster"))
+	runID, err := cluster.RunID(train.Dir(run).Cluster())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,12 +430,8 @@ func benchRun(b *testing.B, natsArgs []string, workers int) (int64, float64) {
 		_ = w.Process.Signal(os.Interrupt)
 		_ = w.Wait()
 	}
-	var st train.State
-	raw, err := os.ReadFile(filepath.Join(run, "state.json"))
+	st, err := train.LoadState(train.Dir(run))
 	if err != nil {
-		b.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &st); err != nil {
 		b.Fatal(err)
 	}
 	return st.Samples, sec

@@ -1,6 +1,7 @@
-package net
+package learn
 
 import (
+	"kumalak/net"
 	"math/rand/v2"
 	"testing"
 )
@@ -10,17 +11,17 @@ import (
 func BenchmarkTrainStep(b *testing.B) {
 	cases := []struct {
 		name string
-		c    Config
+		c    net.Config
 	}{
-		{"default_in100_a9", DefaultConfig(100, 9)},
-		{"in64_w256_b0", Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 0, ValueHidden: 64}},
+		{"default_in100_a9", net.DefaultConfig(100, 9)},
+		{"in64_w256_b0", net.Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 0, ValueHidden: 64}},
 		// the layer shapes (and work) of an MLP 64→256→256→{9,1}
-		{"in64_w256_vh256", Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 0, ValueHidden: 256}},
-		{"in64_w256_b1", Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 1, ValueHidden: 64}},
+		{"in64_w256_vh256", net.Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 0, ValueHidden: 256}},
+		{"in64_w256_b1", net.Config{InputLen: 64, Actions: 9, Width: 256, Blocks: 1, ValueHidden: 64}},
 	}
 	for _, k := range cases {
 		b.Run(k.name, func(b *testing.B) {
-			cfg := DefaultTrainConfig()
+			cfg := DefaultConfig()
 			tr := trMust(b, trParams(k.c, 1), cfg)
 			batch := trBatch(k.c, cfg.Batch, rand.New(rand.NewPCG(1, 1)))
 			b.ReportAllocs()

@@ -1,4 +1,4 @@
-package net
+package onnx
 
 import (
 	"context"
@@ -12,18 +12,20 @@ import (
 	"time"
 
 	"github.com/advancedclimatesystems/gonnx"
-	"github.com/advancedclimatesystems/gonnx/onnx"
+	pb "github.com/advancedclimatesystems/gonnx/onnx"
 	"google.golang.org/protobuf/proto"
+
+	"kumalak/net"
 )
 
 func TestONNXStructure(t *testing.T) {
-	c := Config{InputLen: 11, Actions: 6, Width: 8, Blocks: 2, ValueHidden: 3}
-	p := infTestParams(c, 3)
-	b, err := MarshalONNX(p)
+	c := net.Config{InputLen: 11, Actions: 6, Width: 8, Blocks: 2, ValueHidden: 3}
+	p := testParams(c, 3)
+	b, err := Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m onnx.ModelProto
+	var m pb.ModelProto
 	if err := proto.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -51,17 +53,17 @@ func TestONNXStructure(t *testing.T) {
 	if len(gm.ParamNames()) != len(p.Tensors)+2 {
 		t.Errorf("gonnx sees %d parameters", len(gm.ParamNames()))
 	}
-	if _, err := MarshalONNX(NewParams(Config{})); err == nil {
+	if _, err := Marshal(net.NewParams(net.Config{})); err == nil {
 		t.Error("MarshalONNX accepted an invalid config")
 	}
 }
 
 // onnxRuntime returns the node binary and the check script, or skips the
 // test when they are not installed (but fails under CI=true, where they
-// must be: npm ci --prefix net/testdata/onnx).
+// must be: npm ci --prefix net/onnx/testdata).
 func onnxRuntime(t *testing.T) (node, script string) {
 	t.Helper()
-	script, err := filepath.Abs(filepath.Join("testdata", "onnx", "check.js"))
+	script, err := filepath.Abs(filepath.Join("testdata", "check.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,8 +73,8 @@ func onnxRuntime(t *testing.T) (node, script string) {
 	case err != nil:
 		missing = "node is not on PATH"
 	default:
-		if _, err := os.Stat(filepath.Join("testdata", "onnx", "node_modules", "onnxruntime-node")); err != nil {
-			missing = "onnxruntime-node is not installed (npm ci --prefix net/testdata/onnx)"
+		if _, err := os.Stat(filepath.Join("testdata", "node_modules", "onnxruntime-node")); err != nil {
+			missing = "onnxruntime-node is not installed (npm ci --prefix net/onnx/testdata)"
 		}
 	}
 	if missing != "" {
@@ -86,13 +88,13 @@ func onnxRuntime(t *testing.T) (node, script string) {
 
 func TestONNXMatchesInfer(t *testing.T) {
 	node, script := onnxRuntime(t)
-	for ci, c := range []Config{DefaultConfig(101, 9), {InputLen: 7, Actions: 40, Width: 33, Blocks: 0, ValueHidden: 5}} {
-		p := infTestParams(c, uint64(ci)+20)
+	for ci, c := range []net.Config{net.DefaultConfig(101, 9), {InputLen: 7, Actions: 40, Width: 33, Blocks: 0, ValueHidden: 5}} {
+		p := testParams(c, uint64(ci)+20)
 		const n = 17
-		obs, mask := infTestInputs(c, n, rand.New(rand.NewPCG(uint64(ci), 8)))
+		obs, mask := testInputs(c, n, rand.New(rand.NewPCG(uint64(ci), 8)))
 		dir := t.TempDir()
 		model := filepath.Join(dir, "m.onnx")
-		if err := WriteONNX(model, p); err != nil {
+		if err := Write(model, p); err != nil {
 			t.Fatal(err)
 		}
 		in, err := json.Marshal(map[string]any{
@@ -120,7 +122,7 @@ func TestONNXMatchesInfer(t *testing.T) {
 			t.Fatal(err)
 		}
 		priors, values := make([]float32, n*c.Actions), make([]float32, n)
-		NewInfer(p, n).Run(obs, mask, priors, values)
+		net.NewInfer(p, n).Run(obs, mask, priors, values)
 		onnxCompare(t, "policy", got.Policy, priors)
 		onnxCompare(t, "value", got.Value, values)
 	}
@@ -133,7 +135,45 @@ func onnxCompare(t *testing.T, name string, got, want []float32) {
 	}
 	for i := range want {
 		if d := math.Abs(float64(got[i] - want[i])); d > 1e-4 || math.IsNaN(float64(got[i])) {
-			t.Fatalf("%s[%d]: onnxruntime %v, Infer %v", name, i, got[i], want[i])
+			t.Fatalf("%s[%d]: onnxruntime %v, net.Infer %v", name, i, got[i], want[i])
 		}
 	}
+}
+
+// testParams returns randomly initialised parameters with non-zero biases,
+// so that every term of the forward pass is exercised.
+func testParams(c net.Config, seed uint64) *net.Params {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	p := net.NewParams(c)
+	p.Init(rng)
+	for _, t := range p.Tensors {
+		if len(t.Shape) == 1 {
+			for i := range t.Data {
+				t.Data[i] = float32(rng.NormFloat64() * 0.1)
+			}
+		}
+	}
+	return p
+}
+
+// testInputs returns n observation rows (about a third zero, the rest small
+// counts) and random legal masks with at least one legal action per row.
+func testInputs(c net.Config, n int, rng *rand.Rand) (obs, mask []float32) {
+	obs = make([]float32, n*c.InputLen)
+	for i := range obs {
+		if rng.IntN(3) != 0 {
+			obs[i] = float32(rng.IntN(20)) / 10
+		}
+	}
+	mask = make([]float32, n*c.Actions)
+	for r := 0; r < n; r++ {
+		row := mask[r*c.Actions : (r+1)*c.Actions]
+		for a := range row {
+			if rng.IntN(2) == 0 {
+				row[a] = 1
+			}
+		}
+		row[rng.IntN(c.Actions)] = 1
+	}
+	return obs, mask
 }

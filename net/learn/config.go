@@ -1,17 +1,17 @@
-package net
+package learn
 
 import (
 	"fmt"
 	"math"
 )
 
-// Optimizer names accepted by TrainConfig.Optimizer.
+// Optimizer names accepted by Config.Optimizer.
 const (
 	OptimizerAdam     = "adam"
 	OptimizerMomentum = "momentum"
 )
 
-// TrainConfig holds the hyper-parameters of a Trainer.
+// Config holds the hyper-parameters of a Trainer.
 //
 // The loss of a batch of B rows is
 //
@@ -27,7 +27,7 @@ const (
 //
 // where cosine falls from 1 at s = 0 to MinLR/LR at s = DecaySteps and stays
 // there; DecaySteps = 0 keeps the rate constant after warm-up.
-type TrainConfig struct {
+type Config struct {
 	Batch       int     `yaml:"batch"`        // rows per step; the graph is built for exactly this size
 	LR          float64 `yaml:"lr"`           // peak learning rate
 	WarmupSteps int     `yaml:"warmup_steps"` // linear warm-up length after every (re)start; 0 = none
@@ -41,10 +41,10 @@ type TrainConfig struct {
 	Seed        uint64  `yaml:"seed"`         // seeds the auxiliary score head's initial weights
 }
 
-// DefaultTrainConfig returns settings that train the default network well
+// DefaultConfig returns settings that train the default network well
 // with Adam.
-func DefaultTrainConfig() TrainConfig {
-	return TrainConfig{
+func DefaultConfig() Config {
+	return Config{
 		Batch:       256,
 		LR:          1e-3,
 		WarmupSteps: 100,
@@ -60,28 +60,28 @@ func DefaultTrainConfig() TrainConfig {
 }
 
 // Validate names the first field out of range.
-func (c TrainConfig) Validate() error {
+func (c Config) Validate() error {
 	switch {
 	case c.Batch < 1 || c.Batch > 1<<16:
-		return fmt.Errorf("net: batch %d out of range 1..65536", c.Batch)
+		return fmt.Errorf("learn: batch %d out of range 1..65536", c.Batch)
 	case !(c.LR > 0 && c.LR <= 10):
-		return fmt.Errorf("net: lr %g out of range (0, 10]", c.LR)
+		return fmt.Errorf("learn: lr %g out of range (0, 10]", c.LR)
 	case c.WarmupSteps < 0 || c.WarmupSteps > 1e9:
-		return fmt.Errorf("net: warmup_steps %d out of range 0..1e9", c.WarmupSteps)
+		return fmt.Errorf("learn: warmup_steps %d out of range 0..1e9", c.WarmupSteps)
 	case c.DecaySteps < 0 || c.DecaySteps > 1e9:
-		return fmt.Errorf("net: decay_steps %d out of range 0..1e9", c.DecaySteps)
+		return fmt.Errorf("learn: decay_steps %d out of range 0..1e9", c.DecaySteps)
 	case !(c.MinLR >= 0 && c.MinLR <= c.LR):
-		return fmt.Errorf("net: min_lr %g out of range [0, lr=%g]", c.MinLR, c.LR)
+		return fmt.Errorf("learn: min_lr %g out of range [0, lr=%g]", c.MinLR, c.LR)
 	case c.Optimizer != OptimizerAdam && c.Optimizer != OptimizerMomentum:
-		return fmt.Errorf("net: optimizer %q is not %q or %q", c.Optimizer, OptimizerAdam, OptimizerMomentum)
+		return fmt.Errorf("learn: optimizer %q is not %q or %q", c.Optimizer, OptimizerAdam, OptimizerMomentum)
 	case !(c.Momentum >= 0 && c.Momentum < 1):
-		return fmt.Errorf("net: momentum %g out of range [0, 1)", c.Momentum)
+		return fmt.Errorf("learn: momentum %g out of range [0, 1)", c.Momentum)
 	case !(c.L2 >= 0 && c.L2 <= 1):
-		return fmt.Errorf("net: l2 %g out of range [0, 1]", c.L2)
+		return fmt.Errorf("learn: l2 %g out of range [0, 1]", c.L2)
 	case !(c.ValueWeight >= 0 && c.ValueWeight <= 100):
-		return fmt.Errorf("net: value_weight %g out of range [0, 100]", c.ValueWeight)
+		return fmt.Errorf("learn: value_weight %g out of range [0, 100]", c.ValueWeight)
 	case !(c.ScoreWeight >= 0 && c.ScoreWeight <= 100):
-		return fmt.Errorf("net: score_weight %g out of range [0, 100]", c.ScoreWeight)
+		return fmt.Errorf("learn: score_weight %g out of range [0, 100]", c.ScoreWeight)
 	}
 	return nil
 }
@@ -90,7 +90,7 @@ func (c TrainConfig) Validate() error {
 // after the Trainer was built (equal to step on a fresh start). Warm-up
 // counts from the (re)start because optimizer moments do not survive a
 // restart; the decay follows the global step.
-func (c TrainConfig) LearningRate(step, sinceStart int) float64 {
+func (c Config) LearningRate(step, sinceStart int) float64 {
 	lr := c.LR
 	if c.WarmupSteps > 0 && sinceStart < c.WarmupSteps {
 		lr *= float64(sinceStart+1) / float64(c.WarmupSteps)

@@ -1,6 +1,7 @@
-package net
+package learn
 
 import (
+	"kumalak/net"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,8 +13,8 @@ import (
 )
 
 // trGradConfig turns on every loss term so that each gets checked.
-func trGradConfig(batch int) TrainConfig {
-	cfg := DefaultTrainConfig()
+func trGradConfig(batch int) Config {
+	cfg := DefaultConfig()
 	cfg.Batch, cfg.L2, cfg.ValueWeight, cfg.ScoreWeight = batch, 0.01, 1.3, 0.7
 	return cfg
 }
@@ -84,7 +85,7 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 			checked++
 		}
 	}
-	if want := NewParams(trTinyConfig).Count() + trTinyConfig.ValueHidden + 1; checked != want {
+	if want := net.NewParams(trTinyConfig).Count() + trTinyConfig.ValueHidden + 1; checked != want {
 		t.Errorf("checked %d parameters, want %d", checked, want)
 	}
 }
@@ -92,7 +93,7 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 // TestFloat32GradientsMatchFloat64 checks the production float32 graph
 // against the float64 one on a larger net.
 func TestFloat32GradientsMatchFloat64(t *testing.T) {
-	c := Config{InputLen: 20, Actions: 7, Width: 32, Blocks: 2, ValueHidden: 8}
+	c := net.Config{InputLen: 20, Actions: 7, Width: 32, Blocks: 2, ValueHidden: 8}
 	cfg := trGradConfig(16)
 	b := trBatch(c, cfg.Batch, rand.New(rand.NewPCG(12, 12)))
 	p := trParams(c, 12)

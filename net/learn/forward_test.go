@@ -1,15 +1,16 @@
-package net
+package learn
 
 import (
 	"fmt"
+	"kumalak/net"
 	"math"
 	"math/rand/v2"
 	"testing"
 )
 
-// trReferenceForward evaluates arch.go's network for one row in float64,
+// trReferenceForward evaluates net's architecture (net/arch.go) for one row in float64,
 // straight from its definition.
-func trReferenceForward(p *Params, obs, mask []float32) (priors []float64, value float64) {
+func trReferenceForward(p *net.Params, obs, mask []float32) (priors []float64, value float64) {
 	c := p.Config
 	dense := func(x []float64, w, b string, relu bool) []float64 {
 		wt, bt := p.Get(w), p.Get(b)
@@ -61,7 +62,7 @@ func trReferenceForward(p *Params, obs, mask []float32) (priors []float64, value
 
 // trForwardCase returns a trained-looking network (biases non-zero) and n
 // random rows with at least one legal action each.
-func trForwardCase(c Config, n int, seed uint64) (p *Params, obs, mask []float32) {
+func trForwardCase(c net.Config, n int, seed uint64) (p *net.Params, obs, mask []float32) {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	p = trParams(c, seed)
 	for _, t := range p.Tensors {
@@ -76,10 +77,10 @@ func trForwardCase(c Config, n int, seed uint64) (p *Params, obs, mask []float32
 }
 
 func TestForwardMatchesReference(t *testing.T) {
-	c := Config{InputLen: 10, Actions: 6, Width: 24, Blocks: 2, ValueHidden: 5}
+	c := net.Config{InputLen: 10, Actions: 6, Width: 24, Blocks: 2, ValueHidden: 5}
 	const n = 37 // not a multiple of the batch: exercises padding
 	p, obs, mask := trForwardCase(c, n, 4)
-	cfg := DefaultTrainConfig()
+	cfg := DefaultConfig()
 	cfg.Batch = 16
 	tr := trMust(t, p, cfg)
 	priors, values := make([]float32, n*c.Actions), make([]float32, n)
@@ -105,11 +106,11 @@ func TestForwardMatchesReference(t *testing.T) {
 // TestGorgoniaMatchesInfer checks that the training graph and the plain-Go
 // inference agree on the same parameters.
 func TestGorgoniaMatchesInfer(t *testing.T) {
-	c := DefaultConfig(40, 9)
+	c := net.DefaultConfig(40, 9)
 	c.Width = 64
 	const n = 50
 	p, obs, mask := trForwardCase(c, n, 6)
-	cfg := DefaultTrainConfig()
+	cfg := DefaultConfig()
 	cfg.Batch = 32
 	tr := trMust(t, p, cfg)
 	gp, gv := make([]float32, n*c.Actions), make([]float32, n)
@@ -117,7 +118,7 @@ func TestGorgoniaMatchesInfer(t *testing.T) {
 		t.Fatal(err)
 	}
 	ip, iv := make([]float32, n*c.Actions), make([]float32, n)
-	NewInfer(p, n).Run(obs, mask, ip, iv)
+	net.NewInfer(p, n).Run(obs, mask, ip, iv)
 	worst := 0.0
 	for i := range gp {
 		worst = math.Max(worst, math.Abs(float64(gp[i]-ip[i])))
@@ -126,7 +127,7 @@ func TestGorgoniaMatchesInfer(t *testing.T) {
 		worst = math.Max(worst, math.Abs(float64(gv[i]-iv[i])))
 	}
 	if worst > 1e-4 {
-		t.Errorf("gorgonia and Infer differ by up to %g", worst)
+		t.Errorf("gorgonia and net.Infer differ by up to %g", worst)
 	}
 	t.Logf("largest difference %.3g", worst)
 }

@@ -1,4 +1,4 @@
-package net
+package learn
 
 import (
 	"math"
@@ -6,30 +6,30 @@ import (
 	"testing"
 )
 
-func TestTrainConfigValidate(t *testing.T) {
-	if err := DefaultTrainConfig().Validate(); err != nil {
+func TestConfigValidate(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
 		t.Fatalf("default config: %v", err)
 	}
 	bad := []struct {
 		field string
-		edit  func(*TrainConfig)
+		edit  func(*Config)
 	}{
-		{"batch", func(c *TrainConfig) { c.Batch = 0 }},
-		{"batch", func(c *TrainConfig) { c.Batch = 1<<16 + 1 }},
-		{"lr", func(c *TrainConfig) { c.LR = 0 }},
-		{"lr", func(c *TrainConfig) { c.LR = math.NaN() }},
-		{"warmup_steps", func(c *TrainConfig) { c.WarmupSteps = -1 }},
-		{"decay_steps", func(c *TrainConfig) { c.DecaySteps = -1 }},
-		{"min_lr", func(c *TrainConfig) { c.MinLR = c.LR * 2 }},
-		{"min_lr", func(c *TrainConfig) { c.MinLR = -1 }},
-		{"optimizer", func(c *TrainConfig) { c.Optimizer = "sgd" }},
-		{"momentum", func(c *TrainConfig) { c.Momentum = 1 }},
-		{"l2", func(c *TrainConfig) { c.L2 = -1e-4 }},
-		{"value_weight", func(c *TrainConfig) { c.ValueWeight = -1 }},
-		{"score_weight", func(c *TrainConfig) { c.ScoreWeight = math.Inf(1) }},
+		{"batch", func(c *Config) { c.Batch = 0 }},
+		{"batch", func(c *Config) { c.Batch = 1<<16 + 1 }},
+		{"lr", func(c *Config) { c.LR = 0 }},
+		{"lr", func(c *Config) { c.LR = math.NaN() }},
+		{"warmup_steps", func(c *Config) { c.WarmupSteps = -1 }},
+		{"decay_steps", func(c *Config) { c.DecaySteps = -1 }},
+		{"min_lr", func(c *Config) { c.MinLR = c.LR * 2 }},
+		{"min_lr", func(c *Config) { c.MinLR = -1 }},
+		{"optimizer", func(c *Config) { c.Optimizer = "sgd" }},
+		{"momentum", func(c *Config) { c.Momentum = 1 }},
+		{"l2", func(c *Config) { c.L2 = -1e-4 }},
+		{"value_weight", func(c *Config) { c.ValueWeight = -1 }},
+		{"score_weight", func(c *Config) { c.ScoreWeight = math.Inf(1) }},
 	}
 	for _, b := range bad {
-		c := DefaultTrainConfig()
+		c := DefaultConfig()
 		b.edit(&c)
 		err := c.Validate()
 		if err == nil || !strings.Contains(err.Error(), b.field) {
@@ -39,7 +39,7 @@ func TestTrainConfigValidate(t *testing.T) {
 }
 
 func TestLearningRate(t *testing.T) {
-	c := TrainConfig{LR: 1e-2, MinLR: 1e-4, WarmupSteps: 10, DecaySteps: 1000}
+	c := Config{LR: 1e-2, MinLR: 1e-4, WarmupSteps: 10, DecaySteps: 1000}
 	decay := func(step int) float64 { // cosine factor from 1 down to MinLR/LR = 0.01
 		return 0.01 + 0.99*0.5*(1+math.Cos(math.Pi*float64(step)/1000))
 	}
@@ -60,7 +60,7 @@ func TestLearningRate(t *testing.T) {
 			t.Errorf("LearningRate(%d, %d) = %g, want %g", k.step, k.since, got, k.want)
 		}
 	}
-	flat := TrainConfig{LR: 3e-3}
+	flat := Config{LR: 3e-3}
 	for _, s := range []int{0, 1, 1e6} {
 		if got := flat.LearningRate(s, s); got != 3e-3 {
 			t.Errorf("constant schedule at %d = %g, want 3e-3", s, got)

@@ -1,7 +1,8 @@
-package net
+package learn
 
 import (
 	"fmt"
+	"kumalak/net"
 	"math"
 	"math/rand/v2"
 
@@ -14,7 +15,7 @@ import (
 const maskPenalty = 1e9
 
 // graph is the training expression graph for one batch size: the forward
-// pass of arch.go and the loss, built once. Every node is a matrix so that
+// pass of net/arch.go and the loss, built once. Every node is a matrix so that
 // bias rows broadcast with BroadcastAdd.
 type graph struct {
 	g     *G.ExprGraph
@@ -24,7 +25,7 @@ type graph struct {
 	// inputs, fed by copying into their backing arrays
 	obs, negMask, policy, value, score feed
 
-	params  G.Nodes // arch parameters in Config.Names order
+	params  G.Nodes // arch parameters in net.Config.Names order
 	aux     G.Nodes // auxiliary score head (training only), may be empty
 	learn   G.Nodes // params then aux: what the solver updates
 	weights G.Nodes // matrices of learn, the L2 set
@@ -68,7 +69,7 @@ func scalar(v G.Value) float64 {
 	case float64:
 		return d
 	}
-	panic(fmt.Sprintf("net: value %v is not a scalar", v))
+	panic(fmt.Sprintf("learn: value %v is not a scalar", v))
 }
 
 // builder records the first graph-construction error; once it failed every
@@ -159,7 +160,7 @@ func (b *builder) along(f func(*G.Node, ...int) (*G.Node, error), x *G.Node, axe
 // newGraph builds the graph for p's architecture at the given batch size.
 // The auxiliary score head is present when scoreWeight > 0; its weights are
 // drawn from rng.
-func newGraph(p *Params, cfg TrainConfig, dt tensor.Dtype, rng *rand.Rand) (*graph, error) {
+func newGraph(p *net.Params, cfg Config, dt tensor.Dtype, rng *rand.Rand) (*graph, error) {
 	c := p.Config
 	gr := &graph{g: G.NewGraph(), dt: dt, batch: cfg.Batch}
 	b := &builder{g: gr.g, dt: dt}
@@ -182,23 +183,23 @@ func newGraph(p *Params, cfg TrainConfig, dt tensor.Dtype, rng *rand.Rand) (*gra
 	vh := gr.forward(b, c)
 	gr.loss(b, cfg, vh, rng)
 	if b.err != nil {
-		return nil, fmt.Errorf("net: build training graph: %w", b.err)
+		return nil, fmt.Errorf("learn: build training graph: %w", b.err)
 	}
 	if _, err := G.Grad(gr.total, gr.learn...); err != nil {
-		return nil, fmt.Errorf("net: differentiate training graph: %w", err)
+		return nil, fmt.Errorf("learn: differentiate training graph: %w", err)
 	}
 	gr.readOutputs()
 	return gr, nil
 }
 
-// forward builds the network of arch.go on gr.obs; it sets gr.logp and gr.v
+// forward builds the network of net/arch.go on gr.obs; it sets gr.logp and gr.v
 // and returns the value head's hidden layer.
 //
 // The masked log-softmax is built from primitives, z - max(z) - log Σ exp,
 // because gorgonia's LogSoftMax (tensor v0.9.24) shifts every row by the
 // first element of the whole batch instead of the row's maximum, which
 // overflows once a masked logit comes first, and starts a goroutine per row.
-func (gr *graph) forward(b *builder, c Config) *G.Node {
+func (gr *graph) forward(b *builder, c net.Config) *G.Node {
 	w := func(i int) *G.Node { return gr.params[i] }
 	h := b.op1(G.Rectify, b.dense(gr.obs.node, w(0), w(1)))
 	i := 2
@@ -219,7 +220,7 @@ func (gr *graph) forward(b *builder, c Config) *G.Node {
 
 // loss builds the scalar losses and gr.total; it adds the auxiliary score
 // head when cfg.ScoreWeight > 0.
-func (gr *graph) loss(b *builder, cfg TrainConfig, vh *G.Node, rng *rand.Rand) {
+func (gr *graph) loss(b *builder, cfg Config, vh *G.Node, rng *rand.Rand) {
 	gr.learn = append(gr.learn, gr.params...)
 	ce := b.along(G.Sum, b.op2(G.HadamardProd, gr.policy.node, gr.logp))
 	gr.policyLoss = b.op2(G.Mul, ce, b.constant(-1/float64(gr.batch)))

@@ -1,7 +1,8 @@
-package net
+package learn
 
 import (
 	"fmt"
+	"kumalak/net"
 	"math"
 	"math/rand/v2"
 
@@ -24,7 +25,7 @@ type Losses struct {
 }
 
 // Trainer trains a network with gorgonia. It builds the expression graph and
-// a tape machine once, for exactly TrainConfig.Batch rows, and reuses both:
+// a tape machine once, for exactly Config.Batch rows, and reuses both:
 // each Step copies the batch into the input tensors, runs forward and
 // backward, and lets a gorgonia solver (Adam or momentum SGD) update the
 // weights in place.
@@ -32,21 +33,21 @@ type Losses struct {
 // The learning rate is set on the solver before every step with
 // gorgonia.WithLearnRate, which assigns the solver's rate field in place, so
 // no solver or graph is rebuilt. gorgonia's solvers keep their moments
-// private: they cannot be saved, so a Trainer built from saved Params starts
-// its optimizer afresh; the warm-up of TrainConfig counts from every
+// private: they cannot be saved, so a Trainer built from saved net.Params starts
+// its optimizer afresh; the warm-up of Config counts from every
 // (re)start to keep Adam's first steps small.
 //
 // Training is deterministic: the graph holds no randomness, its ops run one
 // after another, and gonum's parallel matrix products split the output into
 // fixed 64×64 blocks, each summed in a fixed order whatever GOMAXPROCS is, so
-// equal Params, config and batches give bit-identical weights.
+// equal net.Params, config and batches give bit-identical weights.
 //
 // Step allocates (about 10 MB per step at batch 256, width 256): gorgonia's
 // tape machine drops its intermediate values on Reset and its solvers clone
 // tensors. A Trainer is not safe for concurrent use.
 type Trainer struct {
-	cfg    TrainConfig
-	arch   Config
+	cfg    Config
+	arch   net.Config
 	gr     *graph
 	vm     G.VM
 	solver G.Solver
@@ -56,13 +57,13 @@ type Trainer struct {
 }
 
 // NewTrainer returns a trainer that starts from a copy of p's weights.
-func NewTrainer(p *Params, cfg TrainConfig) (*Trainer, error) {
+func NewTrainer(p *net.Params, cfg Config) (*Trainer, error) {
 	return newTrainer(p, cfg, tensor.Float32)
 }
 
 // newTrainer builds a trainer whose graph computes in dt (Float32, or
 // Float64 for gradient checks).
-func newTrainer(p *Params, cfg TrainConfig, dt tensor.Dtype) (*Trainer, error) {
+func newTrainer(p *net.Params, cfg Config, dt tensor.Dtype) (*Trainer, error) {
 	if err := p.Config.Validate(); err != nil {
 		return nil, err
 	}
@@ -89,7 +90,7 @@ func newTrainer(p *Params, cfg TrainConfig, dt tensor.Dtype) (*Trainer, error) {
 func (t *Trainer) Close() error { return t.vm.Close() }
 
 // Config returns the training configuration.
-func (t *Trainer) Config() TrainConfig { return t.cfg }
+func (t *Trainer) Config() Config { return t.cfg }
 
 // Steps returns the global step count.
 func (t *Trainer) Steps() int { return t.steps }
@@ -114,16 +115,16 @@ func (t *Trainer) Step(b *data.Batch) (Losses, error) {
 	defer t.vm.Reset()
 	if err := t.vm.RunAll(); err != nil {
 		t.zeroGrads()
-		return Losses{}, fmt.Errorf("net: train step %d: %w", t.steps, err)
+		return Losses{}, fmt.Errorf("learn: train step %d: %w", t.steps, err)
 	}
 	l := t.losses()
 	if math.IsNaN(l.Total) || math.IsInf(l.Total, 0) {
 		t.zeroGrads()
-		return l, fmt.Errorf("net: train step %d: loss is %v", t.steps, l.Total)
+		return l, fmt.Errorf("learn: train step %d: loss is %v", t.steps, l.Total)
 	}
 	G.WithLearnRate(l.LR)(t.solver)
 	if err := t.solver.Step(t.model); err != nil {
-		return l, fmt.Errorf("net: train step %d: solver: %w", t.steps, err)
+		return l, fmt.Errorf("learn: train step %d: solver: %w", t.steps, err)
 	}
 	t.steps++
 	t.local++
@@ -144,15 +145,15 @@ func (t *Trainer) load(r rows) error {
 	nObs, nAct := B*c.InputLen, B*c.Actions
 	switch {
 	case r.n != B:
-		return fmt.Errorf("net: batch has %d rows, trainer is built for %d", r.n, B)
+		return fmt.Errorf("learn: batch has %d rows, trainer is built for %d", r.n, B)
 	case len(r.obs) < nObs:
-		return fmt.Errorf("net: batch obs has %d values, want %d", len(r.obs), nObs)
+		return fmt.Errorf("learn: batch obs has %d values, want %d", len(r.obs), nObs)
 	case len(r.mask) < nAct || len(r.policy) < nAct:
-		return fmt.Errorf("net: batch mask/policy have %d/%d values, want %d", len(r.mask), len(r.policy), nAct)
+		return fmt.Errorf("learn: batch mask/policy have %d/%d values, want %d", len(r.mask), len(r.policy), nAct)
 	case len(r.value) < B:
-		return fmt.Errorf("net: batch value has %d values, want %d", len(r.value), B)
+		return fmt.Errorf("learn: batch value has %d values, want %d", len(r.value), B)
 	case t.gr.score.node != nil && len(r.score) < B:
-		return fmt.Errorf("net: batch score has %d values, want %d (score_weight > 0)", len(r.score), B)
+		return fmt.Errorf("learn: batch score has %d values, want %d (score_weight > 0)", len(r.score), B)
 	}
 	t.gr.obs.set(r.obs[:nObs])
 	t.gr.negMask.apply(r.mask, r.mask, negMask)
@@ -224,8 +225,8 @@ func (t *Trainer) zeroGrads() {
 
 // Params returns a copy of the current weights (the auxiliary score head,
 // a training-only part, is not included).
-func (t *Trainer) Params() *Params {
-	p := NewParams(t.arch)
+func (t *Trainer) Params() *net.Params {
+	p := net.NewParams(t.arch)
 	for i, n := range t.gr.params {
 		copyOut(p.Tensors[i].Data, n.Value().Data())
 	}

@@ -1,4 +1,4 @@
-// Runs an ONNX model exported by kumalak's net.WriteONNX with
+// Runs an ONNX model exported by kumalak's net/onnx Write with
 // onnxruntime-node, for the Go test TestONNXMatchesInfer.
 //
 //   node check.js MODEL.onnx INPUT.json OUTPUT.json

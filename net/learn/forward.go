@@ -1,4 +1,4 @@
-package net
+package learn
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 func (t *Trainer) Forward(obs, mask, priors, values []float32) error {
 	c, B, n := t.arch, t.cfg.Batch, len(values)
 	if len(obs) != n*c.InputLen || len(mask) != n*c.Actions || len(priors) != n*c.Actions {
-		return fmt.Errorf("net: forward: obs/mask/priors have %d/%d/%d values for %d rows, want %d/%d/%d",
+		return fmt.Errorf("learn: forward: obs/mask/priors have %d/%d/%d values for %d rows, want %d/%d/%d",
 			len(obs), len(mask), len(priors), n, n*c.InputLen, n*c.Actions, n*c.Actions)
 	}
 	r := rows{
@@ -48,7 +48,7 @@ func (t *Trainer) forwardChunk(r rows, priors, values []float32) error {
 	defer t.vm.Reset()
 	defer t.zeroGrads()
 	if err := t.vm.RunAll(); err != nil {
-		return fmt.Errorf("net: forward: %w", err)
+		return fmt.Errorf("learn: forward: %w", err)
 	}
 	switch lp := t.gr.read.logp.Data().(type) {
 	case []float32:
@@ -66,7 +66,7 @@ func (t *Trainer) forwardChunk(r rows, priors, values []float32) error {
 }
 
 // zeroEmptyRows clears the priors of rows without a legal action (their
-// softmax would otherwise spread over the illegal actions), as Infer does.
+// softmax would otherwise spread over the illegal actions), as net.Infer does.
 func zeroEmptyRows(priors, mask []float32, actions int) {
 	for lo := 0; lo < len(priors); lo += actions {
 		legal := false

@@ -1,6 +1,7 @@
-package net
+package learn
 
 import (
+	"kumalak/net"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -11,11 +12,11 @@ import (
 )
 
 // trTinyConfig is the smallest architecture that exercises every layer.
-var trTinyConfig = Config{InputLen: 5, Actions: 3, Width: 4, Blocks: 1, ValueHidden: 3}
+var trTinyConfig = net.Config{InputLen: 5, Actions: 3, Width: 4, Blocks: 1, ValueHidden: 3}
 
 // trParams returns He-initialised parameters for c.
-func trParams(c Config, seed uint64) *Params {
-	p := NewParams(c)
+func trParams(c net.Config, seed uint64) *net.Params {
+	p := net.NewParams(c)
 	p.Init(rand.New(rand.NewPCG(seed, 1)))
 	return p
 }
@@ -23,7 +24,7 @@ func trParams(c Config, seed uint64) *Params {
 // trBatch returns n rows of normal observations, random legal masks
 // (action 0 always legal, so no row is empty), target distributions over the
 // legal actions, and values and scores in [-1, 1].
-func trBatch(c Config, n int, rng *rand.Rand) *data.Batch {
+func trBatch(c net.Config, n int, rng *rand.Rand) *data.Batch {
 	b := data.NewBatch(data.Layout{ObsLen: c.InputLen, NumActions: c.Actions}, n)
 	for i := range b.Obs {
 		b.Obs[i] = float32(rng.NormFloat64())
@@ -46,7 +47,7 @@ func trBatch(c Config, n int, rng *rand.Rand) *data.Batch {
 	return b
 }
 
-func trMust(t testing.TB, p *Params, cfg TrainConfig) *Trainer {
+func trMust(t testing.TB, p *net.Params, cfg Config) *Trainer {
 	t.Helper()
 	tr, err := NewTrainer(p, cfg)
 	if err != nil {
@@ -58,7 +59,7 @@ func trMust(t testing.TB, p *Params, cfg TrainConfig) *Trainer {
 
 func TestTrainerParamsRoundTrip(t *testing.T) {
 	p := trParams(trTinyConfig, 3)
-	cfg := DefaultTrainConfig()
+	cfg := DefaultConfig()
 	cfg.Batch = 2
 	got := trMust(t, p, cfg).Params()
 	for i, tn := range p.Tensors {
@@ -73,7 +74,7 @@ func TestTrainerParamsRoundTrip(t *testing.T) {
 // trTeacherBatch returns n rows whose targets are a fixed function of the
 // observation: a one-hot policy on the best legal action of a random linear
 // scorer, and value tanh of a random projection.
-func trTeacherBatch(c Config, n int, rng *rand.Rand) *data.Batch {
+func trTeacherBatch(c net.Config, n int, rng *rand.Rand) *data.Batch {
 	b := trBatch(c, n, rng)
 	m := make([]float64, c.InputLen*c.Actions)
 	u := make([]float64, c.InputLen)
@@ -108,8 +109,8 @@ func trTeacherBatch(c Config, n int, rng *rand.Rand) *data.Batch {
 func TestTrainingReducesLoss(t *testing.T) {
 	for _, opt := range []string{OptimizerAdam, OptimizerMomentum} {
 		t.Run(opt, func(t *testing.T) {
-			c := Config{InputLen: 16, Actions: 6, Width: 64, Blocks: 1, ValueHidden: 16}
-			cfg := DefaultTrainConfig()
+			c := net.Config{InputLen: 16, Actions: 6, Width: 64, Blocks: 1, ValueHidden: 16}
+			cfg := DefaultConfig()
 			cfg.Optimizer, cfg.L2, cfg.WarmupSteps = opt, 0, 10
 			cfg.LR = map[string]float64{OptimizerAdam: 3e-3, OptimizerMomentum: 0.05}[opt]
 			tr := trMust(t, trParams(c, 7), cfg)
@@ -139,7 +140,7 @@ func TestTrainingReducesLoss(t *testing.T) {
 
 func TestMaskedActionsGetNoProbability(t *testing.T) {
 	c := trTinyConfig
-	cfg := DefaultTrainConfig()
+	cfg := DefaultConfig()
 	cfg.Batch = 8
 	rng := rand.New(rand.NewPCG(5, 5))
 	tr := trMust(t, trParams(c, 5), cfg)
@@ -181,14 +182,14 @@ func TestMaskedActionsGetNoProbability(t *testing.T) {
 }
 
 func TestTrainingIsReproducible(t *testing.T) {
-	c := Config{InputLen: 12, Actions: 5, Width: 96, Blocks: 2, ValueHidden: 8}
-	cfg := DefaultTrainConfig()
+	c := net.Config{InputLen: 12, Actions: 5, Width: 96, Blocks: 2, ValueHidden: 8}
+	cfg := DefaultConfig()
 	cfg.Batch, cfg.ScoreWeight = 128, 0.5
 	rng := rand.New(rand.NewPCG(9, 9))
 	batches := []*data.Batch{trBatch(c, cfg.Batch, rng), trBatch(c, cfg.Batch, rng), trBatch(c, cfg.Batch, rng)}
 	// The first run is single-threaded, the second uses every core: gonum
 	// splits matrix products into fixed blocks, so the results must agree.
-	run := func(opt string, procs int) (*Params, []Losses) {
+	run := func(opt string, procs int) (*net.Params, []Losses) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		cfg.Optimizer = opt
 		tr := trMust(t, trParams(c, 9), cfg)
@@ -227,7 +228,7 @@ func TestTrainingIsReproducible(t *testing.T) {
 
 func TestStepRejectsBadBatches(t *testing.T) {
 	c := trTinyConfig
-	cfg := DefaultTrainConfig()
+	cfg := DefaultConfig()
 	cfg.Batch, cfg.ScoreWeight = 4, 1
 	tr := trMust(t, trParams(c, 2), cfg)
 	rng := rand.New(rand.NewPCG(2, 2))
@@ -268,7 +269,7 @@ func TestStepRejectsBadBatches(t *testing.T) {
 }
 
 func TestTrainerResumeSchedule(t *testing.T) {
-	cfg := DefaultTrainConfig()
+	cfg := DefaultConfig()
 	cfg.Batch, cfg.WarmupSteps, cfg.DecaySteps = 4, 10, 100
 	tr := trMust(t, trParams(trTinyConfig, 1), cfg)
 	tr.SetSteps(50)
@@ -288,14 +289,14 @@ func TestTrainerResumeSchedule(t *testing.T) {
 }
 
 func TestNewTrainerValidates(t *testing.T) {
-	cfg := DefaultTrainConfig()
+	cfg := DefaultConfig()
 	cfg.Optimizer = "lbfgs"
 	if _, err := NewTrainer(trParams(trTinyConfig, 1), cfg); err == nil {
-		t.Error("NewTrainer accepted a bad TrainConfig")
+		t.Error("NewTrainer accepted a bad Config")
 	}
 	bad := trTinyConfig
 	bad.Width = 0
-	if _, err := NewTrainer(NewParams(bad), DefaultTrainConfig()); err == nil {
-		t.Error("NewTrainer accepted a bad Config")
+	if _, err := NewTrainer(net.NewParams(bad), DefaultConfig()); err == nil {
+		t.Error("NewTrainer accepted a bad net.Config")
 	}
 }

@@ -1,11 +1,15 @@
-package net
+package onnx
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 
-	"github.com/advancedclimatesystems/gonnx/onnx"
+	pb "github.com/advancedclimatesystems/gonnx/onnx"
 	"github.com/google/renameio/v2"
 	"google.golang.org/protobuf/proto"
+
+	"kumalak/net"
 )
 
 // ONNX export constants: the graph uses the default domain at opset 13
@@ -16,41 +20,41 @@ const (
 	onnxMaskBig   = 1e9 // (mask-1)·1e9 added to the logits drives illegal ones to −1e9
 )
 
-// WriteONNX writes p as an ONNX model (opset 13) to path, atomically. The
+// Write writes p as an ONNX model (opset 13) to path, atomically. The
 // graph has inputs "obs" [N, InputLen] and "mask" [N, Actions] (float32, 1
 // legal / 0 illegal) and outputs "policy" [N, Actions], the softmax of
 // logits + (mask−1)·1e9, and "value" [N, 1]. For a row with at least one
-// legal action it computes what Infer.Run does; a row with no legal action
+// legal action it computes what net.Infer.Run does; a row with no legal action
 // gets a uniform policy instead of zeros.
-func WriteONNX(path string, p *Params) error {
+func Write(path string, p *net.Params) error {
 	b, err := encodeONNX(p)
 	if err != nil {
-		return fmt.Errorf("net: write onnx %s: %w", path, err)
+		return fmt.Errorf("onnx: write %s: %w", path, err)
 	}
 	if err := renameio.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("net: write onnx %s: %w", path, err)
+		return fmt.Errorf("onnx: write %s: %w", path, err)
 	}
 	return nil
 }
 
-// MarshalONNX returns the ONNX model WriteONNX writes.
-func MarshalONNX(p *Params) ([]byte, error) {
+// Marshal returns the ONNX model Write writes.
+func Marshal(p *net.Params) ([]byte, error) {
 	b, err := encodeONNX(p)
 	if err != nil {
-		return nil, fmt.Errorf("net: marshal onnx: %w", err)
+		return nil, fmt.Errorf("onnx: marshal: %w", err)
 	}
 	return b, nil
 }
 
-func encodeONNX(p *Params) ([]byte, error) {
+func encodeONNX(p *net.Params) ([]byte, error) {
 	if err := p.Config.Validate(); err != nil {
-		return nil, unprefixed(err)
+		return nil, err
 	}
-	m := &onnx.ModelProto{
+	m := &pb.ModelProto{
 		IrVersion:       onnxIRVersion,
-		OpsetImport:     []*onnx.OperatorSetIdProto{{Domain: "", Version: onnxOpset}},
+		OpsetImport:     []*pb.OperatorSetIdProto{{Domain: "", Version: onnxOpset}},
 		ProducerName:    "kumalak",
-		ProducerVersion: fmt.Sprint(FormatVersion),
+		ProducerVersion: fmt.Sprint(net.FormatVersion),
 		Graph:           onnxGraph(p),
 	}
 	return proto.Marshal(m)
@@ -58,13 +62,13 @@ func encodeONNX(p *Params) ([]byte, error) {
 
 // onnxBuilder accumulates the nodes and initializers of a graph.
 type onnxBuilder struct {
-	g *onnx.GraphProto
+	g *pb.GraphProto
 	n int // node counter for unique names
 }
 
-func onnxGraph(p *Params) *onnx.GraphProto {
+func onnxGraph(p *net.Params) *pb.GraphProto {
 	c := p.Config
-	gb := &onnxBuilder{g: &onnx.GraphProto{Name: "kumalak"}}
+	gb := &onnxBuilder{g: &pb.GraphProto{Name: "kumalak"}}
 	for _, t := range p.Tensors {
 		gb.initializer(t.Name, t.Shape, t.Data)
 	}
@@ -81,12 +85,12 @@ func onnxGraph(p *Params) *onnx.GraphProto {
 	logits := gb.dense(h, "policy")
 	penalty := gb.op2("Mul", gb.op2("Sub", "mask", "const.one"), "const.big")
 	gb.node("Softmax", []string{gb.op2("Add", logits, penalty)}, "policy",
-		&onnx.AttributeProto{Name: "axis", Type: onnx.AttributeProto_INT, I: 1})
+		&pb.AttributeProto{Name: "axis", Type: pb.AttributeProto_INT, I: 1})
 	vh := gb.op1("Relu", gb.matAdd(h, "value.w1", "value.b1"))
 	gb.node("Tanh", []string{gb.matAdd(vh, "value.w2", "value.b2")}, "value")
 
-	gb.g.Input = []*onnx.ValueInfoProto{onnxInput("obs", c.InputLen), onnxInput("mask", c.Actions)}
-	gb.g.Output = []*onnx.ValueInfoProto{onnxInput("policy", c.Actions), onnxInput("value", 1)}
+	gb.g.Input = []*pb.ValueInfoProto{onnxInput("obs", c.InputLen), onnxInput("mask", c.Actions)}
+	gb.g.Output = []*pb.ValueInfoProto{onnxInput("policy", c.Actions), onnxInput("value", 1)}
 	return gb.g
 }
 
@@ -95,18 +99,18 @@ func (gb *onnxBuilder) initializer(name string, shape []int, data []float32) {
 	for i, d := range shape {
 		dims[i] = int64(d)
 	}
-	gb.g.Initializer = append(gb.g.Initializer, &onnx.TensorProto{
+	gb.g.Initializer = append(gb.g.Initializer, &pb.TensorProto{
 		Name:     name,
 		Dims:     dims,
-		DataType: int32(onnx.TensorProto_FLOAT),
+		DataType: int32(pb.TensorProto_FLOAT),
 		RawData:  float32Bytes(data),
 	})
 }
 
 // node appends one node writing output and returns output.
-func (gb *onnxBuilder) node(op string, inputs []string, output string, attrs ...*onnx.AttributeProto) string {
+func (gb *onnxBuilder) node(op string, inputs []string, output string, attrs ...*pb.AttributeProto) string {
 	gb.n++
-	gb.g.Node = append(gb.g.Node, &onnx.NodeProto{
+	gb.g.Node = append(gb.g.Node, &pb.NodeProto{
 		Name:      fmt.Sprintf("%s_%d", op, gb.n),
 		OpType:    op,
 		Input:     inputs,
@@ -134,15 +138,24 @@ func (gb *onnxBuilder) matAdd(x, w, b string) string {
 }
 
 // onnxInput describes a float tensor [N, cols] with a symbolic batch size.
-func onnxInput(name string, cols int) *onnx.ValueInfoProto {
-	return &onnx.ValueInfoProto{
+func onnxInput(name string, cols int) *pb.ValueInfoProto {
+	return &pb.ValueInfoProto{
 		Name: name,
-		Type: &onnx.TypeProto{Value: &onnx.TypeProto_TensorType{TensorType: &onnx.TypeProto_Tensor{
-			ElemType: int32(onnx.TensorProto_FLOAT),
-			Shape: &onnx.TensorShapeProto{Dim: []*onnx.TensorShapeProto_Dimension{
-				{Value: &onnx.TensorShapeProto_Dimension_DimParam{DimParam: "N"}},
-				{Value: &onnx.TensorShapeProto_Dimension_DimValue{DimValue: int64(cols)}},
+		Type: &pb.TypeProto{Value: &pb.TypeProto_TensorType{TensorType: &pb.TypeProto_Tensor{
+			ElemType: int32(pb.TensorProto_FLOAT),
+			Shape: &pb.TensorShapeProto{Dim: []*pb.TensorShapeProto_Dimension{
+				{Value: &pb.TensorShapeProto_Dimension_DimParam{DimParam: "N"}},
+				{Value: &pb.TensorShapeProto_Dimension_DimValue{DimValue: int64(cols)}},
 			}},
 		}}},
 	}
+}
+
+// float32Bytes returns x as little-endian bytes, ONNX's raw_data layout.
+func float32Bytes(x []float32) []byte {
+	b := make([]byte, 4*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	return b
 }

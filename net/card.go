@@ -1,0 +1,110 @@
+package net
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Card is a model's card: what the network plays, how it was trained, how
+// strong it measured, and how to search with it. `kumalak export` writes it
+// into a model's metadata; the agent that plays a model reads its search
+// settings from it, and `kumalak info` and the bot show it. It is stored as
+// JSON under the "card" metadata key; the JSON names below are the format
+// and stay as they are. Every field may be zero: a model straight from a run
+// has no card at all (Meta.Card == nil).
+type Card struct {
+	Game          string           `json:"game"`              // game name, e.g. "togyz"
+	Title         string           `json:"title"`             // the game's title for people
+	Run           string           `json:"run"`               // run folder the network came from
+	Iteration     int              `json:"iteration"`         // iteration that produced the network
+	Iterations    int              `json:"iterations"`        // iterations the run had completed
+	TrainingTime  string           `json:"training_time"`     // run training time at export, e.g. "30m0s"
+	TrainingSec   float64          `json:"training_sec"`      // the same in seconds
+	Games         int64            `json:"games"`             // self-play games of the run
+	Samples       int64            `json:"samples"`           // self-play samples of the run
+	Steps         int64            `json:"steps"`             // optimizer steps of the network
+	Parameters    int              `json:"parameters"`        // scalar weights of the network
+	Search        Search           `json:"search"`            // recommended search settings
+	Elo           map[string]Match `json:"elo,omitempty"`     // latest measurement against each fixed baseline
+	EloIteration  int              `json:"elo_iteration"`     // iteration of that measurement
+	Rating        *Rating          `json:"rating,omitempty"`  // Elo on the baselines' scale (random = 0) at that iteration
+	Anchors       *Anchors         `json:"anchors,omitempty"` // the baselines' ratings
+	Exported      time.Time        `json:"exported"`          // when the card was written
+	ObsVersion    string           `json:"obs_version"`       // observation encoding the network reads
+	Architecture  string           `json:"architecture"`      // Config.Describe of the network
+	TrainedConfig string           `json:"trained_config"`    // the run's config file
+}
+
+// Search holds a model's recommended search settings; zero means "no
+// recommendation" and leaves the player's default.
+type Search struct {
+	Sims  int     `json:"sims"`  // simulations per move
+	CPuct float32 `json:"cpuct"` // PUCT exploration constant
+}
+
+// Match is one match from the network's view: its games, its results and
+// the Elo difference they imply, with a 95% interval (±9999 stands for an
+// unbounded side).
+type Match struct {
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	Score  float64 `json:"score"` // (wins + draws/2) / games
+	Elo    float64 `json:"elo"`
+	EloLo  float64 `json:"elo_lo"`
+	EloHi  float64 `json:"elo_hi"`
+}
+
+// Rating is an Elo on the anchors' scale (random = 0).
+type Rating struct {
+	Elo float64 `json:"elo"`
+	Err float64 `json:"err"` // half-width of the 95% interval
+}
+
+// Anchors are the fixed ratings of the baselines, random = 0, measured once
+// per run by a round robin among them. Against them every baseline
+// evaluation rates the network on one scale.
+type Anchors struct {
+	Ratings map[string]float64 `json:"ratings"` // logistic Elo, random = 0
+	Errors  map[string]float64 `json:"errors"`  // half-widths of their 95% intervals
+	Games   int                `json:"games"`   // games per pairing of the round robin
+}
+
+// SearchSettings returns the card's recommended simulations and cpuct; a
+// nil card recommends nothing (zeros).
+func (c *Card) SearchSettings() Search {
+	if c == nil {
+		return Search{}
+	}
+	return c.Search
+}
+
+// Describe names the architecture for people, as a card's Architecture
+// field does: "residual MLP 116-128x2-9, value head 64" (inputs, width ×
+// blocks, actions).
+func (c Config) Describe() string {
+	return fmt.Sprintf("residual MLP %d-%dx%d-%d, value head %d", c.InputLen, c.Width, c.Blocks, c.Actions, c.ValueHidden)
+}
+
+// String lists the ratings, strongest first: "ab:depth=2 310, random 0".
+func (a *Anchors) String() string {
+	names := make([]string, 0, len(a.Ratings))
+	for n := range a.Ratings {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(x, y string) int {
+		return cmp.Or(cmp.Compare(a.Ratings[y], a.Ratings[x]), cmp.Compare(x, y))
+	})
+	var sb strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "%s %.0f", n, a.Ratings[n])
+	}
+	return sb.String()
+}

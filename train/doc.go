@@ -1,0 +1,99 @@
+// Package train is the training loop: self-play → train → evaluate →
+// checkpoint, repeated until the run's iteration count or time budget is
+// reached, in one run folder that it owns (Dir).
+//
+// # The iteration
+//
+// Iteration N (Run.iterate) does, in order:
+//
+//  1. Self-play: Config.Games games with the best network, played by one
+//     selfplay.Pool whose workers share one net.Batcher for the whole run
+//     (pointed at each new best network). The samples are written as the
+//     iteration's shard and added to the replay window (data.Window).
+//     With Options.NATS, the batches that workers on other machines
+//     (package cluster) published since the last iteration join the
+//     shard after the local samples; their ids go to the ledger file
+//     right after the shard, and they are acknowledged only after the
+//     checkpoint (step 4), so that a kill loses none and doubles none (see
+//     package cluster, "Exactly once"). Each promoted network is then
+//     published to the workers.
+//  2. Train: the latest network continues on batches drawn from the window,
+//     ceil(new samples × SampleReuse / batch) steps, at most MaxSteps, with
+//     one learn.Trainer kept from iteration to iteration. The result is the
+//     candidate, saved to the models folder.
+//  3. Evaluate: the gate (Eval.Gate "always", "score" or "sprt") plays the
+//     candidate against the best network and decides its promotion; every
+//     BaselineEvery iterations the best network (after promotion) plays the
+//     fixed baselines, and with Eval.AnchorGames > 0 it is rated on the
+//     baselines' scale (random = 0), the anchors being measured once per
+//     run. Every game is recorded.
+//  4. Checkpoint: the candidate becomes latest (and best when promoted), the
+//     iteration's metrics line is appended, the plots are redrawn, and the
+//     state is written, last: writing state.json is the commit point of the
+//     iteration. Shards that fell out of the window (beyond KeepShards) and
+//     candidates beyond KeepModels (except the best and those measured
+//     against the baselines) are pruned afterwards.
+//
+// Every random choice draws from a seed derived from Config.Seed, the
+// iteration and the part (self-play, training, evaluation), never the clock.
+//
+// # The run folder
+//
+// Dir names every file; nothing else spells a file name.
+//
+//	file                            Dir method               written                         holds
+//	config.yaml                     Config                   when the run starts             the resolved Config, read back by --resume
+//	state.json                      State                    last in every checkpoint        State: iterations, steps, samples, games, time, best
+//	metrics.jsonl                   Metrics                  every checkpoint, appended      one Metrics line per completed iteration
+//	best.kmodel                     Best                     at the start, on promotion      the network self-play and gating use
+//	latest.kmodel                   Latest                   at the start, every checkpoint  the network training continues from
+//	anchors.json                    Anchors                  first baseline evaluation       net.Anchors: the baselines' ratings, random = 0
+//	loss.png                        LossPlot                 every checkpoint                the losses against training time
+//	elo.png                         EloPlot                  every checkpoint                the strength against training time
+//	shards/shard-NNNNNN.kshard      Shard(N)                 step 1 of iteration N           its self-play samples (package data)
+//	models/iter-NNNN.kmodel         Model(N)                 step 2 of iteration N           its candidate network
+//	games/iter-NNNN-gate.jsonl      Games(N, GateGames)      step 3, appended                candidate against best, a record per game
+//	games/iter-NNNN-baseline.jsonl  Games(N, BaselineGames)  step 3, appended                best against the baselines
+//	export.kmodel                   Export                   by `kumalak export` only        the best network with its net.Card
+//	cluster/                        Cluster                  with Options.NATS               run-id, the ledger batches-NNNNNN.txt (step 1), token
+//	nats/                           NATS                     by the embedded NATS server     its JetStream storage (stream, buckets)
+//
+// Every file but the appended ones (metrics.jsonl, games/) and the plots is
+// replaced atomically: a temporary file, synced, renamed over the old one.
+//
+// # The resume invariant
+//
+// A run killed at any moment (kill -9, power loss) loses at most the
+// iteration in progress, and `kumalak train --resume` (Open with
+// Options.Resume) continues from the last state.json as if the kill had come
+// just after it:
+//
+//   - state.json is replaced atomically, so it names the last completed
+//     iteration N and the best iteration B ≤ N, whatever else was on disk.
+//   - The window is rebuilt from the shards: those of iterations after N are
+//     deleted first, and the shards left must hold exactly State.Samples
+//     samples in all, or the resume is refused. Pruning keeps every shard the
+//     window needs, so the rebuilt window equals the one the run had.
+//   - The networks come back from latest.kmodel and best.kmodel when their
+//     metadata names iterations N and B. A kill inside checkpoint N+1 may
+//     have replaced either by candidate N+1 already; then they are read from
+//     models/ (Model(N), Model(B): the checkpoint never prunes those) or, for
+//     iteration 0, drawn again from the seed.
+//   - What iteration N+1 wrote besides is dropped: its candidate, its game
+//     records, its ledger file and its metrics line (and a torn last line).
+//     Its worker batches were never acknowledged: the server delivers them
+//     again to the resumed run. Plots and
+//     anchors.json are kept: the plots are redrawn at the next checkpoint,
+//     and the anchors are the run's, whichever iteration measured them.
+//
+// What a kill costs, then, is the time of the unfinished iteration (State
+// counts completed iterations only) and the optimizer's moments, which
+// gorgonia cannot save: the resumed Trainer starts from latest's weights and
+// the step count of the state, warming its learning rate up again.
+//
+// # Concurrency
+//
+// A Run is used by one goroutine; its self-play pool and evaluation matches
+// run their own goroutines inside each step. Cancelling Train's context
+// stops at the next move or training step and drops the iteration whole.
+package train
