@@ -217,7 +217,7 @@ func (r *Run) dropUnfinished() error {
 		}
 	}
 	next := r.state.Iteration + 1
-	for _, path := range []string{r.dir.Model(next), r.dir.Games(next, GateGames), r.dir.Games(next, BaselineGames)} {
+	for _, path := range []string{r.dir.Model(next), r.dir.Games(next, GateGames), r.dir.Games(next, BaselineGames), cluster.LedgerFile(r.dir.Cluster(), next)} {
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("train: resume: %w", err)
 		}
