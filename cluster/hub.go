@@ -39,7 +39,7 @@ type Counters struct {
 	Stale            int64 // batches dropped for their network's age
 	StaleSamples     int64 // samples in them
 	Duplicates       int64 // batches already in a checkpointed shard (acknowledged again)
-	AckErrors        int64 // acks the server did not confirm (the batch comes back, and is a duplicate then)
+	AckErrors        int64 // acks that could not be sent (the batch comes back, and is a duplicate then)
 }
 
 // Hub is the trainer's end of a run: it publishes the settings and the
@@ -278,17 +278,24 @@ func (h *Hub) ack(msg jetstream.Msg) {
 }
 
 // Commit acknowledges the take's batches: call it only once their samples
-// are in a checkpointed shard and their ids in the ledger. An ack the
-// server does not confirm is counted; the batch then comes back and is
-// recognised by the ledger.
+// are in a checkpointed shard and their ids in the ledger. The acks are
+// sent without waiting for each confirmation, then flushed: an ack that is
+// lost only brings its batch back, and the ledger recognises it then.
 func (h *Hub) Commit(t *Take) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, b := range t.Batches {
 		for _, msg := range h.held[b.ID] {
-			h.ack(msg)
+			if err := msg.Ack(); err != nil {
+				h.cnt.AckErrors++
+				h.logf("cluster: ack %s: %v", b.ID, err)
+			}
 		}
 		delete(h.held, b.ID)
+	}
+	if err := h.js.Conn().FlushTimeout(10 * time.Second); err != nil {
+		h.cnt.AckErrors++
+		h.logf("cluster: flush acks: %v", err)
 	}
 }
 

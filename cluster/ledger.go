@@ -57,8 +57,8 @@ func OpenLedger(dir string, upTo int) (*Ledger, error) {
 		return nil, fmt.Errorf("cluster: ledger: %w", err)
 	}
 	for _, p := range names {
-		it, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), "batches-"), ".txt"))
-		if err != nil || ledgerName(it) != filepath.Base(p) {
+		it, ok := parseLedgerName(filepath.Base(p))
+		if !ok {
 			continue
 		}
 		if err := l.load(p, it, upTo); err != nil {
@@ -119,13 +119,14 @@ func (l *Ledger) Seen(id string) (int, bool) {
 }
 
 // Record writes iteration it's entries atomically and remembers their ids;
-// iterations older than LedgerKeep are forgotten and their files removed.
+// ids of iterations LedgerKeep or more before it are forgotten (their files
+// stay until Prune).
 func (l *Ledger) Record(it int, es []Entry) error {
 	var buf bytes.Buffer
 	for _, e := range es {
 		fmt.Fprintf(&buf, "%s\t%s\t%d\t%d\n", e.ID, e.Worker, e.Network, e.Samples)
 	}
-	if err := renameio.WriteFile(filepath.Join(l.dir, ledgerName(it)), buf.Bytes(), 0o644); err != nil {
+	if err := renameio.WriteFile(LedgerFile(l.dir, it), buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("cluster: ledger: %w", err)
 	}
 	for _, e := range es {
@@ -136,11 +137,30 @@ func (l *Ledger) Record(it int, es []Entry) error {
 			delete(l.seen, id)
 		}
 	}
-	old := filepath.Join(l.dir, ledgerName(it-LedgerKeep))
-	if err := os.Remove(old); err != nil && !errors.Is(err, os.ErrNotExist) {
+	return nil
+}
+
+// Prune removes the files of iterations before first (the trainer passes
+// its oldest shard's iteration, so that a file lives as long as its shard).
+func (l *Ledger) Prune(first int) error {
+	names, err := filepath.Glob(filepath.Join(l.dir, "batches-*.txt"))
+	if err != nil {
 		return fmt.Errorf("cluster: ledger: %w", err)
 	}
+	for _, p := range names {
+		it, ok := parseLedgerName(filepath.Base(p))
+		if ok && it < first {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("cluster: ledger: %w", err)
+			}
+		}
+	}
 	return nil
+}
+
+func parseLedgerName(name string) (int, bool) {
+	it, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, "batches-"), ".txt"))
+	return it, err == nil && it >= 0 && ledgerName(it) == name
 }
 
 // RunID returns the run id kept in dir/run-id, making a new random one

@@ -22,10 +22,16 @@ type ClusterConfig struct {
 	// MaxSamples bounds the worker samples taken into one iteration; the
 	// rest wait in the stream for the next. 0 = all that wait.
 	MaxSamples int `yaml:"max_samples_per_iteration"`
+	// AckWait is how long the server waits for the trainer to acknowledge
+	// a batch it took before delivering it again; the trainer keeps the
+	// batches it holds alive meanwhile, so this is how long a resumed run
+	// waits for those a killed one held.
+	AckWait time.Duration `yaml:"ack_wait"`
 }
 
-// DefaultClusterConfig keeps batches of the last four promotions.
-func DefaultClusterConfig() ClusterConfig { return ClusterConfig{MaxAge: 4} }
+// DefaultClusterConfig keeps batches of the last four promotions and
+// redelivers unacknowledged ones after 30s.
+func DefaultClusterConfig() ClusterConfig { return ClusterConfig{MaxAge: 4, AckWait: 30 * time.Second} }
 
 // Validate names the first field out of range.
 func (c ClusterConfig) Validate() error {
@@ -34,6 +40,8 @@ func (c ClusterConfig) Validate() error {
 		return fmt.Errorf("train: cluster.max_age %d out of range 0..%d", c.MaxAge, 1<<20)
 	case c.MaxSamples < 0 || c.MaxSamples > 1<<26:
 		return fmt.Errorf("train: cluster.max_samples_per_iteration %d out of range 0..%d", c.MaxSamples, 1<<26)
+	case c.AckWait < time.Second || c.AckWait > time.Hour:
+		return fmt.Errorf("train: cluster.ack_wait %s out of range 1s..1h", c.AckWait)
 	}
 	return nil
 }
@@ -66,7 +74,7 @@ func (r *Run) attach() error {
 	st := cluster.Settings{Run: id, Layout: r.layout(), BatchVersion: cluster.BatchVersion,
 		SelfPlay: r.cfg.SelfPlay, Batcher: r.cfg.Batcher, Seed: r.cfg.Seed}
 	hub, err := cluster.OpenHub(ctx, r.opt.NATS, ledger, cluster.HubConfig{Settings: st,
-		MaxAge: r.cfg.Cluster.MaxAge, MaxTake: r.cfg.Cluster.MaxSamples,
+		MaxAge: r.cfg.Cluster.MaxAge, MaxTake: r.cfg.Cluster.MaxSamples, AckWait: r.cfg.Cluster.AckWait,
 		Log: func(m string) { fmt.Fprintln(r.log, m) }})
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
@@ -128,13 +136,23 @@ func (r *Run) recordRemote(it int, take *cluster.Take) error {
 	return nil
 }
 
-// commitRemote acknowledges the checkpointed batches and publishes a newly
-// promoted network to the workers.
+// commitRemote acknowledges the checkpointed batches, prunes the ledger
+// files whose shards are gone and publishes a newly promoted network to the
+// workers.
 func (r *Run) commitRemote(ctx context.Context, it int, take *cluster.Take, promoted bool, cand *net.Model) error {
 	if r.hub == nil {
 		return nil
 	}
 	r.hub.Commit(take)
+	infos, err := data.ListShards(r.dir.Shards())
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if len(infos) > 0 {
+		if err := r.ledger.Prune(infos[0].Header.Iteration); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+	}
 	if !promoted {
 		return nil
 	}
