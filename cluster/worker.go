@@ -61,8 +61,8 @@ type Worker struct {
 	seq     int
 	queue   chan *Batch // to the publisher
 
-	run     atomic.Value // string
-	network atomic.Int64
+	run                                                    atomic.Value // string
+	network                                                atomic.Int64
 	games, samples, batches, published, dups, lost, queued atomic.Int64
 }
 
@@ -318,4 +318,3 @@ func (p *pending) send(s []data.Sample) {
 	w.queued.Add(1)
 	w.queue <- b
 }
-
