@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
 	"testing"
 
 	"kumalak/agent"
@@ -68,7 +67,3 @@ func TestEngineProcess(t *testing.T) {
 	os.Exit(0)
 }
 
-// lines splits output into trimmed lines.
-func lines(s string) []string {
-	return strings.Split(strings.TrimSpace(s), "\n")
-}

@@ -5,6 +5,7 @@
 package envtest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -80,7 +81,7 @@ func Check(spec *env.Spec, st env.State) error {
 	obs[spec.ObsLen] = 12345
 	st.Observe(obs)
 	if obs[spec.ObsLen] != 12345 {
-		return fmt.Errorf("Observe wrote past ObsLen")
+		return errors.New("observe wrote past ObsLen")
 	}
 	return nil
 }
