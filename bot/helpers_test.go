@@ -66,4 +66,3 @@ func TestEngineProcess(t *testing.T) {
 	}
 	os.Exit(0)
 }
-
