@@ -137,6 +137,10 @@ type Spec struct {
 	// the game's record notation; nil means pit numbers separated by spaces
 	// (see FormatMoves).
 	Notation func(start State, moves []Action) (string, error)
+	// ReadMove reads one move token of the game's notation, checks it and
+	// plays it on st, which it leaves unchanged on error; nil means a pit
+	// number (ReadPit). ParseMoves reads whole records with it.
+	ReadMove func(st State, tok string) (Action, error)
 }
 
 // FormatMoves writes moves played from start in the game's notation.

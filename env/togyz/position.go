@@ -25,6 +25,7 @@ var Spec = &env.Spec{
 	New:        func() env.State { return New() },
 	Parse:      parseState,
 	Notation:   record,
+	ReadMove:   readMove,
 }
 
 func init() { env.Register(Spec) }
