@@ -128,7 +128,7 @@ func makeOpenings(start env.State, n, plies int, seed uint64) ([][]env.Action, e
 	seen := map[string]bool{}
 	out := make([][]env.Action, 0, n)
 	st := env.Clone(start)
-	var buf [64]env.Action
+	var buf [env.MaxActions]env.Action
 	for len(out) < n {
 		var open []env.Action
 		for try := 0; ; try++ {

@@ -19,7 +19,7 @@ func SlowPerft(st State, depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
-	var buf [32]Action
+	var buf [MaxActions]Action
 	moves := st.Legal(buf[:0])
 	if depth == 1 {
 		return uint64(len(moves))

@@ -42,7 +42,7 @@ func CheckMove(st State, pit int) (Action, error) {
 		}
 		return a, nil
 	}
-	var buf [32]Action
+	var buf [MaxActions]Action
 	for _, l := range st.Legal(buf[:0]) {
 		if l == a {
 			return a, nil
@@ -61,4 +61,19 @@ type Scorer interface {
 // (Zobrist or similar), equal for equal positions.
 type Hasher interface {
 	Hash() uint64
+}
+
+// Same reports whether a and b, states of one game, are the same position
+// with the same player to move: by Hash when the game has one (no
+// allocation), else by position string.
+func Same(a, b State) bool {
+	if a.ToMove() != b.ToMove() {
+		return false
+	}
+	ha, ok1 := a.(Hasher)
+	hb, ok2 := b.(Hasher)
+	if ok1 && ok2 {
+		return ha.Hash() == hb.Hash()
+	}
+	return a.String() == b.String()
 }

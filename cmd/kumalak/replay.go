@@ -36,7 +36,7 @@ func newReplayCmd() *cobra.Command {
 			out := c.OutOrStdout()
 			fmt.Fprintln(out, st.String())
 			fmt.Fprintf(out, "result %s\n", st.Result())
-			fmt.Fprint(out, draw(st))
+			fmt.Fprint(out, env.Drawing(st))
 			if spec.Notation != nil {
 				rec, err := spec.FormatMoves(start, moves)
 				if err != nil {

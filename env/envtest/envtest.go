@@ -31,7 +31,7 @@ func Run(t *testing.T, spec *env.Spec, games int, seed uint64) {
 // ends or maxPlies pass, checking each position; it returns the first
 // violation found.
 func PlayRandom(spec *env.Spec, st env.State, rng *rand.Rand, maxPlies int) error {
-	var buf [64]env.Action
+	var buf [env.MaxActions]env.Action
 	for ply := 0; ply < maxPlies; ply++ {
 		if err := Check(spec, st); err != nil {
 			return fmt.Errorf("ply %d, position %s: %w", ply, st, err)
@@ -67,7 +67,7 @@ func Check(spec *env.Spec, st env.State) error {
 	if back.String() != s {
 		return fmt.Errorf("string round trip: %q -> %q", s, back.String())
 	}
-	var buf [64]env.Action
+	var buf [env.MaxActions]env.Action
 	moves := st.Legal(buf[:0])
 	if (len(moves) == 0) != (st.Result() != env.Ongoing) {
 		return fmt.Errorf("%d legal moves but result %s", len(moves), st.Result())

@@ -77,9 +77,9 @@ func Parse(s string) (*Board, error) {
 	for pl := env.White; pl <= env.Black; pl++ {
 		switch n := p.Special[pl]; {
 		case n == PitsPerSide:
-			return nil, fmt.Errorf("%s's special: pit %d can't be a tuzdyk", name(pl), n)
+			return nil, fmt.Errorf("%s's special: pit %d can't be a tuzdyk", pl.Name(), n)
 		case n != 0 && pl == env.Black && n == p.Special[env.White]:
-			return nil, fmt.Errorf("%s's special: both tuzdyks are pit %d", name(pl), n)
+			return nil, fmt.Errorf("%s's special: both tuzdyks are pit %d", pl.Name(), n)
 		case n != 0:
 			b.tuz[pl] = int8(int(pl.Other())*PitsPerSide + n - 1)
 		}
@@ -102,12 +102,4 @@ func digits(s string) bool {
 		}
 	}
 	return true
-}
-
-// name names player p in messages.
-func name(p env.Player) string {
-	if p == env.White {
-		return "white"
-	}
-	return "black"
 }
