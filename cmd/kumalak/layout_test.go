@@ -28,7 +28,6 @@ var layout = []layoutRow{
 	{"solve", false, []string{"env", "env/togyz", "env/mangala"}},
 	{"mcts", false, []string{"env"}},
 	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve"}},
-	{"agent/agenttest", false, []string{"env"}},
 	{"arena", false, []string{"env", "agent"}},
 	{"selfplay", false, []string{"env", "mcts", "data"}},
 	{"cluster", false, []string{"data", "net", "selfplay"}},
