@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/env/envtest"
 	"kumalak/env"
+	"kumalak/env/envtest"
 	"kumalak/net"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/env/envtest"
 	"kumalak/env"
+	"kumalak/env/envtest"
 )
 
 func TestGreedyTakesTheCapture(t *testing.T) {

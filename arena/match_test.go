@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"kumalak/agent"
-	"kumalak/env/envtest"
 	"kumalak/env"
+	"kumalak/env/envtest"
 )
 
 // readRecords decodes the JSON lines of a match.
