@@ -7,7 +7,7 @@
 // view. Turns do not always alternate (mangala's extra turn), so code that
 // backs values up a game tree compares players instead of negating per ply.
 //
-// Position strings have one form for every game (RULES.md): ParsePosition
+// Position strings have one form for every game (docs/RULES.md): ParsePosition
 // reads and checks what all games share, and each game adds its own rules
 // (where a tuzdyk or castle may stand).
 //

@@ -128,7 +128,7 @@ type State interface {
 	Observe(dst []float32)
 	// CopyFrom makes the receiver a copy of src, a state of the same game.
 	CopyFrom(src State)
-	// String returns the position string of RULES.md.
+	// String returns the position string of docs/RULES.md.
 	String() string
 }
 

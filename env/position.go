@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Position is a position string of RULES.md split into its fields:
+// Position is a position string of docs/RULES.md split into its fields:
 //
 //	<white pits 1..N>/<black pits 1..N> <white store> <black store> <white's special> <black's special> <to move>
 //

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -309,4 +310,42 @@ func TestMain(m *testing.M) {
 		os.Exit(run(root))
 	}
 	os.Exit(m.Run())
+}
+
+// TestNoOutsideReferences fails when a file of the repository points at a
+// document outside it: everything a reader needs is in the repository.
+func TestNoOutsideReferences(t *testing.T) {
+	root := filepath.Join("..", "..")
+	outside := []string{"../" + "shared", "the " + "brief", "STYLE" + ".md"}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "bin" || name == "runs") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(name) {
+		case ".go", ".md", ".yaml", ".js", ".html", ".css", ".json", ".txt", "":
+		default:
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, o := range outside {
+			if i := bytes.Index(bytes.ToLower(b), bytes.ToLower([]byte(o))); i >= 0 {
+				line := 1 + bytes.Count(b[:i], []byte("\n"))
+				t.Errorf("%s:%d refers to %q, outside the repository", path, line, o)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

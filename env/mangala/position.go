@@ -6,7 +6,7 @@ import (
 	"kumalak/env"
 )
 
-// Parse reads a position string of RULES.md (env.ParsePosition):
+// Parse reads a position string of docs/RULES.md (env.ParsePosition):
 //
 //	<white pits 1..6>/<black pits 1..6> <white store> <black store> <white's special> <black's special> <to move>
 //
@@ -37,7 +37,7 @@ func Parse(s string, kale bool) (*Board, error) {
 	return &b, nil
 }
 
-// String returns the position string of RULES.md.
+// String returns the position string of docs/RULES.md.
 func (b *Board) String() string {
 	var rows [2][PitsPerSide]int
 	for i, v := range b.pits {

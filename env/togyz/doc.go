@@ -1,4 +1,4 @@
-// Package togyz is Togyz Kumalak (Dokuz Kumalak) exactly as RULES.md rules
+// Package togyz is Togyz Kumalak (Dokuz Kumalak) exactly as docs/RULES.md rules
 // it, registered with env as "togyz".
 //
 // # Board

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 )
 
-// Perft counts the leaves of the game tree depth plies below b, as RULES.md
+// Perft counts the leaves of the game tree depth plies below b, as docs/RULES.md
 // defines perft. The last ply is counted in bulk, without playing it.
 func (b *Board) Perft(depth int) uint64 {
 	switch {

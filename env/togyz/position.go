@@ -49,7 +49,7 @@ func parseState(s string) (env.State, error) {
 	return b, nil
 }
 
-// String returns the position string of RULES.md, e.g.
+// String returns the position string of docs/RULES.md, e.g.
 // "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - - w".
 func (b *Board) String() string {
 	var rows [2][PitsPerSide]int
