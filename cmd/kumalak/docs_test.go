@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,7 +23,7 @@ var docGlobs = []string{"README.md", "docs/*.md"}
 // docDeadline bounds each documented command: one still running then (a
 // full training run, a server, a long match) is stopped, and passes if it
 // had not failed before.
-const docDeadline = 2 * time.Second
+const docDeadline = 1500 * time.Millisecond
 
 // docCommand is one command line found in a document's code block.
 type docCommand struct {
@@ -37,7 +38,8 @@ func (d docCommand) String() string {
 }
 
 // TestDocCommands runs every "kumalak ..." line of the code blocks of
-// README.md and docs/*.md, as written, each in a fresh folder holding the
+// README.md and docs/*.md, and of the commands' --help examples, as written
+// (but for the port of --addr: see freePort), each in a fresh folder holding the
 // repository's configs/, a trained tiny run in runs/togyz (with best.kmodel
 // and export.kmodel), togyz.kmodel and a bin/kumalak that is this binary
 // (except for train, which gets no run). A command must succeed, or still
@@ -58,7 +60,7 @@ func TestDocCommands(t *testing.T) {
 			dir := t.TempDir()
 			copyFixture(t, fixture, dir, c.args[0] != "train")
 			t.Chdir(dir)
-			code, out, running := runDoc(c.args)
+			code, out, running := runDoc(freePort(c.args))
 			t.Logf("exit %d, still running at the deadline: %v\n%s", code, running, out)
 			switch {
 			case c.want != nil:
@@ -99,7 +101,8 @@ func TestDocCommandsFound(t *testing.T) {
 	}
 }
 
-// docCommands returns the commands of every document of docGlobs.
+// docCommands returns the commands of every document of docGlobs and of
+// every subcommand's --help examples.
 func docCommands(t *testing.T) []docCommand {
 	t.Helper()
 	var cmds []docCommand
@@ -115,6 +118,13 @@ func docCommands(t *testing.T) []docCommand {
 			}
 			rel, _ := filepath.Rel(filepath.Join("..", ".."), f)
 			cmds = append(cmds, parseDoc(filepath.ToSlash(rel), string(b))...)
+		}
+	}
+	for _, c := range newRoot().Commands() {
+		for i, line := range strings.Split(c.Example, "\n") {
+			if words := shellWords(strings.TrimSpace(line)); len(words) > 1 && words[0] == "kumalak" {
+				cmds = append(cmds, docCommand{file: "kumalak " + c.Name() + " --help", line: i + 1, args: words[1:]})
+			}
 		}
 	}
 	return cmds
@@ -213,6 +223,19 @@ func equalLines(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// freePort returns args with the value of --addr replaced by
+// 127.0.0.1:0, so that a port already in use on the test machine fails no
+// documented server.
+func freePort(args []string) []string {
+	out := slices.Clone(args)
+	for i := range out {
+		if out[i] == "--addr" && i+1 < len(out) {
+			out[i+1] = "127.0.0.1:0"
+		}
+	}
+	return out
 }
 
 // runDoc runs the command in-process with empty standard input, stopping
