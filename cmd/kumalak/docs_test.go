@@ -77,12 +77,16 @@ func TestDocCommands(t *testing.T) {
 }
 
 // TestDocCommandsFound pins the extraction: synopsis forms would not run
-// as written, so no documented command may use them.
+// as written, and an absolute path would write outside the test's folder,
+// so no documented command may use them.
 func TestDocCommandsFound(t *testing.T) {
 	for _, c := range docCommands(t) {
 		for _, a := range c.args {
 			if strings.ContainsAny(a, "[]|<>…") && !strings.Contains(a, "=") {
 				t.Errorf("%v: %q is a synopsis, not a runnable argument", c, a)
+			}
+			if filepath.IsAbs(a) {
+				t.Errorf("%v: %q is outside the folder the command runs in", c, a)
 			}
 		}
 	}
