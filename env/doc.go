@@ -11,6 +11,12 @@
 // reads and checks what all games share, and each game adds its own rules
 // (where a tuzdyk or castle may stand).
 //
+// One of each: Player.Name names a side for people, Drawing draws any
+// board (Drawer), LegalPits lists the legal moves as pit numbers, Same
+// compares two positions, MaxActions bounds every game's action count, and
+// Spec.ParseMoves reads a record in the game's notation (Spec.ReadMove),
+// as Spec.FormatMoves writes one.
+//
 // Games live in subpackages (env/togyz, env/mangala) and register themselves
 // in init; import kumalak/env/games to register all of them. The conformance
 // suite every game passes is in env/envtest.

@@ -1,7 +1,8 @@
 // Package envtest is the conformance suite every kumalak game passes: stones
 // conserved, no negative pit, legal moves empty exactly when terminal, copies
 // independent, position strings round-trip, observations of the right length,
-// and zero allocations in the hot methods.
+// and zero allocations in the hot methods. It also holds Kalah, the small
+// game the tests of mcts, agent, arena and selfplay play (kalah.go).
 package envtest
 
 import (

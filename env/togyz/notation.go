@@ -38,7 +38,7 @@ func (b *Board) ApplyNoted(a env.Action) Note {
 }
 
 // FormatRecord writes moves played from start (which it does not change) in
-// numbered pairs: "1. 76 98 2. 55 12x". A record starting with black to
+// numbered pairs: "1. 21 65 2. 34 22x". A record starting with black to
 // move begins "1... 98". It fails on an illegal move.
 func FormatRecord(start *Board, moves []env.Action) (string, error) {
 	b := *start
