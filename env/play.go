@@ -63,6 +63,16 @@ type Hasher interface {
 	Hash() uint64
 }
 
+// Mix64 is the splitmix64 finalizer, a bijection on uint64 that spreads
+// every input bit over the output: the games build their Hash with it.
+func Mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
 // Same reports whether a and b, states of one game, are the same position
 // with the same player to move: by Hash when the game has one (no
 // allocation), else by position string.

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -249,7 +248,7 @@ func runDoc(args []string) (code int, out string, running bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), docDeadline)
 	defer cancel()
 	root := newRoot()
-	var buf lockedBuffer
+	var buf syncBuffer
 	root.SetArgs(args)
 	root.SetOut(&buf)
 	root.SetErr(&buf)
@@ -257,24 +256,6 @@ func runDoc(args []string) (code int, out string, running bool) {
 	root.SetContext(ctx)
 	code = run(root)
 	return code, buf.String(), errors.Is(ctx.Err(), context.DeadlineExceeded)
-}
-
-// lockedBuffer is a bytes.Buffer for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // docFixture trains the tiny config into runs/togyz of a new folder and

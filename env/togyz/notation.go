@@ -96,7 +96,7 @@ func readMove(st env.State, tok string) (env.Action, error) {
 // playToken plays one move token on b, checking its landing pit and mark.
 func playToken(b *Board, tok string) (env.Action, error) {
 	body, mark := strings.CutSuffix(strings.ToLower(tok), "x")
-	if len(body) < 1 || len(body) > 2 || !digits(body) || (mark && len(body) != 2) {
+	if len(body) < 1 || len(body) > 2 || strings.Trim(body, "0123456789") != "" || (mark && len(body) != 2) {
 		return 0, errors.New("want a pit 1..9, optionally followed by the landing pit and x")
 	}
 	a, err := env.CheckMove(b, int(body[0]-'0'))

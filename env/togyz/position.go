@@ -90,16 +90,3 @@ func Parse(s string) (*Board, error) {
 	}
 	return &b, nil
 }
-
-// digits reports whether s is one or more ASCII digits.
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
