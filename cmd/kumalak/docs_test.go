@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +89,9 @@ func TestDocCommandsFound(t *testing.T) {
 				t.Errorf("%v: %q is outside the folder the command runs in", c, a)
 			}
 		}
+	}
+	if got := shellWords(`kumalak arena --a engine:cmd='./x --d 3' --b "r s" # c`); !equalLines(got, []string{"kumalak", "arena", "--a", "engine:cmd=./x --d 3", "--b", "r s"}) {
+		t.Errorf("shellWords = %q", got)
 	}
 	got := parseDoc("x.md", "text kumalak perft\n\n    kumalak show --game 'a b'  # note\n    $ kumalak replay 9\n    out 1\n    out 2\n\n```\nkumalak info \"m.kmodel\"\n```\n")
 	want := []string{"x.md:3: kumalak show --game a b", "x.md:4: kumalak replay 9", "x.md:9: kumalak info m.kmodel"}
@@ -181,37 +185,23 @@ func parseDoc(file, text string) []docCommand {
 	return cmds
 }
 
+// shellWord matches one word of a command line, quoted parts included;
+// shellQuote matches one quoted part.
+var (
+	shellWord  = regexp.MustCompile(`(?:'[^']*'|"[^"]*"|[^\s'"])+`)
+	shellQuote = regexp.MustCompile(`'([^']*)'|"([^"]*)"`)
+)
+
 // shellWords splits a command line as a POSIX shell would for the simple
 // cases documents use: words separated by blanks, '...' and "..." quoting,
-// and a # at the start of a word beginning a comment.
+// and a word starting with # beginning a comment.
 func shellWords(s string) []string {
 	var words []string
-	var cur strings.Builder
-	inWord := false
-	var quote rune
-	for _, r := range s {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, inWord = r, true
-		case r == ' ' || r == '\t':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-			}
-			inWord = false
-		case r == '#' && !inWord:
-			return words
-		default:
-			cur.WriteRune(r)
-			inWord = true
+	for _, w := range shellWord.FindAllString(s, -1) {
+		if strings.HasPrefix(w, "#") {
+			break
 		}
-	}
-	if inWord {
-		words = append(words, cur.String())
+		words = append(words, shellQuote.ReplaceAllString(w, "$1$2"))
 	}
 	return words
 }
