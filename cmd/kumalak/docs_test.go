@@ -161,6 +161,7 @@ func parseDoc(file, text string) []docCommand {
 			indented = false
 		}
 		prevBlank = blank
+		raw := strings.TrimRight(code, " ")
 		code = strings.TrimSpace(code)
 		if !isCode || code == "" {
 			open = nil
@@ -168,7 +169,7 @@ func parseDoc(file, text string) []docCommand {
 		}
 		transcript := strings.HasPrefix(code, "$ ")
 		if open != nil && !transcript {
-			open.want = append(open.want, code)
+			open.want = append(open.want, raw) // indentation kept: boards are drawn
 			continue
 		}
 		open = nil
