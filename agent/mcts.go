@@ -99,7 +99,7 @@ func (m *searcher) Move(ctx context.Context, st env.State) (env.Action, error) {
 	if st.Result() != env.Ongoing {
 		return 0, ErrGameOver
 	}
-	if !m.rooted || !sameState(m.cur, st) {
+	if !m.rooted || !env.Same(m.cur, st) {
 		m.search.Reset(st)
 		m.cur.CopyFrom(st)
 		m.rooted = true
@@ -153,18 +153,4 @@ func (m *searcher) analyse() {
 		}
 		m.ana.Moves = append(m.ana.Moves, s)
 	}
-}
-
-// sameState reports whether a and b are the same position: by hash when the
-// game has one, else by position string.
-func sameState(a, b env.State) bool {
-	if a.ToMove() != b.ToMove() {
-		return false
-	}
-	ha, ok1 := a.(env.Hasher)
-	hb, ok2 := b.(env.Hasher)
-	if ok1 && ok2 {
-		return ha.Hash() == hb.Hash()
-	}
-	return a.String() == b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
 	"testing"
 
 	"kumalak/agent"
@@ -66,9 +65,4 @@ func TestEngineProcess(t *testing.T) {
 		os.Exit(1)
 	}
 	os.Exit(0)
-}
-
-// lines splits output into trimmed lines.
-func lines(s string) []string {
-	return strings.Split(strings.TrimSpace(s), "\n")
 }
