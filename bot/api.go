@@ -158,19 +158,24 @@ func (s *Server) checkMoveRequest(req MoveRequest, st env.State) *apiError {
 		return badRequest("bad_limit", "sims %d out of range 0..%d", req.Sims, s.cfg.MaxSims)
 	case req.TimeMS < 0 || int64(req.TimeMS) > s.cfg.MaxTime.Milliseconds():
 		return badRequest("bad_limit", "time_ms %d out of range 0..%d", req.TimeMS, s.cfg.MaxTime.Milliseconds())
-	case req.Depth < 0 || req.Depth > 60:
-		return badRequest("bad_limit", "depth %d out of range 0..60", req.Depth)
+	case req.Depth < 0 || req.Depth > agent.MaxDepth:
+		return badRequest("bad_limit", "depth %d out of range 0..%d", req.Depth, agent.MaxDepth)
 	case st.Result() != env.Ongoing:
 		return &apiError{http.StatusConflict, "game_over", "the game is over (" + st.Result().String() + ")"}
 	}
 	return nil
 }
 
-// search waits for a search slot, borrows an agent and plays its move.
+// search waits for a search slot, borrows an agent, bounds it by the
+// request's limits in the dimensions it has (the others are reported as
+// ignored, and leave its own limits alone) and plays its move.
 func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*MoveResponse, *apiError) {
-	spec, ignored, err := applyLimits(s.cfg.Agent, Limits{Sims: req.Sims, Time: time.Duration(req.TimeMS) * time.Millisecond, Depth: req.Depth})
-	if err != nil {
-		return nil, &apiError{http.StatusInternalServerError, "internal", err.Error()}
+	lims := s.lims[st.Spec().Name]
+	want := agent.Limits{Sims: req.Sims, Time: time.Duration(req.TimeMS) * time.Millisecond, Depth: req.Depth}
+	lim, dropped := lims.base.Replace(want, lims.max)
+	spec := s.sp
+	if !lims.max.IsZero() {
+		spec.Limits = lim
 	}
 	select {
 	case s.sem <- struct{}{}:
@@ -178,18 +183,24 @@ func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*Mo
 	case <-ctx.Done():
 		return nil, &apiError{http.StatusServiceUnavailable, "busy", "the server is busy: try again"}
 	}
-	ag, err := s.pool.get(st.Spec(), spec)
+	ag, err := s.pool.get(st.Spec())
 	if err != nil {
-		return nil, badRequest("bad_limit", "%v", err)
+		return nil, &apiError{http.StatusInternalServerError, "internal", err.Error()}
+	}
+	if l, ok := ag.(agent.Limiter); ok {
+		if err := l.SetLimits(lim); err != nil {
+			s.pool.put(st.Spec(), ag, false)
+			return nil, badRequest("bad_limit", "%v", err)
+		}
 	}
 	began := time.Now()
 	a, err := ag.Move(ctx, st)
 	var resp *MoveResponse
 	var e *apiError
 	if err == nil { // the analysis is the agent's: read it before another request may
-		resp, e = s.answer(st, req.Moves, a, ag, spec, time.Since(began))
+		resp, e = s.answer(st, req.Moves, a, ag, spec.String(), time.Since(began))
 	}
-	s.pool.put(st.Spec(), spec, ag, err != nil)
+	s.pool.put(st.Spec(), ag, err != nil)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, &apiError{http.StatusServiceUnavailable, "timeout", "the search took longer than " + s.cfg.Timeout.String()}
@@ -198,7 +209,7 @@ func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*Mo
 	case e != nil:
 		return nil, e
 	}
-	resp.Ignored = ignored
+	resp.Ignored = dropped.Names()
 	return resp, nil
 }
 

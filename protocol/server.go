@@ -220,14 +220,14 @@ func (s *server) halt() {
 // usage is the command list that help answers.
 func usage() []string {
 	return []string{
-		wordHello + " | " + wordUCI + "    handshake: id and option lines, then " + wordHelloOK + " (" + wordUCIOK + ")",
-		wordIsReady + "    " + wordReadyOK,
+		wordHello + " | " + wordUCI + ": handshake: id and option lines, then " + wordHelloOK + " (" + wordUCIOK + ")",
+		wordIsReady + ": " + wordReadyOK,
 		setOptionUsage,
 		wordNewGame + " [game]",
 		positionUsage,
 		goUsage,
-		wordStop + "    end the search now: " + wordBestMove + " follows",
-		wordShow + "    draw the board",
+		wordStop + ": end the search now: " + wordBestMove + " follows",
+		wordShow + ": draw the board",
 		wordQuit,
 	}
 }
