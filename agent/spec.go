@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -194,7 +195,16 @@ func (s *Spec) parseKeys(k *kind, rest string) error {
 	if zeroSims && k.lim.needsOne && s.Limits.Time == 0 {
 		return fmt.Errorf("%s=0 needs %s=", k.lim.sims, k.lim.time)
 	}
+	slices.SortStableFunc(s.Options, func(a, b KeyValue) int { return k.order(a.Key) - k.order(b.Key) })
 	return nil
+}
+
+// order is the place of key in String: the kind's order of keys, cmd last.
+func (k *kind) order(name string) int {
+	if name == cmdKey {
+		return len(k.keys)
+	}
+	return slices.IndexFunc(k.keys, func(kv key) bool { return kv.name == name })
 }
 
 // has reports whether k has the key.
@@ -264,37 +274,44 @@ func parseTime(key, v string, max time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-// String writes the spec back: the kind, the limits in a fixed order,
-// then the other keys as given (cmd last). ParseSpec(s.String()) equals s.
+// String writes the spec back: the kind, then its keys in the order Help
+// lists them (cmd last). ParseSpec(s.String()) equals s.
 func (s Spec) String() string {
 	k, err := findKind(s.Kind)
 	if err != nil {
 		return s.Kind
 	}
 	var parts []string
-	add := func(key, v string) { parts = append(parts, key+"="+v) }
-	if s.Limits.Sims > 0 {
-		add(k.lim.sims, strconv.Itoa(s.Limits.Sims))
-	}
-	if s.Limits.Time > 0 {
-		add(k.lim.time, s.Limits.Time.String())
-	}
-	if s.Limits.Depth > 0 {
-		add(k.lim.depth, strconv.Itoa(s.Limits.Depth))
-	}
-	var cmd []string
-	for _, kv := range s.Options {
-		if kv.Key == cmdKey {
-			cmd = append(cmd, kv.Key+"="+kv.Value)
-			continue
+	for _, kv := range k.keys {
+		if v := s.value(k, kv.name); v != "" {
+			parts = append(parts, kv.name+"="+v)
 		}
-		add(kv.Key, kv.Value)
 	}
-	parts = append(parts, cmd...)
+	if i := slices.IndexFunc(parts, func(p string) bool { return strings.HasPrefix(p, cmdKey+"=") }); i >= 0 {
+		parts = append(append(parts[:i:i], parts[i+1:]...), parts[i]) // cmd takes the rest: last
+	}
 	if len(parts) == 0 {
 		return s.Kind
 	}
 	return s.Kind + ":" + strings.Join(parts, ",")
+}
+
+// value returns the text of key in s, "" when not given.
+func (s Spec) value(k *kind, name string) string {
+	switch {
+	case name == k.lim.sims && s.Limits.Sims > 0:
+		return strconv.Itoa(s.Limits.Sims)
+	case name == k.lim.time && s.Limits.Time > 0:
+		return s.Limits.Time.String()
+	case name == k.lim.depth && s.Limits.Depth > 0:
+		return strconv.Itoa(s.Limits.Depth)
+	}
+	for _, kv := range s.Options {
+		if kv.Key == name {
+			return kv.Value
+		}
+	}
+	return ""
 }
 
 // MaxLimits returns the largest limits the kind's keys take (zero for a

@@ -19,7 +19,7 @@ func TestParseSpec(t *testing.T) {
 		{"ab:tt=8,depth=3", Spec{Kind: "ab", Limits: Limits{Depth: 3}, Options: []KeyValue{{"tt", "8"}}}, "ab:depth=3,tt=8"},
 		{"ab:time=1500ms", Spec{Kind: "ab", Limits: Limits{Time: 1500 * time.Millisecond}}, "ab:time=1.5s"},
 		{"mcts:sims=0,time=2s,cpuct=2", Spec{Kind: "mcts", Limits: Limits{Time: 2 * time.Second}, Options: []KeyValue{{"cpuct", "2"}}}, "mcts:time=2s,cpuct=2"},
-		{"model:path=a=b.kmodel,sims=400", Spec{Kind: "model", Limits: Limits{Sims: 400}, Options: []KeyValue{{"path", "a=b.kmodel"}}}, "model:sims=400,path=a=b.kmodel"},
+		{"model:path=a=b.kmodel,sims=400", Spec{Kind: "model", Limits: Limits{Sims: 400}, Options: []KeyValue{{"path", "a=b.kmodel"}}}, "model:path=a=b.kmodel,sims=400"},
 		{"engine:sims=5,cmd=./bin/kumalak engine --agent ab:depth=3,tt=8", Spec{Kind: "engine", Limits: Limits{Sims: 5},
 			Options: []KeyValue{{"cmd", "./bin/kumalak engine --agent ab:depth=3,tt=8"}}}, "engine:sims=5,cmd=./bin/kumalak engine --agent ab:depth=3,tt=8"},
 		{"engine:movetime=250,cmd=x", Spec{Kind: "engine", Limits: Limits{Time: 250 * time.Millisecond}, Options: []KeyValue{{"cmd", "x"}}}, "engine:movetime=250ms,cmd=x"},

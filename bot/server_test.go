@@ -118,7 +118,7 @@ func TestServerMove(t *testing.T) {
 		t.Errorf("answer %s", body)
 	}
 	code, body = post(t, ts, "/api/move", `{"game":"togyz","sims":100,"time_ms":40,"depth":2}`, &r)
-	if code != 200 || r.Agent != "ab:time=40ms,depth=2" || !slices.Equal(r.Ignored, []string{"sims"}) {
+	if code != 200 || r.Agent != "ab:depth=2,time=40ms" || !slices.Equal(r.Ignored, []string{"sims"}) {
 		t.Errorf("move with limits: %d %s", code, body)
 	}
 }
