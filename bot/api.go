@@ -70,6 +70,7 @@ type InfoResponse struct {
 	Limits struct {
 		MaxSims   int   `json:"max_sims"`
 		MaxTimeMS int64 `json:"max_time_ms"`
+		MaxDepth  int   `json:"max_depth"` // 0 when the agent takes no depth
 		TimeoutMS int64 `json:"timeout_ms"`
 		MaxBody   int64 `json:"max_body"`
 		MaxMoves  int   `json:"max_moves"`
@@ -84,6 +85,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
 		info.Games = append(info.Games, GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String()})
 	}
 	info.Limits.MaxSims, info.Limits.MaxTimeMS = s.cfg.MaxSims, s.cfg.MaxTime.Milliseconds()
+	info.Limits.MaxDepth = s.lims[s.games[0]].max.Depth
 	info.Limits.TimeoutMS, info.Limits.MaxBody = s.cfg.Timeout.Milliseconds(), s.cfg.MaxBody
 	info.Limits.MaxMoves = s.cfg.MaxMoves
 	writeJSON(w, http.StatusOK, info)
@@ -151,15 +153,21 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// checkMoveRequest refuses limits out of range and a finished game.
+// checkMoveRequest refuses limits out of range and a finished game. A
+// depth is checked against the agent's own range (alpha-beta's MaxDepth
+// for an agent without depth, which ignores it).
 func (s *Server) checkMoveRequest(req MoveRequest, st env.State) *apiError {
+	maxDepth := s.lims[st.Spec().Name].max.Depth
+	if maxDepth == 0 {
+		maxDepth = agent.MaxDepth
+	}
 	switch {
 	case req.Sims < 0 || req.Sims > s.cfg.MaxSims:
 		return badRequest("bad_limit", "sims %d out of range 0..%d", req.Sims, s.cfg.MaxSims)
 	case req.TimeMS < 0 || int64(req.TimeMS) > s.cfg.MaxTime.Milliseconds():
 		return badRequest("bad_limit", "time_ms %d out of range 0..%d", req.TimeMS, s.cfg.MaxTime.Milliseconds())
-	case req.Depth < 0 || req.Depth > agent.MaxDepth:
-		return badRequest("bad_limit", "depth %d out of range 0..%d", req.Depth, agent.MaxDepth)
+	case req.Depth < 0 || req.Depth > maxDepth:
+		return badRequest("bad_limit", "depth %d out of range 0..%d", req.Depth, maxDepth)
 	case st.Result() != env.Ongoing:
 		return &apiError{http.StatusConflict, "game_over", "the game is over (" + st.Result().String() + ")"}
 	}
