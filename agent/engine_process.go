@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -110,6 +111,9 @@ func (e *EngineClient) handshake() error {
 	var err error
 	if e.hello, err = e.client.Hello(ctx.Done()); err != nil {
 		return e.explain(err)
+	}
+	if len(e.hello.Games) > 0 && !slices.Contains(e.hello.Games, e.spec.Name) {
+		return fmt.Errorf("engine plays %s, not %s", strings.Join(e.hello.Games, ", "), e.spec.Name)
 	}
 	e.max = engineLimits(e.hello)
 	if err := e.SetLimits(e.cfg.Limits); err != nil {

@@ -68,6 +68,9 @@ func runFake(mode string) {
 				continue
 			}
 			say("id name fake %s", mode)
+			if mode == "mangalaonly" {
+				say("id games mangala mangala-kale")
+			}
 			say("kumalakok")
 		case "newgame":
 			if mode == "refuse" {
@@ -245,7 +248,8 @@ func TestEngineErrors(t *testing.T) {
 
 func TestEngineStartupErrors(t *testing.T) {
 	quick := func(c *EngineClientConfig) { c.Startup = 300 * time.Millisecond }
-	for mode, want := range map[string]string{"nohello": "did not answer in time", "refuse": "engine refused: error newgame"} {
+	for mode, want := range map[string]string{"nohello": "did not answer in time", "refuse": "engine refused: error newgame",
+		"mangalaonly": "engine plays mangala, mangala-kale, not togyz"} {
 		if _, err := fake(t, togyz.Spec, mode, quick); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", mode, err, want)
 		}

@@ -329,4 +329,14 @@ func TestEngineClientPlaysServer(t *testing.T) {
 	if _, err := a.Move(context.Background(), spec.New()); err != nil {
 		t.Fatal(err)
 	}
+	// The engine declares depth 0..60 and no sims: the client holds its
+	// limits to that.
+	if l, ok := a.(agent.Limiter); !ok || l.MaxLimits() != (agent.Limits{Time: agent.MaxTime, Depth: agent.MaxDepth}) {
+		t.Errorf("the client's largest limits: %+v", a)
+	}
+	for s, want := range map[string]string{"engine:depth=61,cmd=": "depth 61 out of range 0..60", "engine:sims=5,cmd=": "takes no sims limit"} {
+		if _, err := agent.New(spec, s+os.Args[0]+" -test.run=^TestEngineProcess$", 1); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", s, err, want)
+		}
+	}
 }
