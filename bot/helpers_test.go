@@ -8,6 +8,7 @@ import (
 
 	"kumalak/agent"
 	"kumalak/env"
+	_ "kumalak/env/games" // registers togyz, mangala, mangala-kale
 	"kumalak/env/togyz"
 )
 
@@ -58,9 +59,9 @@ func TestEngineProcess(t *testing.T) {
 	if spec == "" {
 		t.Skip("run as an engine by the engine client tests")
 	}
-	cfg := DefaultEngineConfig()
+	cfg := DefaultEngineServerConfig()
 	cfg.Agent, cfg.Name = spec, "kumalak test engine"
-	if err := Engine(context.Background(), os.Stdin, os.Stdout, cfg); err != nil {
+	if err := ServeEngine(context.Background(), os.Stdin, os.Stdout, cfg); err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		os.Exit(1)
 	}
