@@ -265,7 +265,7 @@ func (o *Option) set(key, v string, seen map[string]bool) error {
 func (o Option) check(seen map[string]bool) error {
 	switch {
 	case o.Name == "" || o.Type == "":
-		return fmt.Errorf("want %s %s <id> %s <t> ...", wordOption, wordName, wordType)
+		return fmt.Errorf("want %s %s <id> %s <t> [more]", wordOption, wordName, wordType)
 	case o.Type == Spin && !(seen[wordMin] && seen[wordMax]):
 		return fmt.Errorf("%s %s needs %s and %s", o.Name, Spin, wordMin, wordMax)
 	case o.Type != Spin && (seen[wordMin] || seen[wordMax]):
