@@ -5,13 +5,10 @@
 //
 // # Use
 //
-//	s := mcts.New(spec, ev, cfg, rng)
-//	s.Reset(pos)
-//	err := s.Run(ctx, mcts.Limits{Sims: 800})
-//	s.Policy(target)            // visit distribution: the policy target
-//	a := s.Choose(temperature)  // the move to play
-//	pos.Apply(a)
-//	s.Advance(a, pos)           // keep the subtree under a
+// New, then per move: Reset (or Advance) to the position, Run with Limits,
+// Policy for the visit distribution (self-play's policy target), Choose for
+// the move, Apply it and Advance to keep the subtree under it. The package
+// Example does it on a togyz endgame.
 //
 // # Selection
 //

@@ -114,21 +114,11 @@ func (s *Search) Advance(a env.Action, next env.State) {
 	s.g.clear()
 }
 
-// leadsTo reports whether playing a at the root gives next, comparing
-// hashes when the game has them (no allocation) and position strings
-// otherwise.
+// leadsTo reports whether playing a at the root gives next (env.Same).
 func (s *Search) leadsTo(a env.Action, next env.State) bool {
 	s.scratch.CopyFrom(s.root)
 	s.scratch.Apply(a)
-	if s.scratch.ToMove() != next.ToMove() {
-		return false
-	}
-	h1, ok1 := s.scratch.(env.Hasher)
-	h2, ok2 := next.(env.Hasher)
-	if ok1 && ok2 {
-		return h1.Hash() == h2.Hash()
-	}
-	return s.scratch.String() == next.String()
+	return env.Same(s.scratch, next)
 }
 
 // Run searches from the root until lim is reached, the root is proven

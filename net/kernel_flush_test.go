@@ -68,7 +68,7 @@ func TestFlushThresholdInKernels(t *testing.T) {
 
 func TestReluFlush(t *testing.T) {
 	nan := float32(math.NaN())
-	in := []float32{-1, -0.0, 0, math.Float32frombits(1), 1e-35, 9.9e-31, 1e-30, 3, float32(math.Inf(1)), float32(math.Inf(-1)), -1e-40}
+	in := []float32{-1, float32(math.Copysign(0, -1)), 0, math.Float32frombits(1), 1e-35, 9.9e-31, 1e-30, 3, float32(math.Inf(1)), float32(math.Inf(-1)), -1e-40}
 	want := []float32{0, 0, 0, 0, 0, 0, 1e-30, 3, float32(math.Inf(1)), 0, 0}
 	reluFlush(in)
 	for i := range in {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"kumalak/data"
 	"kumalak/env"
 	"kumalak/mcts"
 )
@@ -28,14 +29,18 @@ type Pool struct {
 	games, samples, plies, positions atomic.Int64
 }
 
+// A sample's legal mask (data.MaxActions bits) holds every action of any
+// game: this fails to compile if env.MaxActions ever grows past it.
+const _ = uint(data.MaxActions - env.MaxActions)
+
 // NewPool checks cfg and the game and returns a pool; ev must be safe for
 // concurrent use by Config.Games goroutines.
 func NewPool(spec *env.Spec, ev mcts.Evaluator, cfg Config) (*Pool, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if spec.NumActions < 1 || spec.NumActions > 64 {
-		return nil, fmt.Errorf("selfplay: %s: %d actions out of range 1..64 (the legal mask is 64 bits)", spec.Name, spec.NumActions)
+	if spec.NumActions < 1 || spec.NumActions > env.MaxActions {
+		return nil, fmt.Errorf("selfplay: %s: %d actions out of range 1..%d", spec.Name, spec.NumActions, env.MaxActions)
 	}
 	if ev == nil {
 		return nil, errors.New("selfplay: nil evaluator")

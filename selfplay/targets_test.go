@@ -9,6 +9,7 @@ import (
 
 	"kumalak/data"
 	"kumalak/env"
+	"kumalak/env/envtest"
 	"kumalak/mcts"
 )
 
@@ -198,18 +199,19 @@ func TestTargetsAvoidProvenLosses(t *testing.T) {
 func avoidsLosses(t *testing.T, games []GameResult) int {
 	t.Helper()
 	checked := 0
+	memo := map[string]int{}
 	for _, g := range games {
 		states := replay(&g)
 		for _, s := range g.Samples {
-			st := states[s.Ply].(*toy)
-			if st.pile > 12 {
+			st := states[s.Ply].(*envtest.Kalah)
+			if onBoard(st) > 10 {
 				continue
 			}
 			win, lose := false, []int{}
 			for _, a := range st.Legal(nil) {
 				next := *st
 				next.Apply(a)
-				switch v := exact(&next, st.mover); {
+				switch v := exact(&next, st.ToMove(), memo); {
 				case v > 0:
 					win = true
 				case v < 0:
@@ -230,19 +232,30 @@ func avoidsLosses(t *testing.T, games []GameResult) int {
 	return checked
 }
 
-// exact returns the minimax value of st for p: +1 win, 0 draw, -1 loss.
-func exact(st *toy, p env.Player) int {
+// onBoard returns the stones in k's pits.
+func onBoard(k *envtest.Kalah) int {
+	return k.Spec().Stones - k.Store(env.White) - k.Store(env.Black)
+}
+
+// exact returns the minimax value of st for p: +1 win, 0 draw, -1 loss,
+// memoised by position string (which carries the ply).
+func exact(st *envtest.Kalah, p env.Player, memo map[string]int) int {
 	if r := st.Result(); r != env.Ongoing {
 		return int(r.Value(p))
 	}
-	best := -2
-	for _, a := range st.Legal(nil) {
-		next := *st
-		next.Apply(a)
-		best = max(best, exact(&next, st.mover))
+	key := st.String()
+	v, ok := memo[key]
+	if !ok {
+		v = -2
+		for _, a := range st.Legal(nil) {
+			next := *st
+			next.Apply(a)
+			v = max(v, exact(&next, st.ToMove(), memo))
+		}
+		memo[key] = v
 	}
-	if st.mover != p {
-		return -best
+	if st.ToMove() != p {
+		return -v
 	}
-	return best
+	return v
 }

@@ -82,8 +82,8 @@ func newWorkerCmd() *cobra.Command {
 			"each newly promoted network between rounds of games. It waits for the server and the run,\n" +
 			"reconnects whenever the connection drops, and on Ctrl-C abandons the games in flight,\n" +
 			"publishes the finished ones and exits. See docs/DISTRIBUTED.md.",
-		Example: "  kumalak worker --nats nats://trainer.lan:4222 --token-file token\n" +
-			"  kumalak worker --nats nats://127.0.0.1:4222 --games 100 --threads 2",
+		Example: "  kumalak worker --nats nats://127.0.0.1:4222\n" +
+			"  kumalak worker --nats nats://trainer.lan:4222 --games 100 --threads 2",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runWorker(c, f) },
 	}

@@ -22,17 +22,6 @@ import (
 	"kumalak/train"
 )
 
-// TestMain lets the tests run the command as a child process of the test
-// binary (for kill -9): with KUMALAK_MAIN=1 the binary is kumalak.
-func TestMain(m *testing.M) {
-	if os.Getenv("KUMALAK_MAIN") == "1" {
-		root := newRoot()
-		root.SetArgs(os.Args[1:])
-		os.Exit(run(root))
-	}
-	os.Exit(m.Run())
-}
-
 // procTimeout bounds each wait on a child process: generous for a loaded machine.
 const procTimeout = 90 * time.Second
 
@@ -60,7 +49,7 @@ func (p *proc) output() string {
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: exec.Command(os.Args[0], args...), done: make(chan error, 1)}
-	p.cmd.Env = append(os.Environ(), "KUMALAK_MAIN=1")
+	p.cmd.Env = append(os.Environ(), asMainEnv+"=1")
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -119,8 +108,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
+// freeTCPPort returns a loopback port that was free a moment ago.
+func freeTCPPort(t *testing.T) int {
 	t.Helper()
 	l, err := stdnet.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -179,7 +168,7 @@ func TestTrainerAndWorkers(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	cfg, run := clusterConfig(t), filepath.Join(t.TempDir(), "run")
-	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	listen := fmt.Sprintf("127.0.0.1:%d", freeTCPPort(t))
 	url := "nats://" + listen
 	trainer := start(t, "train", "--config", cfg, "--run", run, "--listen", listen, "--quiet")
 	waitFor(t, "the trainer's server", func() bool { return strings.Contains(trainer.output(), "nats: serving on "+url) })
@@ -406,7 +395,7 @@ func benchRun(b *testing.B, natsArgs []string, workers int) (int64, float64) {
 	args := append([]string{"train", "--config", cfgPath, "--run", run, "--quiet", "--listen", listen}, natsArgs...)
 	t0 := time.Now()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "KUMALAK_MAIN=1")
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	var ws []*exec.Cmd
