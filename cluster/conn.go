@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"strings"
@@ -56,6 +58,9 @@ func Connect(ctx context.Context, cfg ConnConfig) (*nats.Conn, error) {
 		if isAuthError(err) {
 			return nil, fmt.Errorf("cluster: connect %s: %w (%v): check --token or --nkey", cfg.URL, ErrRefused, err)
 		}
+		if isTLSError(err) {
+			return nil, fmt.Errorf("cluster: connect %s: TLS: %w: check the URL's scheme (tls://) and --tls-ca", cfg.URL, err)
+		}
 		if cfg.Log != nil && (attempt == 1 || attempt%20 == 0) {
 			cfg.Log(fmt.Sprintf("nats: connect %s: %v; retrying", cfg.URL, err))
 		}
@@ -107,6 +112,18 @@ func isAuthError(err error) bool {
 	return errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) ||
 		errors.Is(err, nats.ErrAuthRevoked) || errors.Is(err, nats.ErrNkeysNotSupported) ||
 		strings.Contains(strings.ToLower(err.Error()), "authorization violation")
+}
+
+// isTLSError reports certificate and TLS-mode mismatches, which no retry cures.
+func isTLSError(err error) bool {
+	var (
+		ua x509.UnknownAuthorityError
+		ci x509.CertificateInvalidError
+		he x509.HostnameError
+		rh tls.RecordHeaderError
+	)
+	return errors.As(err, &ua) || errors.As(err, &ci) || errors.As(err, &he) || errors.As(err, &rh) ||
+		errors.Is(err, nats.ErrSecureConnRequired) || errors.Is(err, nats.ErrSecureConnWanted)
 }
 
 // nkeyOption signs the server's nonce with the user key of seed.

@@ -27,6 +27,7 @@ type HubConfig struct {
 	// MaxTake bounds the samples one Take hands out; 0 = all that wait.
 	MaxTake int
 	// KeepModels is how many network versions stay in the object store; 0 = 8.
+	// At least MaxAge+1 stay, since a batch's age is counted in them.
 	KeepModels int
 	Log        func(msg string) // rejections and connection trouble; nil = none
 }
@@ -99,6 +100,7 @@ func OpenHub(ctx context.Context, nc *nats.Conn, ledger *Ledger, cfg HubConfig) 
 	if cfg.KeepModels == 0 {
 		cfg.KeepModels = 8
 	}
+	cfg.KeepModels = max(cfg.KeepModels, cfg.MaxAge+1) // the age of a batch is counted in stored versions
 	if cfg.MaxAge < 0 || cfg.MaxTake < 0 || cfg.KeepModels < 1 || cfg.AckWait < time.Second {
 		return nil, fmt.Errorf("cluster: hub: max_age %d, max_take %d, keep_models %d or ack_wait %s out of range", cfg.MaxAge, cfg.MaxTake, cfg.KeepModels, cfg.AckWait)
 	}

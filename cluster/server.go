@@ -8,6 +8,7 @@ import (
 	stdnet "net"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -164,8 +165,8 @@ func isLoopback(host string) bool {
 // "nats://127.0.0.1:4222" (tls:// when TLS is on).
 func (s *Server) URL() string {
 	u := s.ns.ClientURL()
-	if s.cfg.TLSCert != "" {
-		u = "tls" + u[len("nats"):]
+	if s.cfg.TLSCert != "" && strings.HasPrefix(u, "nats://") {
+		u = "tls://" + strings.TrimPrefix(u, "nats://")
 	}
 	return u
 }
