@@ -56,11 +56,17 @@ func testCtx(t *testing.T) context.Context {
 
 func togyzLayout(t *testing.T) (data.Layout, *env.Spec) {
 	t.Helper()
-	spec, err := env.Lookup("togyz")
+	spec, err := envSpec("togyz")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data.Layout{Game: spec.Name, ObsVersion: spec.ObsVersion, ObsLen: spec.ObsLen, NumActions: spec.NumActions}, spec
+	return layoutOf(spec), spec
+}
+
+func envSpec(game string) (*env.Spec, error) { return env.Lookup(game) }
+
+func layoutOf(spec *env.Spec) data.Layout {
+	return data.Layout{Game: spec.Name, ObsVersion: spec.ObsVersion, ObsLen: spec.ObsLen, NumActions: spec.NumActions}
 }
 
 // tinySettings are the settings of a run of fast togyz games.

@@ -27,6 +27,9 @@ const (
 	// DedupWindow is how long the stream remembers message ids: a batch
 	// re-sent within it is stored once.
 	DedupWindow = 20 * time.Minute
+	// StreamMaxAge is how long the stream keeps a batch, consumed or not;
+	// one no trainer took by then is dropped by the server.
+	StreamMaxAge = 24 * time.Hour
 	// HeartbeatEvery is how often a worker refreshes its key in WorkersBucket.
 	HeartbeatEvery = 5 * time.Second
 	// WorkerTTL is how long a worker counts as attached after its last heartbeat.

@@ -55,7 +55,7 @@ func (s Settings) Validate() error {
 func Setup(ctx context.Context, js jetstream.JetStream) error {
 	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: StreamName, Subjects: []string{SubjectPrefix + ">"}, Storage: jetstream.FileStorage,
-		Retention: jetstream.LimitsPolicy, Duplicates: DedupWindow, MaxMsgSize: 8 << 20,
+		Retention: jetstream.LimitsPolicy, Duplicates: DedupWindow, MaxMsgSize: 8 << 20, MaxAge: StreamMaxAge,
 		Description: "kumalak self-play sample batches",
 	})
 	if err != nil {
