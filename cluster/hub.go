@@ -172,7 +172,9 @@ func (h *Hub) age(v int) int {
 // server that cannot be reached ends the take early, without error.
 func (h *Hub) Take(ctx context.Context) (*Take, error) {
 	t := &Take{}
-	info, err := h.cons.Info(ctx)
+	ictx, cancel := context.WithTimeout(ctx, callTimeout)
+	info, err := h.cons.Info(ictx)
+	cancel()
 	if err != nil {
 		h.logf("cluster: consumer info: %v", err)
 		return t, ctx.Err()
@@ -325,6 +327,8 @@ func (h *Hub) keepAlive() {
 
 // Workers returns the ids of the workers that sent a heartbeat within WorkerTTL.
 func (h *Hub) Workers(ctx context.Context) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
 	kl, err := h.workers.ListKeysFiltered(ctx, h.Run()+".*")
 	if err != nil {
 		return nil, fmt.Errorf("cluster: list workers: %w", err)

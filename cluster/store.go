@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -53,6 +54,8 @@ func (s Settings) Validate() error {
 // Setup creates, or updates, the stream and buckets in the server; every
 // call after the first changes nothing.
 func Setup(ctx context.Context, js jetstream.JetStream) error {
+	ctx, cancel := context.WithTimeout(ctx, modelTimeout)
+	defer cancel()
 	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: StreamName, Subjects: []string{SubjectPrefix + ">"}, Storage: jetstream.FileStorage,
 		Retention: jetstream.LimitsPolicy, Duplicates: DedupWindow, MaxMsgSize: 8 << 20, MaxAge: StreamMaxAge,
@@ -75,6 +78,8 @@ func Setup(ctx context.Context, js jetstream.JetStream) error {
 
 // PutSettings publishes a run's settings and makes it the current run.
 func PutSettings(ctx context.Context, js jetstream.JetStream, s Settings) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
 	if err := s.Validate(); err != nil {
 		return err
 	}
@@ -95,12 +100,36 @@ func PutSettings(ctx context.Context, js jetstream.JetStream, s Settings) error 
 	return nil
 }
 
+// Timeouts of one request to the server (a request sent while the
+// connection is down may never be answered) and of a network's transfer.
+const (
+	callTimeout  = 10 * time.Second
+	modelTimeout = 2 * time.Minute
+)
+
 // ErrNoRun is wrapped by GetSettings and BestVersion while the server holds
 // no run (or not the one asked for) yet.
 var ErrNoRun = errors.New("no run published yet")
 
+// CurrentRun returns the run the server names current.
+func CurrentRun(ctx context.Context, js jetstream.JetStream) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	kv, err := js.KeyValue(ctx, SettingsBucket)
+	if err != nil {
+		return "", fmt.Errorf("cluster: current run: %w", err)
+	}
+	e, err := kv.Get(ctx, CurrentKey)
+	if err != nil {
+		return "", kvError("current run", err)
+	}
+	return string(e.Value()), nil
+}
+
 // GetSettings reads the settings of run, or of the current run when run is "".
 func GetSettings(ctx context.Context, js jetstream.JetStream, run string) (Settings, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
 	kv, err := js.KeyValue(ctx, SettingsBucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		return Settings{}, fmt.Errorf("cluster: settings: %w", ErrNoRun)
@@ -109,11 +138,9 @@ func GetSettings(ctx context.Context, js jetstream.JetStream, run string) (Setti
 		return Settings{}, fmt.Errorf("cluster: settings: %w", err)
 	}
 	if run == "" {
-		e, err := kv.Get(ctx, CurrentKey)
-		if err != nil {
-			return Settings{}, kvError("current run", err)
+		if run, err = CurrentRun(ctx, js); err != nil {
+			return Settings{}, err
 		}
-		run = string(e.Value())
 	}
 	e, err := kv.Get(ctx, settingsKey(run))
 	if err != nil {
@@ -138,6 +165,8 @@ func kvError(what string, err error) error {
 // PutModel stores m as version v of run's networks, with its SHA-256 in the
 // object's metadata, then announces v as the run's best network.
 func PutModel(ctx context.Context, js jetstream.JetStream, run string, v int, m *net.Model) error {
+	ctx, cancel := context.WithTimeout(ctx, modelTimeout)
+	defer cancel()
 	b, err := net.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("cluster: put model %d: %w", v, err)
@@ -163,6 +192,8 @@ func PutModel(ctx context.Context, js jetstream.JetStream, run string, v int, m 
 
 // BestVersion returns the version of run's best network.
 func BestVersion(ctx context.Context, js jetstream.JetStream, run string) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
 	kv, err := js.KeyValue(ctx, SettingsBucket)
 	if err != nil {
 		return 0, fmt.Errorf("cluster: best network of %s: %w", run, err)
@@ -182,6 +213,8 @@ func BestVersion(ctx context.Context, js jetstream.JetStream, run string) (int, 
 // SHA-256 stored with it (the object store checks its own digest too) and
 // the model file's own checksum.
 func GetModel(ctx context.Context, js jetstream.JetStream, run string, v int) (*net.Model, error) {
+	ctx, cancel := context.WithTimeout(ctx, modelTimeout)
+	defer cancel()
 	obj, err := js.ObjectStore(ctx, ModelsBucket)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: get model %d: %w", v, err)
@@ -209,6 +242,8 @@ func GetModel(ctx context.Context, js jetstream.JetStream, run string, v int) (*
 // ModelVersions returns the versions of run's networks in the store, in
 // increasing order.
 func ModelVersions(ctx context.Context, js jetstream.JetStream, run string) ([]int, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
 	obj, err := js.ObjectStore(ctx, ModelsBucket)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: list models: %w", err)
@@ -236,6 +271,8 @@ func ModelVersions(ctx context.Context, js jetstream.JetStream, run string) ([]i
 
 // DeleteModel removes version v of run's networks from the store.
 func DeleteModel(ctx context.Context, js jetstream.JetStream, run string, v int) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
 	obj, err := js.ObjectStore(ctx, ModelsBucket)
 	if err != nil {
 		return fmt.Errorf("cluster: delete model %d: %w", v, err)

@@ -114,6 +114,21 @@ func (w *Worker) Progress() WorkerProgress {
 // (trying for DrainTimeout) and Run returns nil. It returns an error when
 // the run cannot be played by this build, or a search fails.
 func (w *Worker) Run(ctx context.Context) error {
+	for {
+		err := w.runOnce(ctx)
+		if !errors.Is(err, errRunChanged) {
+			return err
+		}
+		w.logf("worker: the server's current run changed; joining it")
+	}
+}
+
+// errRunChanged ends runOnce when the server's current run is another one
+// than the worker plays (and it was not told which run to join).
+var errRunChanged = errors.New("cluster: worker: current run changed")
+
+// runOnce joins one run and plays for it until ctx ends or the current run changes.
+func (w *Worker) runOnce(ctx context.Context) error {
 	st, spec, err := w.join(ctx)
 	if err != nil {
 		return ignoreDone(ctx, err)
@@ -142,9 +157,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	w.network.Store(int64(v))
 	pub := w.startPublisher(ctx, st)
-	hbDone := w.startHeartbeat(ctx, st.Run)
+	hbCtx, stopHB := context.WithCancel(ctx)
+	hbDone := w.startHeartbeat(hbCtx, st.Run)
 	err = w.play(ctx, st, pool, ev, v, sp.Games)
 	pub.close()
+	stopHB()
 	<-hbDone
 	return ignoreDone(ctx, err)
 }
@@ -239,6 +256,12 @@ func (w *Worker) play(ctx context.Context, st Settings, pool *selfplay.Pool, ev 
 	acc := &pending{w: w, st: st, network: v}
 	seed := w.seed(st)
 	for round := uint64(0); ctx.Err() == nil && (w.cfg.Games == 0 || w.games.Load() < int64(w.cfg.Games)); round++ {
+		if w.cfg.Run == "" && round > 0 {
+			if cur, err := CurrentRun(ctx, w.js); err == nil && cur != st.Run {
+				acc.flush()
+				return errRunChanged
+			}
+		}
 		if nv, err := w.bestVersion(ctx, st.Run); err == nil && nv != v {
 			if _, m, err := w.waitModel(ctx, st.Run, v); err == nil && m != nil {
 				acc.flush()

@@ -84,3 +84,38 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 	}
 	s2.Close()
 }
+
+// TestWorkerFollowsCurrentRun: a worker joined to the current run moves to
+// the next one when another trainer makes it current.
+func TestWorkerFollowsCurrentRun(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	trainer := dial(t, ConnConfig{URL: s.URL()})
+	a := tinySettings(t, "runA")
+	ha := openHub(t, trainer, a, "", 0)
+	if err := ha.Publish(testCtx(t), 0, tinyModel(a.Layout, 1)); err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWorker(dial(t, ConnConfig{URL: s.URL()}), WorkerConfig{ID: "w1", BatchSamples: 10, Parallel: 2, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(testCtx(t))
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	eventually(t, "batches for run A", func() bool { return w.Progress().Batches >= 1 })
+	b := tinySettings(t, "runB")
+	hb := openHub(t, trainer, b, "", 0)
+	if err := hb.Publish(testCtx(t), 0, tinyModel(b.Layout, 2)); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the worker to join run B", func() bool { return w.Progress().Run == "runB" })
+	took := takeUntil(t, hb, func(bs []*Batch) bool { return len(bs) > 0 })
+	if took.Batches[0].Run != "runB" {
+		t.Fatalf("run B took a batch of %s", took.Batches[0].Run)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

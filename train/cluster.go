@@ -20,7 +20,8 @@ type ClusterConfig struct {
 	// promotions older than the newest; 0 keeps every batch.
 	MaxAge int `yaml:"max_age"`
 	// MaxSamples bounds the worker samples taken into one iteration; the
-	// rest wait in the stream for the next. 0 = all that wait.
+	// rest wait in the stream for the next. 0 = window.max_samples (more
+	// would fall out of the window at once).
 	MaxSamples int `yaml:"max_samples_per_iteration"`
 	// AckWait is how long the server waits for the trainer to acknowledge
 	// a batch it took before delivering it again; the trainer keeps the
@@ -74,7 +75,7 @@ func (r *Run) attach() error {
 	st := cluster.Settings{Run: id, Layout: r.layout(), BatchVersion: cluster.BatchVersion,
 		SelfPlay: r.cfg.SelfPlay, Batcher: r.cfg.Batcher, Seed: r.cfg.Seed}
 	hub, err := cluster.OpenHub(ctx, r.opt.NATS, ledger, cluster.HubConfig{Settings: st,
-		MaxAge: r.cfg.Cluster.MaxAge, MaxTake: r.cfg.Cluster.MaxSamples, AckWait: r.cfg.Cluster.AckWait,
+		MaxAge: r.cfg.Cluster.MaxAge, MaxTake: r.maxTake(), AckWait: r.cfg.Cluster.AckWait,
 		Log: func(m string) { fmt.Fprintln(r.log, m) }})
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
@@ -85,6 +86,14 @@ func (r *Run) attach() error {
 	}
 	r.hub, r.ledger = hub, ledger
 	return nil
+}
+
+// maxTake is the most worker samples one iteration takes.
+func (r *Run) maxTake() int {
+	if r.cfg.Cluster.MaxSamples > 0 {
+		return r.cfg.Cluster.MaxSamples
+	}
+	return r.cfg.Window.MaxSamples
 }
 
 // RunID returns the run's id on the NATS server; "" without one.
