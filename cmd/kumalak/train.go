@@ -42,10 +42,14 @@ func newTrainCmd() *cobra.Command {
 			"count or time budget is reached. The run folder holds the resolved config, the checkpoint,\n" +
 			"the metrics log and its plots, a network per iteration and the best network (the README's\n" +
 			"run-folder table names every file). Ctrl-C stops at the next safe point; a stopped\n" +
-			"or killed run continues with --resume from its last checkpoint.",
+			"or killed run continues with --resume from its last checkpoint. It hosts an embedded NATS\n" +
+			"server (loopback only unless --listen; --nats uses another server, --nats off none)\n" +
+			"through which workers on other machines (kumalak worker) join the run and send samples;\n" +
+			"see docs/DISTRIBUTED.md.",
 		Example: "  kumalak train --config configs/togyz.yaml\n" +
 			"  kumalak train --config configs/togyz.yaml --run runs/togyz --resume --budget 2h\n" +
-			"  kumalak train --config configs/tiny.yaml --run runs/tiny --iterations 2",
+			"  kumalak train --config configs/tiny.yaml --run runs/tiny --iterations 2\n" +
+			"  kumalak train --config configs/tiny.yaml --run runs/tiny --listen 0.0.0.0:4222",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			fl := c.Flags()
