@@ -7,7 +7,7 @@ BENCHTIME ?= 1s
 RUN       ?= runs/togyz
 BUDGET    ?= 30m
 
-.PHONY: build run test test-race bench fuzz lint clean
+.PHONY: build run check test bench fuzz lint clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/kumalak
@@ -15,6 +15,10 @@ build:
 ## run: the main job — train togyz with the default config for about $(BUDGET).
 run: build
 	$(BIN) train --config configs/togyz.yaml --run $(RUN) --resume --budget $(BUDGET)
+
+## check: the edit-test loop (under two minutes on 2 cores): lint, then the tests with -short.
+check: lint
+	$(GO) test -short -count=1 -timeout 2m $(PKGS)
 
 ## test: lint, the whole test suite, then the whole suite again under the race detector.
 test: lint
@@ -33,9 +37,11 @@ fuzz:
 	  done; \
 	done
 
+## lint: go vet, gofmt and staticcheck (a tool dependency in go.mod).
 lint:
 	$(GO) vet $(PKGS)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) tool staticcheck $(PKGS)
 
 clean:
 	rm -rf bin

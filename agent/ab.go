@@ -64,18 +64,7 @@ func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	if _, ok := st.(env.Scorer); !ok {
 		return nil, fmt.Errorf("ab needs a game with stores (env.Scorer); %s has none", spec.Name)
 	}
-	limit, err := o.duration("time")
-	if err != nil {
-		return nil, err
-	}
-	defDepth := 6
-	if limit > 0 {
-		defDepth = maxDepth
-	}
-	depth, err := o.int("depth", defDepth, 1, maxDepth)
-	if err != nil {
-		return nil, err
-	}
+	depth, limit := abLimits(o.lim)
 	mob, err := o.int("mob", 50, -10000, 10000)
 	if err != nil {
 		return nil, err
@@ -91,6 +80,35 @@ func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 		mib = 0
 	}
 	return newSearcher(spec, depth, limit, int32(mob), mib, rng), nil
+}
+
+// abLimits returns the depth and time of limits l: depth 6 by default,
+// MaxDepth when only a time is given.
+func abLimits(l Limits) (depth int, limit time.Duration) {
+	depth = l.Depth
+	switch {
+	case depth > 0:
+	case l.Time > 0:
+		depth = MaxDepth
+	default:
+		depth = 6
+	}
+	return depth, l.Time
+}
+
+// MaxLimits: alpha-beta takes a depth and a time.
+func (s *alphaBeta) MaxLimits() Limits { return Limits{Time: MaxTime, Depth: MaxDepth} }
+
+// Limits returns the depth and time of the next search.
+func (s *alphaBeta) Limits() Limits { return Limits{Depth: s.depth, Time: s.limit} }
+
+// SetLimits sets the depth and time of the next searches.
+func (s *alphaBeta) SetLimits(l Limits) error {
+	if err := l.check(s.MaxLimits()); err != nil {
+		return fmt.Errorf("ab: %w", err)
+	}
+	s.depth, s.limit = abLimits(l)
+	return nil
 }
 
 // newSearcher returns an alpha-beta agent with a transposition table of mib

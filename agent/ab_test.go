@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"kumalak/agent/agenttest"
 	"kumalak/env"
+	"kumalak/env/envtest"
 )
 
 // minimax is plain minimax without pruning, from White's view, scoring
@@ -69,13 +69,13 @@ func TestAlphaBetaMatchesMinimax(t *testing.T) {
 	r := rng(1)
 	checked := 0
 	for i := 0; i < 150; i++ {
-		st := randomPosition(agenttest.Spec, r, r.IntN(20))
+		st := randomPosition(envtest.Kalah3, r, r.IntN(20))
 		if st == nil || len(st.Legal(nil)) < 2 {
 			continue // a forced move is played unsearched
 		}
 		depth := 1 + i%6
 		for _, mib := range []int{0, 1} {
-			s := newSearcher(agenttest.Spec, depth, 0, 0, mib, rng(uint64(i)))
+			s := newSearcher(envtest.Kalah3, depth, 0, 0, mib, rng(uint64(i)))
 			a, err := s.Move(context.Background(), st)
 			if err != nil {
 				t.Fatal(err)
@@ -100,12 +100,12 @@ func TestAlphaBetaMatchesMinimax(t *testing.T) {
 // TestAlphaBetaForcedWin: white wins only by 3, 2, 3 (three extra turns);
 // pit 2 first draws.
 func TestAlphaBetaForcedWin(t *testing.T) {
-	st, err := agenttest.Parse("0,2,1/0,1,1 7 6 w 10")
+	st, err := envtest.ParseKalah(envtest.Kalah3, "0,2,1/0,1,1 7 6 - - w 10")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, spec := range []string{"ab:depth=3", "ab:depth=8", "ab:depth=8,tt=0", "ab:time=20ms"} {
-		ag, err := New(agenttest.Spec, spec, 1)
+		ag, err := New(envtest.Kalah3, spec, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,12 +126,12 @@ func TestAlphaBetaSolvesEndgames(t *testing.T) {
 	r := rng(2)
 	checked := 0
 	for i := 0; i < 300; i++ {
-		st := randomPosition(agenttest.Spec, r, 8+r.IntN(12))
+		st := randomPosition(envtest.Kalah3, r, 8+r.IntN(12))
 		if st == nil || len(st.Legal(nil)) < 2 {
 			continue
 		}
 		want := solve(st)
-		s := newSearcher(agenttest.Spec, 20, 0, 0, 1, rng(3))
+		s := newSearcher(envtest.Kalah3, 20, 0, 0, 1, rng(3))
 		a, err := s.Move(context.Background(), st)
 		if err != nil {
 			t.Fatal(err)
@@ -172,16 +172,16 @@ func solve(st env.State) float32 {
 }
 
 func TestAlphaBetaTimeAndCancel(t *testing.T) {
-	ag, err := New(agenttest.Spec, "ab:time=30ms", 1)
+	ag, err := New(envtest.Kalah3, "ab:time=30ms", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := agenttest.Spec.New()
+	st := envtest.Kalah3.New()
 	t0 := time.Now()
 	if _, err := ag.Move(context.Background(), st); err != nil {
 		t.Fatal(err)
 	}
-	if dt := time.Since(t0); dt > 500*time.Millisecond {
+	if dt := time.Since(t0); dt > 5*time.Second { // generous, for a loaded machine
 		t.Errorf("time=30ms took %v", dt)
 	}
 	if d := ag.(Analyzer).Analysis().Depth; d < 2 {
@@ -195,11 +195,11 @@ func TestAlphaBetaTimeAndCancel(t *testing.T) {
 }
 
 func TestAlphaBetaAllocs(t *testing.T) {
-	ag, err := New(agenttest.Spec, "ab:depth=5", 1)
+	ag, err := New(envtest.Kalah3, "ab:depth=5", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := agenttest.Spec.New()
+	st := envtest.Kalah3.New()
 	ctx := context.Background()
 	n := testing.AllocsPerRun(20, func() {
 		if _, err := ag.Move(ctx, st); err != nil {

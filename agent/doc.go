@@ -1,7 +1,17 @@
 // Package agent holds the players of kumalak behind one small interface:
 // Agent.Move picks a move for the side to move. Agents are built from spec
-// strings such as "ab:depth=6" or "mcts:sims=800,rollouts=1" by New; Help
+// strings such as "ab:depth=6" or "mcts:sims=800,rollouts=1" by New; the
+// spec language is this package's alone: ParseSpec reads a string into a
+// Spec (kind, Limits, other keys) and Spec.String writes it back, and Help
 // lists every kind and its keys.
+//
+// Limits: a search is bounded in up to three dimensions (Limits: sims,
+// time, depth), each kind having its own (ab: depth and time; mcts and
+// model: sims and time; engine: what the external engine declares).
+// Callers set them through the Limiter interface, or SetLimits, which
+// keeps an agent's own limits when asked for a dimension it lacks (sims
+// for alpha-beta, depth for MCTS); MaxSims, MaxTime and MaxDepth are the
+// ranges every check and every advertised option uses.
 //
 // The kinds:
 //
@@ -20,7 +30,8 @@
 //     NewNetwork builds one over any mcts.Evaluator (the training loop's
 //     shared batcher).
 //   - engine: another program speaking the engine protocol of
-//     docs/ENGINE.md (NewEngine), so the arena can play external engines.
+//     docs/ENGINE.md (EngineClient, on protocol.Client), so the arena can
+//     play external engines.
 //
 // Perspective: every score and value is from the view of the player to move
 // at the position it belongs to. Turns do not always alternate (mangala's

@@ -21,16 +21,16 @@ import (
 const fakeEnv = "KUMALAK_FAKE_ENGINE"
 
 // fake starts an engine client on the fake engine in mode.
-func fake(t *testing.T, spec *env.Spec, mode string, tweak func(*EngineConfig)) (*Engine, error) {
+func fake(t *testing.T, spec *env.Spec, mode string, tweak func(*EngineClientConfig)) (*EngineClient, error) {
 	t.Helper()
 	t.Setenv(fakeEnv, mode)
-	cfg := DefaultEngineConfig()
+	cfg := DefaultEngineClientConfig()
 	cfg.Command = []string{os.Args[0], "-test.run=^TestFakeEngine$"}
 	cfg.Startup, cfg.Grace = 5*time.Second, 500*time.Millisecond
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	e, err := NewEngine(spec, cfg)
+	e, err := NewEngineClient(spec, cfg)
 	if err == nil {
 		t.Cleanup(func() { e.Close() })
 	}
@@ -68,6 +68,9 @@ func runFake(mode string) {
 				continue
 			}
 			say("id name fake %s", mode)
+			if mode == "mangalaonly" {
+				say("id games mangala mangala-kale")
+			}
 			say("kumalakok")
 		case "newgame":
 			if mode == "refuse" {
@@ -137,7 +140,7 @@ func fakePosition(spec *env.Spec, f []string) env.State {
 }
 
 func TestEnginePlaysAndParsesInfo(t *testing.T) {
-	e, err := fake(t, togyz.Spec, "good", func(c *EngineConfig) { c.Sims, c.MoveTime, c.Depth = 50, 1500*time.Millisecond, 4 })
+	e, err := fake(t, togyz.Spec, "good", func(c *EngineClientConfig) { c.Limits = Limits{Sims: 50, Time: 1500 * time.Millisecond, Depth: 4} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,14 +189,14 @@ func TestEngineSendsMovesAfterPlayed(t *testing.T) {
 	next := env.Clone(start)
 	next.Apply(2)
 	e.Played(2, next)
-	if got, want := e.positionCommand(next), "position fen "+start.String()+" moves 3"; got != want {
+	if got, want := e.position(next).Format(), "position fen "+start.String()+" moves 3"; got != want {
 		t.Errorf("position command %q, want %q", got, want)
 	}
 	a, err := e.Move(context.Background(), next)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"3", fmt.Sprint(a.Pit())}; strings.Join(e.moves, " ") != strings.Join(want, " ") {
+	if want := []int{3, a.Pit()}; fmt.Sprint(e.moves) != fmt.Sprint(want) {
 		t.Errorf("moves after Move %v, want %v", e.moves, want)
 	}
 	after := env.Clone(next)
@@ -208,7 +211,7 @@ func TestEngineSendsMovesAfterPlayed(t *testing.T) {
 	if e.root != elsewhere.String() || len(e.moves) != 0 {
 		t.Errorf("root %q moves %v: want a new root at %q", e.root, e.moves, elsewhere)
 	}
-	if got := e.positionCommand(start); got != "position fen "+start.String() {
+	if got := e.position(start).Format(); got != "position fen "+start.String() {
 		t.Errorf("another position: %q, want its own position string", got)
 	}
 }
@@ -244,18 +247,25 @@ func TestEngineErrors(t *testing.T) {
 }
 
 func TestEngineStartupErrors(t *testing.T) {
-	quick := func(c *EngineConfig) { c.Startup = 300 * time.Millisecond }
-	for mode, want := range map[string]string{"nohello": "did not answer in time", "refuse": "engine refused: error newgame"} {
-		if _, err := fake(t, togyz.Spec, mode, quick); err == nil || !strings.Contains(err.Error(), want) {
+	// Only the engine that never answers waits out a short startup limit; the
+	// others get the default, generous for a loaded machine.
+	quick := func(c *EngineClientConfig) { c.Startup = 300 * time.Millisecond }
+	for mode, want := range map[string]string{"nohello": "did not answer in time", "refuse": "engine refused: error newgame",
+		"mangalaonly": "engine plays mangala, mangala-kale, not togyz"} {
+		opt := quick
+		if mode != "nohello" {
+			opt = nil
+		}
+		if _, err := fake(t, togyz.Spec, mode, opt); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", mode, err, want)
 		}
 	}
-	cfg := DefaultEngineConfig()
+	cfg := DefaultEngineClientConfig()
 	cfg.Command = []string{"/no/such/engine"}
-	if _, err := NewEngine(togyz.Spec, cfg); err == nil {
+	if _, err := NewEngineClient(togyz.Spec, cfg); err == nil {
 		t.Error("a missing program started")
 	}
-	if _, err := NewEngine(togyz.Spec, DefaultEngineConfig()); err == nil {
+	if _, err := NewEngineClient(togyz.Spec, DefaultEngineClientConfig()); err == nil {
 		t.Error("an empty command was accepted")
 	}
 }
@@ -330,25 +340,20 @@ func TestEngineGameOverAndReset(t *testing.T) {
 
 func TestEngineKindSpec(t *testing.T) {
 	t.Setenv(fakeEnv, "good")
-	_, o, err := parse("engine:sims=64,movetime=250ms,depth=2,cmd=" + os.Args[0] + " -test.run=^TestFakeEngine$")
+	a, err := New(togyz.Spec, "engine:sims=64,movetime=250ms,depth=2,cmd="+os.Args[0]+" -test.run=^TestFakeEngine$", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newEngineKind(togyz.Spec, o, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := a.(*Engine)
+	e := a.(*EngineClient)
 	defer e.Close()
-	if e.cfg.Sims != 64 || e.cfg.MoveTime != 250*time.Millisecond || e.cfg.Depth != 2 || len(e.cfg.Command) != 2 {
+	if e.cfg.Limits != (Limits{Sims: 64, Time: 250 * time.Millisecond, Depth: 2}) || len(e.cfg.Command) != 2 {
 		t.Errorf("config %+v", e.cfg)
 	}
-	for _, bad := range []string{"engine", "engine:cmd='unclosed", "engine:movetime=soon,cmd=x", "engine:sims=-1,cmd=x"} {
-		_, o, err := parse(bad)
-		if err == nil {
-			_, err = newEngineKind(togyz.Spec, o, nil)
-		}
-		if err == nil {
+	if e.MaxLimits() != engineMax {
+		t.Errorf("MaxLimits %+v of an engine that declares no options, want %+v", e.MaxLimits(), engineMax)
+	}
+	for _, bad := range []string{"engine", "engine:cmd='unclosed", "engine:movetime=soon,cmd=x", "engine:sims=-1,cmd=x", "engine:depth=1001,cmd=x"} {
+		if _, err := New(togyz.Spec, bad, 1); err == nil {
 			t.Errorf("%s: accepted", bad)
 		}
 	}
@@ -359,17 +364,5 @@ func TestSplitCommand(t *testing.T) {
 	want := []string{"./bin/kumalak", "engine", "--agent", "ab:depth=3", "--name", "my bot"}
 	if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q, %v; want %q", got, err, want)
-	}
-	if d, err := parseMoveTime("750"); d != 750*time.Millisecond || err != nil {
-		t.Errorf("movetime 750: %v, %v", d, err)
-	}
-}
-
-func TestKeys(t *testing.T) {
-	if k := Keys("ab"); strings.Join(k, ",") != "depth,time,tt,mob" {
-		t.Errorf("Keys(ab) = %v", k)
-	}
-	if Keys("random") != nil || Keys("nope") != nil {
-		t.Error("Keys of a kind without keys or an unknown kind is not nil")
 	}
 }

@@ -22,14 +22,15 @@ var mctsKeys = []key{
 
 // searcher plays with an mcts.Search: the mcts and model kinds.
 type searcher struct {
-	search *mcts.Search
-	lim    mcts.Limits
-	temp   float32
-	reuse  bool
-	cur    env.State // the search's root, when rooted
-	rooted bool
-	ana    Analysis
-	kids   []mcts.ChildStats
+	search  *mcts.Search
+	lim     mcts.Limits
+	defSims int // sims when neither sims nor time is given
+	temp    float32
+	reuse   bool
+	cur     env.State // the search's root, when rooted
+	rooted  bool
+	ana     Analysis
+	kids    []mcts.ChildStats
 }
 
 func newMCTS(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
@@ -50,18 +51,9 @@ func newMCTS(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 // and returns the agent; defSims is the default of sims.
 func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *options, defSims int, rng *rand.Rand) (*searcher, error) {
 	var err error
-	m := &searcher{cur: spec.New()}
-	if m.lim.Time, err = o.duration("time"); err != nil {
+	m := &searcher{cur: spec.New(), defSims: defSims}
+	if err := m.SetLimits(o.lim); err != nil {
 		return nil, err
-	}
-	if m.lim.Sims, err = o.int("sims", defSims, 0, 10_000_000); err != nil {
-		return nil, err
-	}
-	if o.has("time") && !o.has("sims") {
-		m.lim.Sims = 0
-	}
-	if m.lim.Sims == 0 && m.lim.Time == 0 {
-		return nil, fmt.Errorf("sims=0 needs time=")
 	}
 	cpuct, err := o.float("cpuct", float64(cfg.CPuct), 1e-3, 100)
 	if err != nil {
@@ -85,6 +77,28 @@ func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *opt
 	return m, nil
 }
 
+// MaxLimits: a search takes sims and a time.
+func (m *searcher) MaxLimits() Limits { return Limits{Sims: MaxSims, Time: MaxTime} }
+
+// Limits returns the sims and time of the next search.
+func (m *searcher) Limits() Limits { return Limits{Sims: m.lim.Sims, Time: m.lim.Time} }
+
+// SetLimits sets the sims and time of the next searches: without either,
+// the default sims; with a time alone, no sims limit.
+func (m *searcher) SetLimits(l Limits) error {
+	if err := l.check(m.MaxLimits()); err != nil {
+		return err
+	}
+	if l.Sims == 0 && l.Time == 0 {
+		l.Sims = m.defSims
+	}
+	if l.Sims == 0 && l.Time == 0 {
+		return fmt.Errorf("sims=0 needs time=")
+	}
+	m.lim = mcts.Limits{Sims: l.Sims, Time: l.Time}
+	return nil
+}
+
 // start makes m's search and the buffers of its analysis.
 func (m *searcher) start(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, rng *rand.Rand) {
 	m.search = mcts.New(spec, ev, cfg, rng)
@@ -99,7 +113,7 @@ func (m *searcher) Move(ctx context.Context, st env.State) (env.Action, error) {
 	if st.Result() != env.Ongoing {
 		return 0, ErrGameOver
 	}
-	if !m.rooted || !sameState(m.cur, st) {
+	if !m.rooted || !env.Same(m.cur, st) {
 		m.search.Reset(st)
 		m.cur.CopyFrom(st)
 		m.rooted = true
@@ -153,18 +167,4 @@ func (m *searcher) analyse() {
 		}
 		m.ana.Moves = append(m.ana.Moves, s)
 	}
-}
-
-// sameState reports whether a and b are the same position: by hash when the
-// game has one, else by position string.
-func sameState(a, b env.State) bool {
-	if a.ToMove() != b.ToMove() {
-		return false
-	}
-	ha, ok1 := a.(env.Hasher)
-	hb, ok2 := b.(env.Hasher)
-	if ok1 && ok2 {
-		return ha.Hash() == hb.Hash()
-	}
-	return a.String() == b.String()
 }

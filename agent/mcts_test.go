@@ -5,16 +5,16 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/agent/agenttest"
 	"kumalak/env"
+	"kumalak/env/envtest"
 )
 
 func TestMCTSFindsForcedWin(t *testing.T) {
-	st, err := agenttest.Parse("0,2,1/0,1,1 7 6 w 10")
+	st, err := envtest.ParseKalah(envtest.Kalah3, "0,2,1/0,1,1 7 6 - - w 10")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := New(agenttest.Spec, "mcts:sims=400", 1)
+	ag, err := New(envtest.Kalah3, "mcts:sims=400", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,11 +35,11 @@ func TestMCTSTreeReuse(t *testing.T) {
 		spec  string
 		reuse bool
 	}{{"mcts:sims=300", true}, {"mcts:sims=300,reuse=false", false}} {
-		ag, err := New(agenttest.Spec, tc.spec, 1)
+		ag, err := New(envtest.Kalah3, tc.spec, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := agenttest.Spec.New()
+		st := envtest.Kalah3.New()
 		for ply := 0; ply < 4; ply++ {
 			a, err := ag.Move(context.Background(), st)
 			if err != nil {
@@ -60,11 +60,11 @@ func TestMCTSTreeReuse(t *testing.T) {
 // TestMCTSWithoutPlayed: a caller that skips Played still gets moves for
 // the positions it passes.
 func TestMCTSWithoutPlayed(t *testing.T) {
-	ag, err := New(agenttest.Spec, "mcts:sims=50", 1)
+	ag, err := New(envtest.Kalah3, "mcts:sims=50", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := agenttest.Spec.New()
+	st := envtest.Kalah3.New()
 	var buf [8]env.Action
 	for st.Result() == env.Ongoing {
 		a, err := ag.Move(context.Background(), st)
@@ -88,12 +88,12 @@ func TestMCTSSpecErrors(t *testing.T) {
 		{"mcts:cpuct=0", "out of range"},
 		{"mcts:solver=maybe", "not true or false"},
 	} {
-		_, err := New(agenttest.Spec, tc.spec, 1)
+		_, err := New(envtest.Kalah3, tc.spec, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%q): %v, want an error containing %q", tc.spec, err, tc.want)
 		}
 	}
-	if _, err := New(agenttest.Spec, "mcts:time=10ms", 1); err != nil {
+	if _, err := New(envtest.Kalah3, "mcts:time=10ms", 1); err != nil {
 		t.Error(err)
 	}
 }

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/agent/agenttest"
 	"kumalak/env"
+	"kumalak/env/envtest"
 	"kumalak/net"
 )
 
 // saveModel writes a randomly initialised network for the toy game.
 func saveModel(t *testing.T, card *net.Card) string {
 	t.Helper()
-	spec := agenttest.Spec
+	spec := envtest.Kalah3
 	p := net.NewParams(net.Config{InputLen: spec.ObsLen, Actions: spec.NumActions, Width: 16, Blocks: 1, ValueHidden: 8})
 	p.Init(rng(1))
 	path := filepath.Join(t.TempDir(), "toy.kmodel")
@@ -28,14 +28,14 @@ func saveModel(t *testing.T, card *net.Card) string {
 
 func TestModelPlaysAGame(t *testing.T) {
 	path := saveModel(t, &net.Card{Search: net.Search{Sims: 64}})
-	ag, err := New(agenttest.Spec, "model:path="+path+",batch=4", 1)
+	ag, err := New(envtest.Kalah3, "model:path="+path+",batch=4", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := ag.(*searcher).lim.Sims; got != 64 {
 		t.Errorf("sims %d, want the card's 64", got)
 	}
-	st := agenttest.Spec.New()
+	st := envtest.Kalah3.New()
 	for ply := 0; st.Result() == env.Ongoing; ply++ {
 		a, err := ag.Move(context.Background(), st)
 		if err != nil {
@@ -62,12 +62,12 @@ func TestModelErrors(t *testing.T) {
 		{"model:path=" + filepath.Join(t.TempDir(), "none.kmodel"), "no such file"},
 		{"model:path=" + path + ",batch=0", "batch=0 out of range"},
 	} {
-		_, err := New(agenttest.Spec, tc.spec, 1)
+		_, err := New(envtest.Kalah3, tc.spec, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%q): %v, want %q", tc.spec, err, tc.want)
 		}
 	}
-	other := *agenttest.Spec
+	other := *envtest.Kalah3
 	other.Name = "other"
 	if _, err := New(&other, "model:path="+path, 1); !errors.Is(err, net.ErrWrongModel) {
 		t.Errorf("another game's model: %v", err)

@@ -20,7 +20,7 @@ func NewNetwork(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, lim mcts.Lim
 	if lim.Sims <= 0 && lim.Time <= 0 {
 		return nil, fmt.Errorf("agent: network agent needs sims or time")
 	}
-	m := &searcher{cur: spec.New(), lim: lim, reuse: true}
+	m := &searcher{cur: spec.New(), lim: lim, reuse: true, defSims: lim.Sims}
 	m.start(spec, ev, cfg, agentRand(seed))
 	return m, nil
 }

@@ -5,19 +5,19 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/agent/agenttest"
 	"kumalak/env"
+	"kumalak/env/envtest"
 )
 
 func TestGreedyTakesTheCapture(t *testing.T) {
 	// Pit 1 ends in the empty pit 2 and captures black's 4 stones; pit 3
 	// only drops one stone in the store.
-	st, err := agenttest.Parse("1,0,2/1,4,1 4 5 w 6")
+	st, err := envtest.ParseKalah(envtest.Kalah3, "1,0,2/1,4,1 4 5 - - w 6")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for seed := uint64(0); seed < 10; seed++ {
-		g, err := New(agenttest.Spec, "greedy", seed)
+		g, err := New(envtest.Kalah3, "greedy", seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestGreedyTakesTheCapture(t *testing.T) {
 func TestGreedyExtraTurnBonus(t *testing.T) {
 	// Pit 3 (1 stone) reaches the store and keeps the turn; pit 1 (2 stones)
 	// gains nothing. Both gain no more than one stone.
-	st, err := agenttest.Parse("2,0,1/3,3,3 3 3 w 4")
+	st, err := envtest.ParseKalah(envtest.Kalah3, "2,0,1/3,3,3 3 3 - - w 4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestGreedyExtraTurnBonus(t *testing.T) {
 		spec string
 		want env.Action
 	}{{"greedy", 2}, {"greedy:extra=-5", 0}} {
-		g, err := New(agenttest.Spec, tc.spec, 1)
+		g, err := New(envtest.Kalah3, tc.spec, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,11 +49,11 @@ func TestGreedyExtraTurnBonus(t *testing.T) {
 }
 
 func TestRandomIsLegalAndVaried(t *testing.T) {
-	g, err := New(agenttest.Spec, "random", 3)
+	g, err := New(envtest.Kalah3, "random", 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := agenttest.Spec.New()
+	st := envtest.Kalah3.New()
 	seen := map[env.Action]bool{}
 	for i := 0; i < 100; i++ {
 		a, err := g.Move(context.Background(), st)
@@ -71,9 +71,9 @@ func TestRandomIsLegalAndVaried(t *testing.T) {
 }
 
 func TestGameOver(t *testing.T) {
-	st, _ := agenttest.Parse("0,0,0/0,0,0 9 9 w 20")
+	st, _ := envtest.ParseKalah(envtest.Kalah3, "0,0,0/0,0,0 9 9 - - w 20")
 	for _, s := range []string{"random", "greedy", "ab"} {
-		g, err := New(agenttest.Spec, s, 1)
+		g, err := New(envtest.Kalah3, s, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,13 +98,13 @@ func TestSpecErrors(t *testing.T) {
 		{"ab:time=-1s", "out of range"},
 		{"greedy:extra=nan", "out of range"},
 	} {
-		_, err := New(agenttest.Spec, tc.spec, 1)
+		_, err := New(envtest.Kalah3, tc.spec, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%q): %v, want an error containing %q", tc.spec, err, tc.want)
 		}
 	}
 	for _, s := range []string{"random", " ab : depth=2 , tt=0 ", "greedy:extra=0.5", "ab:time=10ms,depth=3"} {
-		if _, err := New(agenttest.Spec, s, 1); err != nil {
+		if _, err := New(envtest.Kalah3, s, 1); err != nil {
 			t.Errorf("New(%q): %v", s, err)
 		}
 	}
@@ -130,11 +130,11 @@ func TestHelpListsEveryKindAndKey(t *testing.T) {
 // TestMoveAllocs: once warm, choosing a move allocates nothing.
 func TestMoveAllocs(t *testing.T) {
 	for _, s := range []string{"random", "greedy", "mcts:sims=64,reuse=false"} {
-		ag, err := New(agenttest.Spec, s, 1)
+		ag, err := New(envtest.Kalah3, s, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := agenttest.Spec.New()
+		st := envtest.Kalah3.New()
 		ctx := context.Background()
 		for i := 0; i < 3; i++ { // warm up buffers
 			if _, err := ag.Move(ctx, st); err != nil {

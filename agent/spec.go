@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,11 +11,25 @@ import (
 	"kumalak/env"
 )
 
+// Spec is a parsed agent spec string, "kind" or "kind:key=value,…": the
+// kind, its limit keys (sims, time or movetime, depth) read into Limits,
+// and its other keys in the order given. ParseSpec checks the kind, the
+// keys and the limits; New checks the other values when it builds.
+type Spec struct {
+	Kind    string
+	Limits  Limits     // the limit keys; zero = not given
+	Options []KeyValue // the other keys; a cmd key comes last
+}
+
+// KeyValue is one key=value of a spec.
+type KeyValue struct{ Key, Value string }
+
 // kind is one agent family: its name, help and keys, and its constructor.
 type kind struct {
 	name  string
 	short string
 	keys  []key
+	lim   limitKeys
 	build func(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error)
 }
 
@@ -23,6 +38,19 @@ type key struct {
 	name, def, help string
 }
 
+// limitKeys names the spec keys of a kind's limits ("" = none) and their
+// largest values.
+type limitKeys struct {
+	sims, time, depth string
+	max               Limits
+	// needsOne: the kind must have a sims or time limit, so sims=0 needs
+	// time= (mcts, model).
+	needsOne bool
+}
+
+// searchLimits are the limit keys of mcts and model.
+var searchLimits = limitKeys{sims: "sims", time: "time", max: Limits{Sims: MaxSims, Time: MaxTime}, needsOne: true}
+
 // kinds lists every agent family in the order Help shows them.
 var kinds = []kind{
 	{name: "random", short: "a uniformly random legal move", build: newRandom},
@@ -30,15 +58,22 @@ var kinds = []kind{
 		keys: []key{{"extra", "1", "bonus, in stones, for a move that keeps the turn"}}, build: newGreedy},
 	{name: "ab", short: "alpha-beta negamax, iterative deepening, transposition table; evaluation = store difference + mobility",
 		keys: []key{
-			{"depth", "6; 60 with time=", "deepest iteration, in plies (1..60)"},
+			{"depth", fmt.Sprintf("6; %d with time=", MaxDepth), fmt.Sprintf("deepest iteration, in plies (1..%d)", MaxDepth)},
 			{"time", "none", "time per move, e.g. 200ms or 2s; the search stops at depth or time, whichever comes first"},
 			{"tt", "16", "transposition table size in MiB (0 turns it off; needs a game with hashes)"},
 			{"mob", "50", "evaluation bonus per legal move of the mover, in hundredths of a stone (mobility)"},
-		}, build: newAlphaBeta},
-	{name: "mcts", short: "PUCT search with uniform priors and random-rollout values", keys: mctsKeys, build: newMCTS},
-	{name: "model", short: "a trained network guiding PUCT search", keys: modelKeys, build: newModel},
-	{name: "engine", short: "an external program speaking the kumalak engine protocol (docs/ENGINE.md)", keys: engineKeys, build: newEngineKind},
+		},
+		lim:   limitKeys{time: "time", depth: "depth", max: Limits{Time: MaxTime, Depth: MaxDepth}},
+		build: newAlphaBeta},
+	{name: "mcts", short: "PUCT search with uniform priors and random-rollout values", keys: mctsKeys, lim: searchLimits, build: newMCTS},
+	{name: "model", short: "a trained network guiding PUCT search", keys: modelKeys, lim: searchLimits, build: newModel},
+	{name: "engine", short: "an external program speaking the kumalak engine protocol (docs/ENGINE.md)", keys: engineKeys,
+		lim:   limitKeys{sims: "sims", time: "movetime", depth: "depth", max: Limits{Sims: MaxSims, Time: MaxTime, Depth: maxEngineDepth}},
+		build: newEngineKind},
 }
+
+// cmdKey takes the rest of a spec, commas included.
+const cmdKey = "cmd"
 
 // Names returns the agent kinds, e.g. "random", "greedy", "ab".
 func Names() []string {
@@ -66,99 +101,263 @@ func Help() string {
 	return sb.String()
 }
 
-// New builds the agent a spec string describes, for the game spec, drawing
-// its randomness from seed. The string is "name" or "name:key=value,...";
-// an unknown name or key, or a bad value, is an error naming it.
-func New(spec *env.Spec, s string, seed uint64) (Agent, error) {
-	name, opts, err := parse(s)
+// New builds the agent a spec string describes (ParseSpec, then
+// Spec.New).
+func New(game *env.Spec, s string, seed uint64) (Agent, error) {
+	sp, err := ParseSpec(s)
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range kinds {
-		if k.name != name {
-			continue
-		}
-		if err := opts.check(k); err != nil {
-			return nil, fmt.Errorf("agent %q: %w", s, err)
-		}
-		a, err := k.build(spec, opts, agentRand(seed))
-		if err != nil {
-			return nil, fmt.Errorf("agent %q: %w", s, err)
-		}
-		return a, nil
+	return sp.New(game, seed)
+}
+
+// New builds the agent for the game, drawing its randomness from seed; a
+// bad value is an error naming it.
+func (s Spec) New(game *env.Spec, seed uint64) (Agent, error) {
+	k, err := findKind(s.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("agent %q: %w", s, err)
 	}
-	return nil, fmt.Errorf("agent %q: unknown kind %q (known: %s)", s, name, strings.Join(Names(), ", "))
+	o := &options{vals: map[string]string{}, lim: s.Limits}
+	for _, kv := range s.Options {
+		o.vals[kv.Key] = kv.Value
+	}
+	a, err := k.build(game, o, agentRand(seed))
+	if err != nil {
+		return nil, fmt.Errorf("agent %q: %w", s, err)
+	}
+	return a, nil
+}
+
+// findKind returns the kind called name.
+func findKind(name string) (*kind, error) {
+	for i := range kinds {
+		if kinds[i].name == name {
+			return &kinds[i], nil
+		}
+	}
+	return nil, fmt.Errorf("unknown kind %q (known: %s)", name, strings.Join(Names(), ", "))
 }
 
 // agentRand is the random source of an agent built from seed.
 func agentRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6b756d616c616b)) }
 
-// options are the key=value pairs of a spec string.
-type options struct {
-	vals  map[string]string
-	order []string
-}
-
-// parse splits "name:k=v,k=v" into the name and its options.
-// joinRest returns ","+tail, or "" for an empty tail.
-func joinRest(tail string) string {
-	if tail == "" {
-		return ""
-	}
-	return "," + tail
-}
-
-func parse(s string) (string, *options, error) {
+// ParseSpec reads "kind" or "kind:key=value,…". A value may hold '=' but
+// not ','; the cmd key takes the rest of the string, commas included. An
+// unknown kind or key, a key given twice, or a limit out of range is an
+// error naming it.
+func ParseSpec(s string) (Spec, error) {
 	name, rest, _ := strings.Cut(s, ":")
-	name = strings.TrimSpace(name)
-	o := &options{vals: map[string]string{}}
-	if name == "" {
-		return "", nil, fmt.Errorf("agent %q: empty kind (known: %s)", s, strings.Join(Names(), ", "))
+	sp := Spec{Kind: strings.TrimSpace(name)}
+	if sp.Kind == "" {
+		return Spec{}, fmt.Errorf("agent %q: empty kind (known: %s)", s, strings.Join(Names(), ", "))
 	}
-	if strings.TrimSpace(rest) == "" {
-		return name, o, nil
+	k, err := findKind(sp.Kind)
+	if err != nil {
+		return Spec{}, fmt.Errorf("agent %q: %w", s, err)
 	}
-	for rest != "" {
+	if err := sp.parseKeys(k, rest); err != nil {
+		return Spec{}, fmt.Errorf("agent %q: %w", s, err)
+	}
+	return sp, nil
+}
+
+// parseKeys reads the key=value pairs of kind k.
+func (s *Spec) parseKeys(k *kind, rest string) error {
+	seen := map[string]bool{}
+	zeroSims := false
+	for strings.TrimSpace(rest) != "" {
 		part, tail, _ := strings.Cut(rest, ",")
 		rest = tail
-		if strings.HasPrefix(strings.TrimSpace(part), "cmd=") {
-			// A command line may hold commas: cmd= takes the rest.
-			part, rest = part+joinRest(tail), ""
+		if strings.HasPrefix(strings.TrimSpace(part), cmdKey+"=") && tail != "" {
+			part, rest = part+","+tail, ""
 		}
-		k, v, ok := strings.Cut(part, "=")
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		key, v, ok := strings.Cut(part, "=")
+		key, v = strings.TrimSpace(key), strings.TrimSpace(v)
 		switch {
-		case !ok || k == "" || v == "":
-			return "", nil, fmt.Errorf("agent %q: option %q is not key=value", s, part)
-		case o.vals[k] != "":
-			return "", nil, fmt.Errorf("agent %q: key %q given twice", s, k)
+		case !ok || key == "" || v == "":
+			return fmt.Errorf("option %q is not key=value", part)
+		case seen[key]:
+			return fmt.Errorf("key %q given twice", key)
+		case !k.has(key):
+			return k.unknown(key)
 		}
-		o.vals[k] = v
-		o.order = append(o.order, k)
+		seen[key] = true
+		limit, err := s.setLimit(k.lim, key, v)
+		if err != nil {
+			return err
+		}
+		zeroSims = zeroSims || (limit && key == k.lim.sims && v == "0")
+		if !limit {
+			s.Options = append(s.Options, KeyValue{key, v})
+		}
 	}
-	return name, o, nil
+	if zeroSims && k.lim.needsOne && s.Limits.Time == 0 {
+		return fmt.Errorf("%s=0 needs %s=", k.lim.sims, k.lim.time)
+	}
+	slices.SortStableFunc(s.Options, func(a, b KeyValue) int { return k.order(a.Key) - k.order(b.Key) })
+	return nil
 }
 
-// check refuses keys that kind k does not know.
-func (o *options) check(k kind) error {
-	for _, name := range o.order {
-		known := false
-		for _, kv := range k.keys {
-			known = known || kv.name == name
-		}
-		if known {
-			continue
-		}
-		if len(k.keys) == 0 {
-			return fmt.Errorf("unknown key %q (%s takes no keys)", name, k.name)
-		}
-		names := make([]string, len(k.keys))
-		for i, kv := range k.keys {
-			names[i] = kv.name
-		}
-		return fmt.Errorf("unknown key %q (keys of %s: %s)", name, k.name, strings.Join(names, ", "))
+// order is the place of key in String: the kind's order of keys, cmd last.
+func (k *kind) order(name string) int {
+	if name == cmdKey {
+		return len(k.keys)
 	}
-	return nil
+	return slices.IndexFunc(k.keys, func(kv key) bool { return kv.name == name })
+}
+
+// has reports whether k has the key.
+func (k *kind) has(name string) bool {
+	for _, kv := range k.keys {
+		if kv.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unknown describes a key k does not have.
+func (k *kind) unknown(name string) error {
+	if len(k.keys) == 0 {
+		return fmt.Errorf("unknown key %q (%s takes no keys)", name, k.name)
+	}
+	names := make([]string, len(k.keys))
+	for i, kv := range k.keys {
+		names[i] = kv.name
+	}
+	return fmt.Errorf("unknown key %q (keys of %s: %s)", name, k.name, strings.Join(names, ", "))
+}
+
+// setLimit reads key into the limits when it is one of lk's, and reports
+// whether it was.
+func (s *Spec) setLimit(lk limitKeys, key, v string) (bool, error) {
+	var err error
+	switch key {
+	case lk.sims:
+		s.Limits.Sims, err = parseCount(key, v, 0, lk.max.Sims)
+	case lk.depth:
+		s.Limits.Depth, err = parseCount(key, v, 1, lk.max.Depth)
+	case lk.time:
+		s.Limits.Time, err = parseTime(key, v, lk.max.Time)
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// parseCount reads a whole number in lo..max.
+func parseCount(key, v string, lo, max int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%s: not an integer", key, v)
+	}
+	if n < lo || n > max {
+		return 0, fmt.Errorf("%s=%d out of range %d..%d", key, n, lo, max)
+	}
+	return n, nil
+}
+
+// parseTime reads a duration ("500ms", "2s") in (0, max], or whole
+// milliseconds ("500").
+func parseTime(key, v string, max time.Duration) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if ms, err2 := strconv.Atoi(v); err2 == nil {
+		d, err = time.Duration(ms)*time.Millisecond, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s=%s: not a duration (e.g. 200ms, 2s)", key, v)
+	}
+	if d <= 0 || d > max {
+		return 0, fmt.Errorf("%s=%s out of range (0, %v]", key, v, max)
+	}
+	return d, nil
+}
+
+// String writes the spec back: the kind, then its keys in the order Help
+// lists them (cmd last). ParseSpec(s.String()) equals s.
+func (s Spec) String() string {
+	k, err := findKind(s.Kind)
+	if err != nil {
+		return s.Kind
+	}
+	var parts []string
+	for _, kv := range k.keys {
+		if v := s.value(k, kv.name); v != "" {
+			parts = append(parts, kv.name+"="+v)
+		}
+	}
+	if i := slices.IndexFunc(parts, func(p string) bool { return strings.HasPrefix(p, cmdKey+"=") }); i >= 0 {
+		parts = append(append(parts[:i:i], parts[i+1:]...), parts[i]) // cmd takes the rest: last
+	}
+	if len(parts) == 0 {
+		return s.Kind
+	}
+	return s.Kind + ":" + strings.Join(parts, ",")
+}
+
+// value returns the text of key in s, "" when not given.
+func (s Spec) value(k *kind, name string) string {
+	switch {
+	case name == k.lim.sims && s.Limits.Sims > 0:
+		return strconv.Itoa(s.Limits.Sims)
+	case name == k.lim.time && s.Limits.Time > 0:
+		return s.Limits.Time.String()
+	case name == k.lim.depth && s.Limits.Depth > 0:
+		return strconv.Itoa(s.Limits.Depth)
+	}
+	for _, kv := range s.Options {
+		if kv.Key == name {
+			return kv.Value
+		}
+	}
+	return ""
+}
+
+// MaxLimits returns the largest limits the kind's keys take (zero for a
+// kind without limits or an unknown one).
+func (s Spec) MaxLimits() Limits {
+	k, err := findKind(s.Kind)
+	if err != nil {
+		return Limits{}
+	}
+	return k.lim.max
+}
+
+// WithLimits returns the spec with l written into its limit keys as
+// Limits.Replace says; it is an error when the kind has no key for a
+// limit given, e.g. sims for ab. Commands use it to turn --sims, --time
+// and --depth into one spec.
+func (s Spec) WithLimits(l Limits) (Spec, error) {
+	out, dropped := s.Limits.Replace(l, s.MaxLimits())
+	if !dropped.IsZero() {
+		return Spec{}, fmt.Errorf("agent %q: kind %s takes no %s limit", s, s.Kind, strings.Join(dropped.Names(), " or "))
+	}
+	if err := out.check(s.MaxLimits()); err != nil {
+		return Spec{}, fmt.Errorf("agent %q: %w", s, err)
+	}
+	s.Limits = out
+	return s, nil
+}
+
+// ModelSpec is the spec of the model kind playing the .kmodel file path
+// with sims simulations per move (0: the model card's).
+func ModelSpec(path string, sims int) (Spec, error) {
+	if strings.ContainsAny(path, ",") {
+		return Spec{}, fmt.Errorf("agent: model path %s: a path in a spec may not contain a comma", path)
+	}
+	sp := Spec{Kind: "model", Limits: Limits{Sims: sims}, Options: []KeyValue{{"path", path}}}
+	if err := sp.Limits.check(searchLimits.max); err != nil {
+		return Spec{}, fmt.Errorf("agent: model: %w", err)
+	}
+	return sp, nil
+}
+
+// options are the non-limit keys of a spec, for the kinds' constructors,
+// and its limits.
+type options struct {
+	vals map[string]string
+	lim  Limits
 }
 
 // has reports whether key was given.
@@ -202,23 +401,6 @@ func (o *options) float(key string, def, lo, hi float64) (float64, error) {
 		return 0, fmt.Errorf("%s=%s out of range %g..%g", key, v, lo, hi)
 	}
 	return f, nil
-}
-
-// duration returns key's value as a positive duration of at most an hour,
-// or 0 when absent.
-func (o *options) duration(key string) (time.Duration, error) {
-	v, ok := o.vals[key]
-	if !ok {
-		return 0, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return 0, fmt.Errorf("%s=%s: not a duration (e.g. 200ms, 2s)", key, v)
-	}
-	if d <= 0 || d > time.Hour {
-		return 0, fmt.Errorf("%s=%s out of range (0, 1h]", key, v)
-	}
-	return d, nil
 }
 
 // bool returns key's value as a boolean, or def when absent.

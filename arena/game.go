@@ -32,7 +32,7 @@ type Record struct {
 }
 
 // Notation writes the moves played from start (which it must not change) in
-// a game's record notation, such as togyz's "1. 76 98 2. 55 12x".
+// a game's record notation, such as togyz's "1. 21 65 2. 34 22x".
 type Notation func(start env.State, moves []env.Action) (string, error)
 
 // writeRecord writes r as one line of JSON.
@@ -128,7 +128,7 @@ func makeOpenings(start env.State, n, plies int, seed uint64) ([][]env.Action, e
 	seen := map[string]bool{}
 	out := make([][]env.Action, 0, n)
 	st := env.Clone(start)
-	var buf [64]env.Action
+	var buf [env.MaxActions]env.Action
 	for len(out) < n {
 		var open []env.Action
 		for try := 0; ; try++ {

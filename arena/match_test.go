@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"kumalak/agent"
-	"kumalak/agent/agenttest"
 	"kumalak/env"
+	"kumalak/env/envtest"
 )
 
 // readRecords decodes the JSON lines of a match.
@@ -33,7 +33,7 @@ func toyMatch(a, b string, games int) (*Match, *bytes.Buffer) {
 	var buf bytes.Buffer
 	c := DefaultConfig()
 	c.Games, c.OpeningPlies, c.Seed = games, 2, 7
-	return &Match{Spec: agenttest.Spec, A: a, B: b, Config: c, Records: &buf}, &buf
+	return &Match{Spec: envtest.Kalah3, A: a, B: b, Config: c, Records: &buf}, &buf
 }
 
 // TestMatchPairsAndColours: games 2k and 2k+1 share an opening with the
@@ -74,7 +74,7 @@ func TestMatchPairsAndColours(t *testing.T) {
 // checkReplay replays a record and checks its result and final position.
 func checkReplay(t *testing.T, r Record) {
 	t.Helper()
-	st, err := agenttest.Spec.Start(r.Start)
+	st, err := envtest.Kalah3.Start(r.Start)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestMatchErrors(t *testing.T) {
 }
 
 func TestOpenings(t *testing.T) {
-	start := agenttest.Spec.New()
+	start := envtest.Kalah3.New()
 	open, err := makeOpenings(start, 15, 3, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/agent/agenttest"
+	"kumalak/env/envtest"
 )
 
 // TestBradleyTerryConsistent: results that fit the logistic model exactly
@@ -49,7 +49,7 @@ func TestTournamentAnchorsOnRandom(t *testing.T) {
 	c := DefaultConfig()
 	c.Games, c.OpeningPlies, c.Parallel = 16, 2, 2
 	calls := 0
-	tour := &Tournament{Spec: agenttest.Spec, Players: []string{"ab:depth=6", "greedy", "random"}, Config: c, Prior: 1,
+	tour := &Tournament{Spec: envtest.Kalah3, Players: []string{"ab:depth=6", "greedy", "random"}, Config: c, Prior: 1,
 		Progress: func(p Progress) {
 			calls++
 			if p.Total != 48 || p.Done != calls {
@@ -88,7 +88,7 @@ func TestTournamentErrors(t *testing.T) {
 		players []string
 		want    string
 	}{{[]string{"random"}, "at least two"}, {[]string{"random", "random"}, "given twice"}, {[]string{"random", "ab:x=1"}, `unknown key "x"`}} {
-		tour := &Tournament{Spec: agenttest.Spec, Players: tc.players, Config: c}
+		tour := &Tournament{Spec: envtest.Kalah3, Players: tc.players, Config: c}
 		if _, err := tour.Run(context.Background()); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.players, err, tc.want)
 		}

@@ -70,6 +70,7 @@ type InfoResponse struct {
 	Limits struct {
 		MaxSims   int   `json:"max_sims"`
 		MaxTimeMS int64 `json:"max_time_ms"`
+		MaxDepth  int   `json:"max_depth"` // 0 when the agent takes no depth
 		TimeoutMS int64 `json:"timeout_ms"`
 		MaxBody   int64 `json:"max_body"`
 		MaxMoves  int   `json:"max_moves"`
@@ -84,6 +85,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
 		info.Games = append(info.Games, GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String()})
 	}
 	info.Limits.MaxSims, info.Limits.MaxTimeMS = s.cfg.MaxSims, s.cfg.MaxTime.Milliseconds()
+	info.Limits.MaxDepth = s.lims[s.games[0]].max.Depth
 	info.Limits.TimeoutMS, info.Limits.MaxBody = s.cfg.Timeout.Milliseconds(), s.cfg.MaxBody
 	info.Limits.MaxMoves = s.cfg.MaxMoves
 	writeJSON(w, http.StatusOK, info)
@@ -151,26 +153,37 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// checkMoveRequest refuses limits out of range and a finished game.
+// checkMoveRequest refuses limits out of range and a finished game. A
+// depth is checked against the agent's own range (alpha-beta's MaxDepth
+// for an agent without depth, which ignores it).
 func (s *Server) checkMoveRequest(req MoveRequest, st env.State) *apiError {
+	maxDepth := s.lims[st.Spec().Name].max.Depth
+	if maxDepth == 0 {
+		maxDepth = agent.MaxDepth
+	}
 	switch {
 	case req.Sims < 0 || req.Sims > s.cfg.MaxSims:
 		return badRequest("bad_limit", "sims %d out of range 0..%d", req.Sims, s.cfg.MaxSims)
 	case req.TimeMS < 0 || int64(req.TimeMS) > s.cfg.MaxTime.Milliseconds():
 		return badRequest("bad_limit", "time_ms %d out of range 0..%d", req.TimeMS, s.cfg.MaxTime.Milliseconds())
-	case req.Depth < 0 || req.Depth > 60:
-		return badRequest("bad_limit", "depth %d out of range 0..60", req.Depth)
+	case req.Depth < 0 || req.Depth > maxDepth:
+		return badRequest("bad_limit", "depth %d out of range 0..%d", req.Depth, maxDepth)
 	case st.Result() != env.Ongoing:
 		return &apiError{http.StatusConflict, "game_over", "the game is over (" + st.Result().String() + ")"}
 	}
 	return nil
 }
 
-// search waits for a search slot, borrows an agent and plays its move.
+// search waits for a search slot, borrows an agent, bounds it by the
+// request's limits in the dimensions it has (the others are reported as
+// ignored, and leave its own limits alone) and plays its move.
 func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*MoveResponse, *apiError) {
-	spec, ignored, err := applyLimits(s.cfg.Agent, Limits{Sims: req.Sims, Time: time.Duration(req.TimeMS) * time.Millisecond, Depth: req.Depth})
-	if err != nil {
-		return nil, &apiError{http.StatusInternalServerError, "internal", err.Error()}
+	lims := s.lims[st.Spec().Name]
+	want := agent.Limits{Sims: req.Sims, Time: time.Duration(req.TimeMS) * time.Millisecond, Depth: req.Depth}
+	lim, dropped := lims.base.Replace(want, lims.max)
+	spec := s.sp
+	if !lims.max.IsZero() {
+		spec.Limits = lim
 	}
 	select {
 	case s.sem <- struct{}{}:
@@ -178,18 +191,24 @@ func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*Mo
 	case <-ctx.Done():
 		return nil, &apiError{http.StatusServiceUnavailable, "busy", "the server is busy: try again"}
 	}
-	ag, err := s.pool.get(st.Spec(), spec)
+	ag, err := s.pool.get(st.Spec())
 	if err != nil {
-		return nil, badRequest("bad_limit", "%v", err)
+		return nil, &apiError{http.StatusInternalServerError, "internal", err.Error()}
+	}
+	if l, ok := ag.(agent.Limiter); ok {
+		if err := l.SetLimits(lim); err != nil {
+			s.pool.put(st.Spec(), ag, false)
+			return nil, badRequest("bad_limit", "%v", err)
+		}
 	}
 	began := time.Now()
 	a, err := ag.Move(ctx, st)
 	var resp *MoveResponse
 	var e *apiError
 	if err == nil { // the analysis is the agent's: read it before another request may
-		resp, e = s.answer(st, req.Moves, a, ag, spec, time.Since(began))
+		resp, e = s.answer(st, req.Moves, a, ag, spec.String(), time.Since(began))
 	}
-	s.pool.put(st.Spec(), spec, ag, err != nil)
+	s.pool.put(st.Spec(), ag, err != nil)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, &apiError{http.StatusServiceUnavailable, "timeout", "the search took longer than " + s.cfg.Timeout.String()}
@@ -198,7 +217,7 @@ func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*Mo
 	case e != nil:
 		return nil, e
 	}
-	resp.Ignored = ignored
+	resp.Ignored = dropped.Names()
 	return resp, nil
 }
 

@@ -4,7 +4,7 @@
 //     it; the person types pit numbers (and, where the command wires it,
 //     togyz's record form "76"), hint, undo, new, board, help and quit. The
 //     bot's moves come with its evaluation, the end with the result.
-//   - Engine: the kumalak engine protocol on standard input and output, a
+//   - ServeEngine: the kumalak engine protocol on standard input and output, a
 //     line protocol in the manner of UCI for tournament programs. It is
 //     specified, with a full example session, in docs/ENGINE.md; the
 //     agent package's "engine" kind is its client.
@@ -12,10 +12,17 @@
 //     /api/move) and an embedded web page (web/, plain HTML, CSS and JS,
 //     no build step) where a person plays the bot in any of the games.
 //
-// Agents are built from agent spec strings (agent.New). A request or a go
-// command may bound one search (Limits: sims, time, depth); WithLimits
-// writes such limits into a spec, using the keys the agent's kind has
-// (agent.Keys), so a search limited differently uses another agent.
+// Agents are built from agent spec strings (agent.ParseSpec, once, when
+// the engine or server starts). A request or a go command may bound one
+// search in sims, time and depth: the bot sets them on its agent through
+// agent.Limiter (Limits.Replace says how), so a limit the agent lacks is
+// reported as ignored and leaves its own limits alone, and the options the
+// engine offers carry the agent's own ranges.
+//
+// Files: engine.go is the engine's protocol.Handler (options, games,
+// positions) and engine_go.go its go (slices of search, info lines,
+// bestmove); the protocol itself, its parser and its command loop are
+// package protocol's.
 //
 // Rules stay in Go: every move from outside goes through env.Play (Replay),
 // and the web page keeps only the record (start position and pit numbers),

@@ -24,13 +24,13 @@ type engineSession struct {
 	err   error
 }
 
-func startEngine(t *testing.T, cfg EngineConfig) *engineSession {
+func startEngine(t *testing.T, cfg EngineServerConfig) *engineSession {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &engineSession{t: t, in: inW, lines: make(chan string, 1024), done: make(chan struct{})}
 	go func() {
-		s.err = Engine(context.Background(), inR, outW, cfg)
+		s.err = ServeEngine(context.Background(), inR, outW, cfg)
 		outW.Close()
 		close(s.done)
 	}()
@@ -104,8 +104,8 @@ func (s *engineSession) ask(cmd string) []string {
 	return got[:len(got)-1]
 }
 
-func engineConfig(agentSpec string) EngineConfig {
-	cfg := DefaultEngineConfig()
+func engineConfig(agentSpec string) EngineServerConfig {
+	cfg := DefaultEngineServerConfig()
 	cfg.Agent, cfg.Seed = agentSpec, 1
 	return cfg
 }
@@ -148,7 +148,8 @@ func TestEngineSession(t *testing.T) {
 		"go sims -4":                         `error go: sims "-4"`,
 		"go ponder 3":                        `error go: unknown word "ponder"`,
 		"setoption name bogus value 1":       `error setoption: unknown option "bogus"`,
-		"setoption name sims value many":     "error setoption: option sims: value \"many\"",
+		"setoption name depth value many":    "error setoption: option depth: value \"many\" is not a whole number in 0..60",
+		"setoption name sims value 400":      `error setoption: unknown option "sims" (options: game, time, depth, threads)`,
 		"setoption name threads value 4":     "error setoption: option threads: 4 not supported",
 		"setoption sims 4":                   "error setoption: want setoption name",
 		"newgame chess":                      `error newgame: game "chess" not played here`,
@@ -291,9 +292,9 @@ func TestEngineStopFiniteSearch(t *testing.T) {
 func TestEngineClientPlaysServer(t *testing.T) {
 	t.Setenv(engineEnv, "ab:depth=2")
 	spec, _ := env.Lookup("mangala")
-	cfg := agent.DefaultEngineConfig()
+	cfg := agent.DefaultEngineClientConfig()
 	cfg.Command = []string{os.Args[0], "-test.run=^TestEngineProcess$"}
-	eng, err := agent.NewEngine(spec, cfg)
+	eng, err := agent.NewEngineClient(spec, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,10 +321,6 @@ func TestEngineClientPlaysServer(t *testing.T) {
 			t.Errorf("no analysis from the engine: %+v", an)
 		}
 	}
-	if agent.Keys("engine") == nil {
-		t.Log("the engine kind is not in agent's table yet: spec strings not tested")
-		return
-	}
 	a, err := agent.New(spec, "engine:depth=1,cmd="+os.Args[0]+" -test.run=^TestEngineProcess$", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -331,5 +328,15 @@ func TestEngineClientPlaysServer(t *testing.T) {
 	defer closeAgent(a)
 	if _, err := a.Move(context.Background(), spec.New()); err != nil {
 		t.Fatal(err)
+	}
+	// The engine declares depth 0..60 and no sims: the client holds its
+	// limits to that.
+	if l, ok := a.(agent.Limiter); !ok || l.MaxLimits() != (agent.Limits{Time: agent.MaxTime, Depth: agent.MaxDepth}) {
+		t.Errorf("the client's largest limits: %+v", a)
+	}
+	for s, want := range map[string]string{"engine:depth=61,cmd=": "depth 61 out of range 0..60", "engine:sims=5,cmd=": "takes no sims limit"} {
+		if _, err := agent.New(spec, s+os.Args[0]+" -test.run=^TestEngineProcess$", 1); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", s, err, want)
+		}
 	}
 }

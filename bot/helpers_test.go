@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
 	"testing"
 
 	"kumalak/agent"
 	"kumalak/env"
+	_ "kumalak/env/games" // registers togyz, mangala, mangala-kale
 	"kumalak/env/togyz"
 )
 
@@ -59,16 +59,11 @@ func TestEngineProcess(t *testing.T) {
 	if spec == "" {
 		t.Skip("run as an engine by the engine client tests")
 	}
-	cfg := DefaultEngineConfig()
+	cfg := DefaultEngineServerConfig()
 	cfg.Agent, cfg.Name = spec, "kumalak test engine"
-	if err := Engine(context.Background(), os.Stdin, os.Stdout, cfg); err != nil {
+	if err := ServeEngine(context.Background(), os.Stdin, os.Stdout, cfg); err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		os.Exit(1)
 	}
 	os.Exit(0)
-}
-
-// lines splits output into trimmed lines.
-func lines(s string) []string {
-	return strings.Split(strings.TrimSpace(s), "\n")
 }

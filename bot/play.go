@@ -10,6 +10,7 @@ import (
 
 	"kumalak/agent"
 	"kumalak/env"
+	"kumalak/protocol"
 )
 
 // PlayConfig sets up a terminal game between a person and the bot.
@@ -65,7 +66,7 @@ func Play(ctx context.Context, in io.Reader, out io.Writer, cfg PlayConfig) erro
 	if cfg.Name == "" {
 		cfg.Name = "kumalak"
 	}
-	s := &session{cfg: cfg, out: &errWriter{w: out}, in: newLineReader(in)}
+	s := &session{cfg: cfg, out: &errWriter{w: out}, in: protocol.NewLineReader(in)}
 	s.newGame()
 	s.printf("%s: you play %s, %s plays %s. Type a pit number, or help.\n",
 		cfg.Spec.Title, sideName(cfg.Human), cfg.Name, sideName(cfg.Human.Other()))
@@ -81,7 +82,7 @@ func Play(ctx context.Context, in io.Reader, out io.Writer, cfg PlayConfig) erro
 type session struct {
 	cfg       PlayConfig
 	out       *errWriter
-	in        *lineReader
+	in        *protocol.LineReader
 	hist      []env.State  // hist[0] the start, hist[i] after moves[:i]
 	moves     []env.Action // moves played
 	movers    []env.Player // who played each
@@ -102,7 +103,7 @@ func (s *session) loop(ctx context.Context) error {
 			s.announce(st)
 		}
 		s.printf("%s> ", sideName(s.cfg.Human))
-		line, tooLong, err := s.in.next()
+		line, tooLong, err := s.in.Next()
 		switch {
 		case errors.Is(err, io.EOF):
 			s.printf("\nbye\n")

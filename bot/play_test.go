@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kumalak/env"
+	"kumalak/protocol"
 )
 
 // play runs a scripted session and returns its output.
@@ -37,7 +38,7 @@ func TestPlayScriptedSession(t *testing.T) {
 	cfg := PlayConfig{Spec: spec, Agent: a, Human: env.White, ParseMove: togyzParse}
 	script := strings.Join([]string{
 		"help", "banana", "0", "10", "hint", "7", "undo", "undo", "75", "76", "board",
-		strings.Repeat("x", maxLine+10), "new", "", "quit", "9",
+		strings.Repeat("x", protocol.MaxLine+10), "new", "", "quit", "9",
 	}, "\n") + "\n"
 	out := play(t, cfg, script)
 	wantInOrder(t, out,

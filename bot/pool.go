@@ -9,32 +9,30 @@ import (
 	"kumalak/env"
 )
 
-// pool lends agents to one request at a time: agents are not safe for
-// concurrent use, so each request takes an idle agent of its game and spec
+// pool lends agents of one spec to one request at a time: agents are not
+// safe for concurrent use, so each request takes an idle agent of its game
 // (or builds one) and gives it back when done. At most max agents wait
 // idle; others are closed.
 type pool struct {
+	sp     agent.Spec
 	mu     sync.Mutex
-	idle   map[poolKey][]agent.Agent
-	n      int // idle agents
+	idle   map[string][]agent.Agent // by game
+	n      int                      // idle agents
 	max    int
 	seed   uint64
 	closed bool
 }
 
-type poolKey struct{ game, spec string }
-
-func newPool(max int, seed uint64) *pool {
-	return &pool{idle: map[poolKey][]agent.Agent{}, max: max, seed: seed}
+func newPool(sp agent.Spec, max int, seed uint64) *pool {
+	return &pool{sp: sp, idle: map[string][]agent.Agent{}, max: max, seed: seed}
 }
 
-// get returns an idle agent for the game and spec, or a new one.
-func (p *pool) get(spec *env.Spec, s string) (agent.Agent, error) {
-	k := poolKey{spec.Name, s}
+// get returns an idle agent for the game, or a new one.
+func (p *pool) get(spec *env.Spec) (agent.Agent, error) {
 	p.mu.Lock()
-	if list := p.idle[k]; len(list) > 0 {
+	if list := p.idle[spec.Name]; len(list) > 0 {
 		a := list[len(list)-1]
-		p.idle[k] = list[:len(list)-1]
+		p.idle[spec.Name] = list[:len(list)-1]
 		p.n--
 		p.mu.Unlock()
 		return a, nil
@@ -42,19 +40,18 @@ func (p *pool) get(spec *env.Spec, s string) (agent.Agent, error) {
 	p.seed++
 	seed := p.seed
 	p.mu.Unlock()
-	return agent.New(spec, s, seed)
+	return p.sp.New(spec, seed)
 }
 
 // put gives an agent back; broken ones (a failed Move) are closed instead.
-func (p *pool) put(spec *env.Spec, s string, a agent.Agent, broken bool) {
-	k := poolKey{spec.Name, s}
+func (p *pool) put(spec *env.Spec, a agent.Agent, broken bool) {
 	p.mu.Lock()
 	if broken || p.closed || p.n >= p.max {
 		p.mu.Unlock()
 		closeAgent(a)
 		return
 	}
-	p.idle[k] = append(p.idle[k], a)
+	p.idle[spec.Name] = append(p.idle[spec.Name], a)
 	p.n++
 	p.mu.Unlock()
 }
@@ -63,7 +60,7 @@ func (p *pool) put(spec *env.Spec, s string, a agent.Agent, broken bool) {
 func (p *pool) close() error {
 	p.mu.Lock()
 	idle := p.idle
-	p.idle, p.n, p.closed = map[poolKey][]agent.Agent{}, 0, true
+	p.idle, p.n, p.closed = map[string][]agent.Agent{}, 0, true
 	p.mu.Unlock()
 	var errs []error
 	for _, list := range idle {

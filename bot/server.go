@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"kumalak/agent"
 	"kumalak/env"
 )
 
@@ -49,8 +50,10 @@ func (c ServerConfig) Validate() error {
 		return fmt.Errorf("bot: ServerConfig.MaxBody = %d, want in [1 KiB, 16 MiB]", c.MaxBody)
 	case c.Timeout <= 0 || c.MaxTime <= 0 || c.MaxTime >= c.Timeout:
 		return fmt.Errorf("bot: ServerConfig.MaxTime = %v, Timeout = %v: want 0 < MaxTime < Timeout", c.MaxTime, c.Timeout)
-	case c.MaxSims < 1:
-		return fmt.Errorf("bot: ServerConfig.MaxSims = %d, want >= 1", c.MaxSims)
+	case c.MaxSims < 1 || c.MaxSims > agent.MaxSims:
+		return fmt.Errorf("bot: ServerConfig.MaxSims = %d, want in [1, %d]", c.MaxSims, agent.MaxSims)
+	case c.MaxTime > agent.MaxTime:
+		return fmt.Errorf("bot: ServerConfig.MaxTime = %v, want at most %v", c.MaxTime, agent.MaxTime)
 	case c.MaxMoves < 1:
 		return fmt.Errorf("bot: ServerConfig.MaxMoves = %d, want >= 1", c.MaxMoves)
 	case c.Searches < 1 || c.IdleAgents < 0:
@@ -77,7 +80,9 @@ func (c ServerConfig) Validate() error {
 // from a pool, and at most Searches run at once.
 type Server struct {
 	cfg   ServerConfig
+	sp    agent.Spec
 	games []string
+	lims  map[string]agentLimits // by game
 	pool  *pool
 	sem   chan struct{}
 	files http.Handler
@@ -93,22 +98,32 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bot: web files: %w", err)
 	}
-	s := &Server{cfg: cfg, games: cfg.Games, pool: newPool(cfg.IdleAgents, cfg.Seed),
+	sp, err := agent.ParseSpec(cfg.Agent)
+	if err != nil {
+		return nil, fmt.Errorf("bot: server: %w", err)
+	}
+	s := &Server{cfg: cfg, sp: sp, games: cfg.Games, lims: map[string]agentLimits{}, pool: newPool(sp, cfg.IdleAgents, cfg.Seed),
 		sem: make(chan struct{}, cfg.Searches), files: http.FileServerFS(sub)}
 	if len(s.games) == 0 {
 		s.games = env.Games()
 	}
 	for _, g := range s.games {
 		spec, _ := env.Lookup(g) // Validate checked it
-		a, err := s.pool.get(spec, cfg.Agent)
+		a, err := s.pool.get(spec)
 		if err != nil {
 			_ = s.pool.close() // the build error is the one to report
 			return nil, fmt.Errorf("bot: server: %s: %w", g, err)
 		}
-		s.pool.put(spec, cfg.Agent, a, false)
+		if l, ok := a.(agent.Limiter); ok {
+			s.lims[g] = agentLimits{base: l.Limits(), max: l.MaxLimits()}
+		}
+		s.pool.put(spec, a, false)
 	}
 	return s, nil
 }
+
+// agentLimits are an agent's own limits and the largest it takes.
+type agentLimits struct{ base, max agent.Limits }
 
 // Close closes the pooled agents.
 func (s *Server) Close() error { return s.pool.close() }

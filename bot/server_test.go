@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"kumalak/agent"
 	"kumalak/env"
 )
 
@@ -76,7 +77,8 @@ func TestServerInfoAndState(t *testing.T) {
 	if code, body := call(t, ts, http.MethodGet, "/api/info", "", "", &info); code != 200 {
 		t.Fatalf("info: %d %s", code, body)
 	}
-	if info.Agent != "ab:depth=2" || len(info.Games) != 3 || string(info.Card) != `{"sims":64,"elo":1500}` || info.Limits.MaxBody != 64<<10 {
+	if info.Agent != "ab:depth=2" || len(info.Games) != 3 || string(info.Card) != `{"sims":64,"elo":1500}` || info.Limits.MaxBody != 64<<10 ||
+		info.Limits.MaxDepth != agent.MaxDepth {
 		t.Errorf("info %+v", info)
 	}
 	var v View
@@ -118,7 +120,7 @@ func TestServerMove(t *testing.T) {
 		t.Errorf("answer %s", body)
 	}
 	code, body = post(t, ts, "/api/move", `{"game":"togyz","sims":100,"time_ms":40,"depth":2}`, &r)
-	if code != 200 || r.Agent != "ab:time=40ms,depth=2" || !slices.Equal(r.Ignored, []string{"sims"}) {
+	if code != 200 || r.Agent != "ab:depth=2,time=40ms" || !slices.Equal(r.Ignored, []string{"sims"}) {
 		t.Errorf("move with limits: %d %s", code, body)
 	}
 }

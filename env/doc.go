@@ -7,9 +7,15 @@
 // view. Turns do not always alternate (mangala's extra turn), so code that
 // backs values up a game tree compares players instead of negating per ply.
 //
-// Position strings have one form for every game (RULES.md): ParsePosition
+// Position strings have one form for every game (docs/RULES.md): ParsePosition
 // reads and checks what all games share, and each game adds its own rules
 // (where a tuzdyk or castle may stand).
+//
+// One of each: Player.Name names a side for people, Drawing draws any
+// board (Drawer), LegalPits lists the legal moves as pit numbers, Same
+// compares two positions, MaxActions bounds every game's action count, and
+// Spec.ParseMoves reads a record in the game's notation (Spec.ReadMove),
+// as Spec.FormatMoves writes one.
 //
 // Games live in subpackages (env/togyz, env/mangala) and register themselves
 // in init; import kumalak/env/games to register all of them. The conformance

@@ -27,6 +27,19 @@ func (p Player) String() string {
 	return "b"
 }
 
+// Name returns "white" or "black", for people.
+func (p Player) Name() string {
+	if p == White {
+		return "white"
+	}
+	return "black"
+}
+
+// MaxActions is the largest action count of any game (Spec.NumActions):
+// a buffer of MaxActions actions holds every legal move of any position,
+// and a legal-move mask fits in a uint64.
+const MaxActions = 64
+
 // Action is a move: the 0-based index of one of the mover's own pits, so the
 // move written "pit 5" is Action(4). Actions are always in [0, Spec.NumActions).
 type Action uint8
@@ -115,7 +128,7 @@ type State interface {
 	Observe(dst []float32)
 	// CopyFrom makes the receiver a copy of src, a state of the same game.
 	CopyFrom(src State)
-	// String returns the position string of RULES.md.
+	// String returns the position string of docs/RULES.md.
 	String() string
 }
 
@@ -124,7 +137,7 @@ type Spec struct {
 	Name       string // registry name: "togyz", "mangala", "mangala-kale"
 	Title      string // human name
 	Pits       int    // pits per side
-	NumActions int    // size of the action space (= Pits)
+	NumActions int    // size of the action space (= Pits), at most MaxActions
 	Stones     int    // stones in play
 	ObsLen     int    // length of Observe's output
 	ObsVersion string // observation encoding version, e.g. "togyz/1"
@@ -137,6 +150,10 @@ type Spec struct {
 	// the game's record notation; nil means pit numbers separated by spaces
 	// (see FormatMoves).
 	Notation func(start State, moves []Action) (string, error)
+	// ReadMove reads one move token of the game's notation, checks it and
+	// plays it on st, which it leaves unchanged on error; nil means a pit
+	// number (ReadPit). ParseMoves reads whole records with it.
+	ReadMove func(st State, tok string) (Action, error)
 }
 
 // FormatMoves writes moves played from start in the game's notation.
@@ -175,6 +192,9 @@ var registry = map[string]*Spec{}
 // Register adds a game; it panics on a duplicate name. Game packages call it
 // from init.
 func Register(s *Spec) {
+	if s.NumActions < 1 || s.NumActions > MaxActions {
+		panic(fmt.Sprintf("env: game %s has %d actions, want 1..%d", s.Name, s.NumActions, MaxActions))
+	}
 	if _, dup := registry[s.Name]; dup {
 		panic("env: game registered twice: " + s.Name)
 	}

@@ -6,7 +6,7 @@ type Perfter interface {
 }
 
 // Perft counts the leaf nodes of the game tree to depth plies below st, as
-// RULES.md defines it. It uses the game's own fast version when there is one.
+// docs/RULES.md defines it. It uses the game's own fast version when there is one.
 func Perft(st State, depth int) uint64 {
 	if p, ok := st.(Perfter); ok {
 		return p.Perft(depth)
@@ -19,7 +19,7 @@ func SlowPerft(st State, depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
-	var buf [32]Action
+	var buf [MaxActions]Action
 	moves := st.Legal(buf[:0])
 	if depth == 1 {
 		return uint64(len(moves))

@@ -42,7 +42,7 @@ func CheckMove(st State, pit int) (Action, error) {
 		}
 		return a, nil
 	}
-	var buf [32]Action
+	var buf [MaxActions]Action
 	for _, l := range st.Legal(buf[:0]) {
 		if l == a {
 			return a, nil
@@ -61,4 +61,29 @@ type Scorer interface {
 // (Zobrist or similar), equal for equal positions.
 type Hasher interface {
 	Hash() uint64
+}
+
+// Mix64 is the splitmix64 finalizer, a bijection on uint64 that spreads
+// every input bit over the output: the games build their Hash with it.
+func Mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// Same reports whether a and b, states of one game, are the same position
+// with the same player to move: by Hash when the game has one (no
+// allocation), else by position string.
+func Same(a, b State) bool {
+	if a.ToMove() != b.ToMove() {
+		return false
+	}
+	ha, ok1 := a.(Hasher)
+	hb, ok2 := b.(Hasher)
+	if ok1 && ok2 {
+		return ha.Hash() == hb.Hash()
+	}
+	return a.String() == b.String()
 }

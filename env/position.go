@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Position is a position string of RULES.md split into its fields:
+// Position is a position string of docs/RULES.md split into its fields:
 //
 //	<white pits 1..N>/<black pits 1..N> <white store> <black store> <white's special> <black's special> <to move>
 //
@@ -23,9 +23,6 @@ type Position struct {
 // fieldNames names the six fields of a position string, in order; every
 // ParsePosition error starts with one of them.
 var fieldNames = [...]string{"pits", "white store", "black store", "white's special", "black's special", "to move"}
-
-// playerNames names the players and their rows in messages.
-var playerNames = [2]string{"white", "black"}
 
 // ParsePosition reads a position string for a game of pits pits a side and
 // stones stones in play. Surrounding space is ignored; the fields are
@@ -99,13 +96,13 @@ func (p *Position) parsePits(s string, stones int) error {
 	for pl, row := range [2]string{white, black} {
 		pits := p.Pits[pl]
 		if n := strings.Count(row, ",") + 1; n != len(pits) {
-			return fmt.Errorf("%s has %d pits, want %d", playerNames[pl], n, len(pits))
+			return fmt.Errorf("%s has %d pits, want %d", Player(pl).Name(), n, len(pits))
 		}
 		for i := range pits {
 			var num string
 			num, row, _ = strings.Cut(row, ",")
 			if err := parseCount(&pits[i], num, stones); err != nil {
-				return fmt.Errorf("%s's pit %d: %w", playerNames[pl], i+1, err)
+				return fmt.Errorf("%s's pit %d: %w", Player(pl).Name(), i+1, err)
 			}
 		}
 	}
@@ -127,7 +124,7 @@ func (p *Position) parseSpecial(pl Player, s string) error {
 		return fmt.Errorf("pit %s out of range 1..%d", s, n)
 	}
 	if c := p.Pits[pl.Other()][v-1]; c != 0 {
-		return fmt.Errorf("%s's pit %d holds %d stones, want an empty pit", playerNames[pl.Other()], v, c)
+		return fmt.Errorf("%s's pit %d holds %d stones, want an empty pit", pl.Other().Name(), v, c)
 	}
 	p.Special[pl] = v
 	return nil

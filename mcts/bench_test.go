@@ -36,6 +36,9 @@ func BenchmarkSimsUniform(b *testing.B) {
 				benchSearch(b, spec, Uniform{}, cfg, 800)
 			})
 		}
+		cfg := DefaultConfig()
+		cfg.Kind = Gumbel
+		b.Run(name+"/gumbel", func(b *testing.B) { benchSearch(b, spec, Uniform{}, cfg, 800) })
 	}
 }
 

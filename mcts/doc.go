@@ -1,16 +1,14 @@
-// Package mcts is AlphaZero's PUCT search over any env game. It asks an
+// Package mcts is AlphaZero's PUCT search, or Gumbel AlphaZero's root
+// search (Config.Kind), over any env game. It asks an
 // Evaluator (the network, or Uniform) for priors and values of leaf
 // positions, or, with a nil Evaluator, plays random rollouts (pure MCTS).
 //
 // # Use
 //
-//	s := mcts.New(spec, ev, cfg, rng)
-//	s.Reset(pos)
-//	err := s.Run(ctx, mcts.Limits{Sims: 800})
-//	s.Policy(target)            // visit distribution: the policy target
-//	a := s.Choose(temperature)  // the move to play
-//	pos.Apply(a)
-//	s.Advance(a, pos)           // keep the subtree under a
+// New, then per move: Reset (or Advance) to the position, Run with Limits,
+// Policy for the visit distribution (self-play's policy target), Choose for
+// the move, Apply it and Advance to keep the subtree under it. The package
+// Example does it on a togyz endgame.
 //
 // # Selection
 //
@@ -23,6 +21,43 @@
 // at the node's own Q (p's view) minus FPUReduction. Dirichlet(NoiseAlpha)
 // noise is mixed into the root's priors (weight NoiseWeight) once per root,
 // when the root first has children; nodes below the root never get noise.
+//
+// # Gumbel search
+//
+// With Kind gumbel (Danihelka et al., "Policy improvement by planning with
+// Gumbel", ICLR 2022), each Run draws g(a) ~ GumbelScale * Gumbel(0, 1) for
+// every root action and spends its simulations by sequential halving: the
+// top GumbelM actions by g + logit(P) each get an equal share of the
+// first phase, then the better half by g + logit(P) + sigma(completed Q)
+// go on, phase after phase (ceil(log2 m) phases, at least 2 actions), in
+// the visit schedule of DeepMind's mctx. Choose plays the action left (the
+// best of the most visited), and Policy writes the improved policy
+// softmax(logit(P) + sigma(completed Q)) with
+//
+//	sigma(q) = (CVisit + max_b N(b)) * CScale * q
+//
+// where completed Q is a visited child's Q, or for an unvisited one the
+// value mix of the node's own value and its visited children's Q weighted
+// by prior, rescaled from [-1, 1] to [0, 1]. Below the root a child is
+// chosen by the paper's deterministic rule, argmax pi'(a) - N(a)/(1+sum N),
+// pi' the improved policy at that node (or by PUCT with GumbelPUCT). There
+// is no Dirichlet noise and no temperature: the Gumbel draws explore. The
+// halving is planned for the simulations a Run may add (from Limits.Sims
+// or Limits.Visits), counting each root child's visits from the Run's
+// start, so it works on a reused tree too; a time-only limit is refused.
+//
+// # Budgets
+//
+// Limits.Sims counts the simulations a Run adds. Limits.Visits counts the
+// root's visits, those kept by Advance included (KataGo's honest budget):
+// a move whose subtree was already searched costs only the difference.
+//
+// # Policy targets and proofs
+//
+// Policy never gives weight to a child proven lost for the mover unless
+// every child is lost; a root proven won puts the whole target on the move
+// Choose plays, and a root proven drawn spreads it evenly over its drawing
+// moves.
 //
 // # Perspective
 //

@@ -12,6 +12,7 @@ import (
 type node struct {
 	w      float32    // sum of the values backed up through this node, from White's view
 	prior  float32    // parent's prior for action (root noise mixed in at the root)
+	v      float32    // the node's own value when first valued (evaluator, rollouts or result), from White's view
 	n      int32      // completed visits
 	vl     int32      // visits in flight (virtual loss), only inside Run
 	first  int32      // index of the first child; valid when kids > 0

@@ -7,10 +7,11 @@ import (
 
 // rootNoise mixes Dirichlet(NoiseAlpha) noise into the root's priors, once
 // per root, as soon as the root has children, unless the current Run is
-// quiet: then a later Run on the same root still draws it.
+// quiet: then a later Run on the same root still draws it. A Gumbel search
+// has no root noise: its Gumbel draws explore.
 func (s *Search) rootNoise() {
 	root := &s.nodes[0]
-	if s.noised || s.quiet || root.flags&expanded == 0 {
+	if s.noised || s.quiet || root.flags&expanded == 0 || s.cfg.Kind == Gumbel {
 		return
 	}
 	s.noised = true

@@ -103,12 +103,15 @@ func (s *Search) Children(dst []ChildStats) []ChildStats {
 	return dst
 }
 
-// Policy writes the root's visit distribution into dst[:NumActions]: each
-// action's share of the children's visits, 0 for illegal actions. A root
-// proven won gets all of it on the move Choose plays (the shortest win: the
-// search stops at the proof, so its visits say little). Before any child is
-// visited it writes the priors; for a terminal or unsearched root, zeros.
-// It panics when dst is shorter than NumActions.
+// Policy writes the root's policy target into dst[:NumActions], 0 for
+// illegal actions: the visit distribution (PUCT), or the improved policy
+// softmax(logit(P) + sigma(completed Q)) (Gumbel). Children proven lost for
+// the mover get no weight unless every child is lost. A root proven won
+// puts it all on the move Choose plays (the shortest win: the search stops
+// at the proof, so its visits say little); a root proven drawn spreads it
+// evenly over the drawing moves. Before any child is visited a PUCT search
+// writes the priors; for a terminal or unsearched root, zeros. It panics
+// when dst is shorter than NumActions.
 func (s *Search) Policy(dst []float32) {
 	dst = dst[:s.spec.NumActions]
 	clear(dst)
@@ -116,11 +119,34 @@ func (s *Search) Policy(dst []float32) {
 	if r.flags&expanded == 0 {
 		return
 	}
-	if proofOf(r.proven, r.mover) == ProvenWin {
+	lo, hi := r.children()
+	switch proofOf(r.proven, r.mover) {
+	case ProvenWin:
 		dst[s.nodes[s.best(0)].action] = 1
 		return
+	case ProvenDraw:
+		for c := lo; c < hi; c++ {
+			if s.nodes[c].proven == env.Draw {
+				dst[s.nodes[c].action] = 1
+			}
+		}
+		normalize(dst)
+		return
 	}
-	lo, hi := r.children()
+	if s.cfg.Kind == Gumbel {
+		for i, p := range s.improved(0) {
+			dst[s.nodes[lo+int32(i)].action] = p
+		}
+	} else {
+		s.visitShares(dst)
+	}
+	s.dropLosses(dst)
+}
+
+// visitShares writes each root child's share of the children's visits, or
+// its prior when none has a visit.
+func (s *Search) visitShares(dst []float32) {
+	lo, hi := s.nodes[0].children()
 	var sum float32
 	for c := lo; c < hi; c++ {
 		sum += float32(s.nodes[c].n)
@@ -135,13 +161,62 @@ func (s *Search) Policy(dst []float32) {
 	}
 }
 
+// dropLosses takes the weight of root children proven lost off dst, unless
+// every child is lost, and renormalises; when nothing is left it spreads
+// the target over the others by prior, or evenly.
+func (s *Search) dropLosses(dst []float32) {
+	r := &s.nodes[0]
+	lo, hi := r.children()
+	if s.eligible(true) == 0 || s.eligible(true) == int(r.kids) {
+		return
+	}
+	for c := lo; c < hi; c++ {
+		if s.lost(c, r.mover) {
+			dst[s.nodes[c].action] = 0
+		}
+	}
+	if normalize(dst) {
+		return
+	}
+	for pass := 0; pass < 2; pass++ {
+		for c := lo; c < hi; c++ {
+			if ch := &s.nodes[c]; !s.lost(c, r.mover) {
+				dst[ch.action] = ch.prior
+				if pass == 1 {
+					dst[ch.action] = 1
+				}
+			}
+		}
+		if normalize(dst) {
+			return
+		}
+	}
+}
+
+// normalize scales dst to sum 1 and reports whether it could (a positive,
+// finite sum).
+func normalize(dst []float32) bool {
+	var sum float32
+	for _, p := range dst {
+		sum += p
+	}
+	if !(sum > 0) || math.IsInf(float64(sum), 1) {
+		return false
+	}
+	for i := range dst {
+		dst[i] /= sum
+	}
+	return true
+}
+
 // Choose picks the move to play. A proven win is always played, the
 // shortest one first; proven losses are avoided while anything else is
 // left (and the longest one is played when nothing is). Otherwise, with
 // temp 0 it picks the most visited action (ties broken by Q, then prior);
 // with temp > 0 it samples actions in proportion to visits^(1/temp), using
-// the search's rng. It panics when the root was never searched or is
-// terminal.
+// the search's rng. A Gumbel search ignores temp and plays the action that
+// sequential halving kept (its Gumbel draws are the exploration). It
+// panics when the root was never searched or is terminal.
 func (s *Search) Choose(temp float32) env.Action {
 	r := &s.nodes[0]
 	if r.flags&expanded == 0 {
@@ -149,7 +224,12 @@ func (s *Search) Choose(temp float32) env.Action {
 	}
 	best := s.best(0)
 	bp := proofOf(s.nodes[best].proven, r.mover)
-	if temp <= 0 || bp == ProvenWin || bp == ProvenLoss {
+	switch {
+	case bp == ProvenWin || bp == ProvenLoss:
+		return s.nodes[best].action
+	case s.cfg.Kind == Gumbel:
+		return s.nodes[s.gumbelWinner()].action
+	case temp <= 0:
 		return s.nodes[best].action
 	}
 	return s.sample(temp, s.nodes[best].action)

@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -29,6 +30,9 @@ type Search struct {
 
 	legal []env.Action // Legal buffer, cap NumActions
 	eta   []float64    // noise buffer, len NumActions
+	g     gumbelRoot   // the Gumbel search's state for the current root
+	cq    []float32    // completed Q buffer, len NumActions
+	pi    []float32    // improved policy buffer, len NumActions
 
 	// Leaves awaiting evaluation: slot i has leaf[i] and the path
 	// path[off[i]:off[i+1]] from the root to it, and rows i of the buffers.
@@ -63,6 +67,9 @@ func New(spec *env.Spec, ev Evaluator, cfg Config, rng *rand.Rand) *Search {
 		nodes:  make([]node, 0, min(cfg.MaxNodes, 4096)),
 		legal:  make([]env.Action, 0, na),
 		eta:    make([]float64, na),
+		g:      newGumbelRoot(na),
+		cq:     make([]float32, na),
+		pi:     make([]float32, na),
 		leaf:   make([]int32, b),
 		off:    make([]int32, 1, b+1),
 		path:   make([]int32, 0, 64*b),
@@ -84,8 +91,10 @@ func (s *Search) Reset(st env.State) {
 	s.nodes = append(s.nodes[:0], node{prior: 1, mover: st.ToMove(), flags: reached})
 	if r := st.Result(); r != env.Ongoing {
 		s.nodes[0].proven = r
+		s.nodes[0].v = r.Value(env.White)
 	}
 	s.noised, s.full = false, false
+	s.g.clear()
 }
 
 // Advance moves the root to next, the position after playing a at the
@@ -102,41 +111,40 @@ func (s *Search) Advance(a env.Action, next env.State) {
 	s.compact(c)
 	s.root.CopyFrom(next)
 	s.noised, s.full = false, false
+	s.g.clear()
 }
 
-// leadsTo reports whether playing a at the root gives next, comparing
-// hashes when the game has them (no allocation) and position strings
-// otherwise.
+// leadsTo reports whether playing a at the root gives next (env.Same).
 func (s *Search) leadsTo(a env.Action, next env.State) bool {
 	s.scratch.CopyFrom(s.root)
 	s.scratch.Apply(a)
-	if s.scratch.ToMove() != next.ToMove() {
-		return false
-	}
-	h1, ok1 := s.scratch.(env.Hasher)
-	h2, ok2 := next.(env.Hasher)
-	if ok1 && ok2 {
-		return h1.Hash() == h2.Hash()
-	}
-	return s.scratch.String() == next.String()
+	return env.Same(s.scratch, next)
 }
 
 // Run searches from the root until lim is reached, the root is proven
 // (with Solver, or terminal), the arena is full, or ctx is done. Sims
-// counts simulations added by this call: visits already at the root (from
-// Advance or an earlier Run) are kept and not counted. A cancelled ctx
-// returns its error; an Evaluator error is returned wrapped. Either way the
-// tree stays consistent and usable.
+// counts simulations added by this call; Visits counts the root's visits,
+// those kept from Advance or an earlier Run included. A Gumbel search
+// plans its sequential halving for the simulations this call may add, so
+// it needs Sims or Visits. A cancelled ctx returns its error; an Evaluator
+// error is returned wrapped. Either way the tree stays consistent and
+// usable.
 func (s *Search) Run(ctx context.Context, lim Limits) error {
 	if err := lim.validate(); err != nil {
 		return err
+	}
+	if s.cfg.Kind == Gumbel {
+		if lim.Sims == 0 && lim.Visits == 0 {
+			return errors.New("mcts: gumbel search needs Limits.Sims or Limits.Visits")
+		}
+		s.planGumbel(s.budget(lim, 0))
 	}
 	var deadline time.Time
 	if lim.Time > 0 {
 		deadline = time.Now().Add(lim.Time)
 	}
 	s.quiet = lim.NoNoise
-	for done := 0; lim.Sims == 0 || done < lim.Sims; {
+	for done := 0; ; {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("mcts: run: %w", err)
 		}
@@ -144,8 +152,11 @@ func (s *Search) Run(ctx context.Context, lim Limits) error {
 			return nil
 		}
 		k := s.cfg.Batch
-		if lim.Sims > 0 {
-			k = min(k, lim.Sims-done)
+		if lim.Sims > 0 || lim.Visits > 0 {
+			k = min(k, s.budget(lim, done))
+		}
+		if k <= 0 {
+			return nil
 		}
 		n, err := s.step(k)
 		if err != nil {
@@ -156,7 +167,19 @@ func (s *Search) Run(ctx context.Context, lim Limits) error {
 		}
 		done += n
 	}
-	return nil
+}
+
+// budget returns the simulations lim still allows after done of this
+// call; it is only meaningful when lim sets Sims or Visits.
+func (s *Search) budget(lim Limits, done int) int {
+	k := math.MaxInt
+	if lim.Sims > 0 {
+		k = lim.Sims - done
+	}
+	if lim.Visits > 0 {
+		k = min(k, lim.Visits-int(s.nodes[0].n))
+	}
+	return k
 }
 
 // Outcomes of one descent.
@@ -219,7 +242,7 @@ func (s *Search) descend() int {
 		case nd.flags&expanded == 0:
 			return s.open(idx, start)
 		}
-		idx = s.pick(idx)
+		idx = s.next(idx)
 		s.scratch.Apply(s.nodes[idx].action)
 		if s.nodes[idx].flags&reached == 0 {
 			fresh = s.reach(idx)
@@ -235,6 +258,7 @@ func (s *Search) reach(idx int32) bool {
 	nd.flags |= reached
 	nd.mover = s.scratch.ToMove()
 	nd.proven = s.scratch.Result()
+	nd.v = nd.proven.Value(env.White)
 	return nd.proven != env.Ongoing
 }
 
@@ -258,7 +282,8 @@ func (s *Search) open(idx int32, start int) int {
 			s.nodes[first+int32(c)].prior = 1 / float32(len(legal))
 		}
 		nd.flags |= expanded
-		s.backup(s.path[start:], s.rollouts(), false)
+		nd.v = s.rollouts()
+		s.backup(s.path[start:], nd.v, false)
 		s.path = s.path[:start]
 		return leafExact
 	}
@@ -277,6 +302,21 @@ func (s *Search) open(idx int32, start int) int {
 		s.nodes[p].vl++
 	}
 	return leafPending
+}
+
+// next returns the child of idx to descend to: by sequential halving at a
+// Gumbel search's root, by the improved policy below it (or PUCT with
+// GumbelPUCT), by PUCT in a PUCT search.
+func (s *Search) next(idx int32) int32 {
+	switch {
+	case s.cfg.Kind != Gumbel:
+		return s.pick(idx)
+	case idx == 0:
+		return s.pickRoot()
+	case s.cfg.GumbelPUCT:
+		return s.pick(idx)
+	}
+	return s.pickImproved(idx)
 }
 
 // pick returns the child of idx with the highest PUCT score
@@ -353,6 +393,7 @@ func (s *Search) finish() {
 		nd := &s.nodes[idx]
 		nd.flags = nd.flags&^pending | expanded
 		v := max(-1, min(1, s.values[i])) * sign(nd.mover)
+		nd.v = v
 		s.backup(s.path[s.off[i]:s.off[i+1]], v, true)
 	}
 }

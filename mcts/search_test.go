@@ -38,11 +38,11 @@ func TestLimits(t *testing.T) {
 			t.Errorf("Run(%+v) = nil, want an error", lim)
 		}
 	}
-	if err := s.Run(ctx, Limits{Time: 20 * time.Millisecond}); err != nil {
+	if err := s.Run(ctx, Limits{Time: 200 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	if s.Root().Visits == 0 {
-		t.Error("a 20ms search made no visits")
+		t.Error("a 200ms search made no visits")
 	}
 	c, cancel := context.WithCancel(ctx)
 	cancel()

@@ -23,7 +23,7 @@ func TestSolverMatchesMinimax(t *testing.T) {
 		root := s.Root()
 		if root.Proof != Unproven {
 			proven++
-			if want := proofOf(val[i].r, k.turn); root.Proof != want {
+			if want := proofOf(val[i].r, k.ToMove()); root.Proof != want {
 				t.Fatalf("%s: root proven %v, minimax says %v", k, root.Proof, want)
 			}
 			if root.Depth < val[i].depth {
@@ -36,14 +36,14 @@ func TestSolverMatchesMinimax(t *testing.T) {
 			}
 			next := *k
 			next.Apply(c.Action)
-			if want := proofOf(minimax(&next, memo).r, k.turn); c.Proof != want {
+			if want := proofOf(minimax(&next, memo).r, k.ToMove()); c.Proof != want {
 				t.Fatalf("%s: move %d proven %v, minimax says %v", k, c.Action, c.Proof, want)
 			}
 		}
 		if a := s.Choose(0); root.Proof == ProvenWin {
 			next := *k
 			next.Apply(a)
-			if minimax(&next, memo).r != winFor(k.turn) {
+			if minimax(&next, memo).r != winFor(k.ToMove()) {
 				t.Errorf("%s: root proven won but Choose plays losing move %d", k, a)
 			}
 		}
@@ -61,7 +61,7 @@ func TestSolverPlaysOutWin(t *testing.T) {
 	memo := map[kala]solved{}
 	for i, start := range pos {
 		k := *start
-		winner := k.turn
+		winner := k.ToMove()
 		s := newTest(kala3, Uniform{}, DefaultConfig(), uint64(i))
 		s.Reset(&k)
 		if err := s.Run(ctx, Limits{Sims: 50000}); err != nil {
@@ -74,7 +74,7 @@ func TestSolverPlaysOutWin(t *testing.T) {
 		plies := 0
 		for ; k.Result() == env.Ongoing; plies++ {
 			var a env.Action
-			if k.turn == winner {
+			if k.ToMove() == winner {
 				if err := s.Run(ctx, Limits{Sims: 1000}); err != nil {
 					t.Fatal(err)
 				}
@@ -103,7 +103,7 @@ func defend(k *kala, memo map[kala]solved) env.Action {
 		c.Apply(a)
 		v := minimax(&c, memo)
 		v.depth++
-		if r := rankSolved(v, winFor(k.turn), winFor(k.turn.Other())); r > bestRank {
+		if r := rankSolved(v, winFor(k.ToMove()), winFor(k.ToMove().Other())); r > bestRank {
 			best, bestRank = a, r
 		}
 	}
@@ -144,7 +144,7 @@ func TestExtraTurnWin(t *testing.T) {
 	memo := map[kala]solved{}
 	for _, pos := range []string{"1,1,1/0,2,7 4 2 - - w", "1,4,0/3,0,2 4 4 - - b"} {
 		k := mustKala(kala3, pos)
-		m := k.turn
+		m := k.ToMove()
 		if v := minimax(k, memo); v.r != winFor(m) || !extraTurnWinsOnly(k, memo) {
 			t.Fatalf("test position %s: minimax %v, want wins by extra turns only", k, v.r)
 		}
@@ -159,7 +159,7 @@ func TestExtraTurnWin(t *testing.T) {
 			a := s.Choose(0)
 			next := *k
 			next.Apply(a)
-			if next.turn != m || minimax(&next, memo).r != winFor(m) {
+			if next.ToMove() != m || minimax(&next, memo).r != winFor(m) {
 				t.Errorf("%s solver %v: chose %d (%v), want the extra-turn win", pos, solver, a, s.Children(nil))
 			}
 			if solver && s.Root().Proof != ProvenWin {
@@ -177,8 +177,8 @@ func extraTurnWinsOnly(k *kala, memo map[kala]solved) bool {
 	for _, a := range k.Legal(buf[:0]) {
 		c := *k
 		c.Apply(a)
-		win := minimax(&c, memo).r == winFor(k.turn)
-		if win && c.turn != k.turn {
+		win := minimax(&c, memo).r == winFor(k.ToMove())
+		if win && c.ToMove() != k.ToMove() {
 			return false
 		}
 		others = others || !win
@@ -201,7 +201,7 @@ func TestRolloutsFindWin(t *testing.T) {
 		checkTree(t, s)
 		next := *k
 		next.Apply(s.Choose(0))
-		if minimax(&next, memo).r == winFor(k.turn) {
+		if minimax(&next, memo).r == winFor(k.ToMove()) {
 			wins++
 		}
 	}

@@ -101,7 +101,6 @@ type batchWorker struct {
 	b      *Batcher
 	infer  *Infer
 	gen    int
-	queue  []*batchReq // spare slice swapped with the shared queue
 	work   []*batchReq
 	timer  *time.Timer
 	obs    []float32 // MaxBatch × InputLen gathered rows

@@ -35,6 +35,8 @@ type Infer struct {
 	vh      []float32 // inferChunk × ValueHidden
 	logits  []float32 // maxBatch × Actions
 	idx     []int32   // non-zero input indices of one row
+
+	simd *simdNet // when non-nil, the SIMD kernels run the layers
 }
 
 type infBlock struct{ fc1, fc2 infLayer }
@@ -49,15 +51,23 @@ type infLayer struct {
 }
 
 // NewInfer returns an evaluator for a snapshot of p that accepts batches of
-// up to maxBatch rows. Later changes to p are not seen. It panics if p's
-// Config is invalid or maxBatch < 1.
-func NewInfer(p *Params, maxBatch int) *Infer {
+// up to maxBatch rows, using the kernel chosen at start-up (see Kernel).
+// Later changes to p are not seen; weights below FlushThreshold in magnitude
+// are flushed to zero in the snapshot. It panics if p's Config is invalid or
+// maxBatch < 1.
+func NewInfer(p *Params, maxBatch int) *Infer { return newInfer(p, maxBatch, activeKernel) }
+
+// newInfer is NewInfer with the kernel level k, which must be supported.
+func newInfer(p *Params, maxBatch int, k kernelLevel) *Infer {
 	c := p.Config
 	if err := c.Validate(); err != nil {
 		panic(err)
 	}
 	if maxBatch < 1 {
 		panic(fmt.Sprintf("net: NewInfer: maxBatch %d < 1", maxBatch))
+	}
+	if k != kernelPortable {
+		return &Infer{cfg: c, maxBatch: maxBatch, simd: newSimdNet(p, k), logits: make([]float32, maxBatch*c.Actions)}
 	}
 	f := &Infer{
 		cfg:      c,
@@ -90,8 +100,10 @@ func newInfLayerWB(p *Params, wName, bName string) infLayer {
 	w, b := p.Get(wName), p.Get(bName)
 	in, out := w.Shape[0], w.Shape[1]
 	l := infLayer{in: in, out: out, b: append([]float32(nil), b.Data...), dot: out <= dotMaxOut}
+	FlushSubnormals(l.b)
 	if !l.dot {
 		l.w = append([]float32(nil), w.Data...)
+		FlushSubnormals(l.w)
 		return l
 	}
 	l.w = make([]float32, in*out)
@@ -100,6 +112,7 @@ func newInfLayerWB(p *Params, wName, bName string) infLayer {
 			l.w[j*in+i] = w.Data[i*out+j]
 		}
 	}
+	FlushSubnormals(l.w)
 	return l
 }
 
@@ -153,6 +166,13 @@ func (f *Infer) forward(obs []float32, n int, values []float32) {
 	if len(obs) != n*c.InputLen {
 		panic(fmt.Sprintf("net: Infer: %d rows need obs of %d, got %d", n, n*c.InputLen, len(obs)))
 	}
+	if f.simd != nil {
+		for r := 0; r < n; r += simdChunk {
+			m := min(simdChunk, n-r)
+			f.simd.forwardChunk(c, obs[r*c.InputLen:(r+m)*c.InputLen], f.logits[r*c.Actions:(r+m)*c.Actions], values[r:r+m])
+		}
+		return
+	}
 	for r := 0; r < n; r += inferChunk {
 		m := min(inferChunk, n-r)
 		f.forwardChunk(obs[r*c.InputLen:(r+m)*c.InputLen], f.logits[r*c.Actions:(r+m)*c.Actions], values[r:r+m])
@@ -165,19 +185,19 @@ func (f *Infer) forwardChunk(obs, logits, values []float32) {
 	w := n * c.Width
 	h, t, u := f.h[:w], f.t[:w], f.u[:w]
 	f.in.apply(n, obs, nil, h, f.idx)
-	reluInPlace(h)
+	reluFlush(h)
 	for i := range f.blocks {
 		bl := &f.blocks[i]
 		bl.fc1.apply(n, h, nil, t, f.idx)
-		reluInPlace(t)
+		reluFlush(t)
 		bl.fc2.apply(n, t, h, u, f.idx)
-		reluInPlace(u)
+		reluFlush(u)
 		h, u = u, h
 	}
 	f.policy.apply(n, h, nil, logits, f.idx)
 	vh := f.vh[:n*c.ValueHidden]
 	f.value1.apply(n, h, nil, vh, f.idx)
-	reluInPlace(vh)
+	reluFlush(vh)
 	f.value2.apply(n, vh, nil, values, f.idx)
 	for r, v := range values {
 		values[r] = float32(math.Tanh(float64(v)))
@@ -232,16 +252,6 @@ func addInPlace(y, x []float32) {
 	x = x[:len(y)]
 	for i := range y {
 		y[i] += x[i]
-	}
-}
-
-// reluInPlace sets the negative entries of x to 0. Clearing by the sign
-// bit's mask instead of branching avoids mispredictions: about half of the
-// entries are negative, in no predictable pattern.
-func reluInPlace(x []float32) {
-	for i, v := range x {
-		b := math.Float32bits(v)
-		x[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
 	}
 }
 

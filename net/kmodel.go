@@ -270,6 +270,7 @@ func decodeModel(b []byte) (*Model, error) {
 	if sum := checksum(p, kv); sum != kv[keyChecksum] {
 		return nil, modelError(ErrCorrupt, "checksum mismatch")
 	}
+	p.FlushSubnormals() // after the checksum, which covers the bytes as stored
 	return &Model{Params: p, Meta: meta}, nil
 }
 

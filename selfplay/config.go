@@ -21,6 +21,10 @@ type Config struct {
 	FullSims int `yaml:"full_sims"`
 	// CheapSims is the budget of a cheap search (no noise, no sample).
 	CheapSims int `yaml:"cheap_sims"`
+	// HonestBudget makes FullSims and CheapSims count the visits a search
+	// keeps from the previous move's tree (KataGo's way), instead of adding
+	// that many simulations to every search.
+	HonestBudget bool `yaml:"honest_budget"`
 	// FullFraction is the probability that a move gets a full search
 	// (playout-cap randomisation); 1 searches every move fully.
 	FullFraction float64 `yaml:"full_fraction"`

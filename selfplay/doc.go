@@ -12,7 +12,10 @@
 // network's batches (a batching evaluator such as net.Batcher gathers their
 // requests). Finished games are handed to the caller's callback from the
 // goroutine that called Run, one at a time, so the callback needs no locks.
-// Progress may be read from any goroutine while Run runs.
+// Games reach the callback in game order (0, 1, 2, ...), a game that
+// finishes early waiting for those before it, so a seed reproduces a run's
+// samples in order whatever the workers' timing. Progress may be read from
+// any goroutine while Run runs.
 //
 // Game i of a Run draws all its randomness from the stream (seed, i): the
 // opening's temperature sampling, the root noise, the playout cap and the
@@ -26,7 +29,9 @@
 // RootValue the search's value for that player, Score the final store
 // difference that player minus the opponent, divided by the stones in play
 // (from FinalScorer when the game implements it, else env.Scorer, else 0;
-// for a resigned or capped game, the stores where it stopped).
+// for a resigned or capped game, the stores where it stopped). The score
+// never contradicts the outcome: a win scores at least one stone, a loss at
+// most minus one, a draw 0 (a resigner may be ahead in stones).
 // The mover is recorded at each position and compared with the result's
 // players; nothing assumes that turns alternate, because in mangala a player
 // may move twice in a row.
@@ -39,14 +44,33 @@
 // distribution of a search worth learning from, while cheap moves make
 // games long enough, quickly, to learn values from. Both kinds search one
 // tree that keeps its subtree from move to move (the cheap ones ask mcts
-// for no root noise), so every search builds on the earlier visits. Positions counts the simulations actually run, which the solver
-// can cut short when it proves the root.
+// for no root noise), so every search builds on the earlier visits. With
+// HonestBudget a budget counts the visits kept from the previous move
+// (mcts.Limits.Visits, KataGo's way), else it adds that many simulations.
+// Positions counts the simulations actually run, which the solver can cut
+// short when it proves the root; Stats.SimsPerSample is their cost per
+// recorded sample.
+//
+// A position with a single legal move is played at once: no search, no
+// sample (GameResult.Forced counts them).
+//
+// # Search kinds
+//
+// With Search.Kind puct, the target is the visit distribution and the
+// full searches' root gets Dirichlet noise. With gumbel (Gumbel AlphaZero),
+// the target is the improved policy of the completed Q values, which is
+// worth recording from a small budget (full_fraction 1, full_sims 16 to
+// 64), the Gumbel draws replace the root noise, and the move played is the
+// one sequential halving kept (TempPlies and Temp do not apply). Both
+// targets put no weight on moves proven lost unless all are, and spread a
+// proven draw over the drawing moves.
 //
 // # Move choice
 //
 // For the first TempPlies plies the move is sampled from the visit counts
 // raised to 1/Temp; afterwards the most visited move is played (a proven
-// win always, as mcts.Search.Choose decides).
+// win always, as mcts.Search.Choose decides). A Gumbel search picks its
+// move itself.
 //
 // # Resignation
 //
@@ -61,6 +85,7 @@
 // # Capped games
 //
 // A game that reaches MaxPlies is stopped and scored by comparing the
-// stores (env.Scorer), or as a draw for games without stores; GameResult
-// and Stats mark such games as capped.
+// stores (the same ones the score targets use: FinalScorer, else
+// env.Scorer), or as a draw for games without stores; GameResult and Stats
+// mark such games as capped.
 package selfplay

@@ -16,7 +16,7 @@ import (
 type GameResult struct {
 	Index   int           // game number within its Run, 0-based; the game's seed stream
 	Moves   []env.Action  // the moves played, in order; one per ply
-	Full    []bool        // Full[i]: move i came from a full search, and has a sample
+	Full    []bool        // Full[i]: move i came from a full search, and has a sample (false for a forced move)
 	Samples []data.Sample // one per full search, in ply order (a resigned game's last position included)
 	Result  env.Result    // final result, resignations and capped games included
 
@@ -29,6 +29,7 @@ type GameResult struct {
 	FalseResign bool // ... and that player went on to win or draw
 
 	Positions int64 // simulations searched in this game
+	Forced    int   // moves played at once, without a search or a sample: the position's only legal move
 }
 
 // Plies returns the game's length in plies.
@@ -121,10 +122,17 @@ func (w *worker) begin(seed uint64, index int) {
 }
 
 // move searches the current position, records a sample after a full search,
-// and plays the chosen move. It reports true instead of moving when the
-// mover resigns.
+// and plays the chosen move; the only legal move is played at once, with no
+// search and no sample. It reports true instead of moving when the mover
+// resigns.
 func (w *worker) move(ctx context.Context) (bool, error) {
 	g := &w.g
+	if legal := w.st.Legal(w.legal[:0]); len(legal) == 1 {
+		g.Forced++
+		w.count(1, 0)
+		w.advance(legal[0], false)
+		return false, nil
+	}
 	full := w.cfg.FullFraction >= 1 || w.rng.Float64() < w.cfg.FullFraction
 	s := w.tree
 	before := s.Root().Visits
@@ -150,21 +158,31 @@ func (w *worker) move(ctx context.Context) (bool, error) {
 	if len(g.Moves) < w.cfg.TempPlies {
 		temp = w.cfg.Temp
 	}
-	a := s.Choose(temp)
+	w.advance(s.Choose(temp), full)
+	return false, nil
+}
+
+// advance plays a, records it and moves the tree's root along.
+func (w *worker) advance(a env.Action, full bool) {
+	g := &w.g
 	w.st.Apply(a)
 	g.Moves = append(g.Moves, a)
 	g.Full = append(g.Full, full)
 	w.tree.Advance(a, w.st)
-	return false, nil
 }
 
 // limits are those of a full search (root noise, FullSims) or a cheap one
-// (no noise, CheapSims): playout-cap randomisation on one tree.
+// (no noise, CheapSims): playout-cap randomisation on one tree. With
+// HonestBudget the budget counts the visits kept from the previous move.
 func (w *worker) limits(full bool) mcts.Limits {
+	sims := w.cfg.CheapSims
 	if full {
-		return mcts.Limits{Sims: w.cfg.FullSims}
+		sims = w.cfg.FullSims
 	}
-	return mcts.Limits{Sims: w.cfg.CheapSims, NoNoise: true}
+	if w.cfg.HonestBudget {
+		return mcts.Limits{Visits: sims, NoNoise: !full}
+	}
+	return mcts.Limits{Sims: sims, NoNoise: !full}
 }
 
 // resigns updates the mover's run of hopeless root values and reports
@@ -228,7 +246,7 @@ func (w *worker) finish() GameResult {
 		smp.Obs, smp.Policy = f[:w.spec.ObsLen:w.spec.ObsLen], f[w.spec.ObsLen:]
 		smp.Outcome = g.Result.Value(p)
 		if store != nil {
-			smp.Score = float32(store(p)-store(p.Other())) / float32(w.spec.Stones)
+			smp.Score = agree(float32(store(p)-store(p.Other()))/float32(w.spec.Stones), smp.Outcome, w.spec.Stones)
 		}
 	}
 	if g.WouldResign {
@@ -280,14 +298,30 @@ func storeFunc(st env.State) func(env.Player) int {
 	return nil
 }
 
-// adjudicate scores an unfinished game: the larger store wins when the game
-// has stores, otherwise it is a draw.
+// agree returns the score target of a sample whose outcome is outcome,
+// so that it never contradicts it (the stores of a resigned game may favour
+// the resigner): a win scores at least one stone, a loss at most minus one,
+// a draw 0.
+func agree(score, outcome float32, stones int) float32 {
+	one := 1 / float32(max(stones, 1))
+	switch {
+	case outcome > 0:
+		return max(score, one)
+	case outcome < 0:
+		return min(score, -one)
+	}
+	return 0
+}
+
+// adjudicate scores an unfinished game: the larger store wins (the same
+// stores as the score targets) when the game has stores, otherwise it is a
+// draw.
 func adjudicate(st env.State) env.Result {
-	sc, ok := st.(env.Scorer)
-	if !ok {
+	store := storeFunc(st)
+	if store == nil {
 		return env.Draw
 	}
-	switch w, b := sc.Store(env.White), sc.Store(env.Black); {
+	switch w, b := store(env.White), store(env.Black); {
 	case w > b:
 		return env.WhiteWins
 	case b > w:

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"kumalak/data"
 	"kumalak/env"
 	"kumalak/mcts"
 )
@@ -28,14 +29,18 @@ type Pool struct {
 	games, samples, plies, positions atomic.Int64
 }
 
+// A sample's legal mask (data.MaxActions bits) holds every action of any
+// game: this fails to compile if env.MaxActions ever grows past it.
+const _ = uint(data.MaxActions - env.MaxActions)
+
 // NewPool checks cfg and the game and returns a pool; ev must be safe for
 // concurrent use by Config.Games goroutines.
 func NewPool(spec *env.Spec, ev mcts.Evaluator, cfg Config) (*Pool, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if spec.NumActions < 1 || spec.NumActions > 64 {
-		return nil, fmt.Errorf("selfplay: %s: %d actions out of range 1..64 (the legal mask is 64 bits)", spec.Name, spec.NumActions)
+	if spec.NumActions < 1 || spec.NumActions > env.MaxActions {
+		return nil, fmt.Errorf("selfplay: %s: %d actions out of range 1..%d", spec.Name, spec.NumActions, env.MaxActions)
 	}
 	if ev == nil {
 		return nil, errors.New("selfplay: nil evaluator")
@@ -54,13 +59,16 @@ func Run(ctx context.Context, spec *env.Spec, ev mcts.Evaluator, cfg Config, gam
 
 // Run plays games games, at most Config.Games at a time, and hands each
 // finished game to out (which may be nil). out is called from the caller's
-// goroutine, one game at a time, in order of completion; the workers wait
-// while it runs. Game i draws its randomness from (seed, i) alone, so use a
-// new seed for each call.
+// goroutine, one game at a time, in game order (0, 1, 2, ...: a game that
+// finishes early waits for those before it), so that a seed gives the same
+// samples in the same order whatever the timing; the workers wait while out
+// runs. Game i draws its randomness from (seed, i) alone, so use a new seed
+// for each call.
 //
-// When ctx ends, every game stops at its next move and is dropped; Run
-// returns the stats of the games delivered so far and ctx's error. A search
-// error stops the run likewise and is returned.
+// When ctx ends, every game stops at its next move and is dropped, as are
+// finished games still waiting for an earlier one; Run returns the stats of
+// the games delivered so far and ctx's error. A search error stops the run
+// likewise and is returned.
 func (p *Pool) Run(ctx context.Context, games int, seed uint64, out func(GameResult)) (Stats, error) {
 	if games < 0 {
 		return Stats{}, fmt.Errorf("selfplay: games %d is negative", games)
@@ -95,14 +103,15 @@ func (p *Pool) Run(ctx context.Context, games int, seed uint64, out func(GameRes
 	go func() { wg.Wait(); close(results) }()
 
 	var st Stats
-	for g := range results {
-		st.add(&g)
+	deliver := func(g *GameResult) {
+		st.add(g)
 		p.games.Add(1)
 		p.samples.Add(int64(len(g.Samples)))
 		if out != nil {
-			out(g)
+			out(*g)
 		}
 	}
+	inOrder(results, deliver)
 	p.end.Store(time.Now().UnixNano())
 	st.Positions = p.positions.Load()
 	st.Elapsed = p.elapsed()
@@ -110,6 +119,26 @@ func (p *Pool) Run(ctx context.Context, games int, seed uint64, out func(GameRes
 		return st, runErr
 	}
 	return st, ctx.Err()
+}
+
+// inOrder hands the games from results to deliver in index order, holding
+// back those that arrive before an earlier one, until results is closed;
+// games held back then (after a cancelled run) are dropped.
+func inOrder(results <-chan GameResult, deliver func(*GameResult)) {
+	held := map[int]GameResult{}
+	next := 0
+	for g := range results {
+		held[g.Index] = g
+		for {
+			h, ok := held[next]
+			if !ok {
+				break
+			}
+			delete(held, next)
+			deliver(&h)
+			next++
+		}
+	}
 }
 
 // loop plays the run's next unclaimed game until none is left, ctx ends or

@@ -12,6 +12,7 @@ import (
 
 	"kumalak/data"
 	"kumalak/env"
+	"kumalak/env/envtest"
 )
 
 // testConfig is a small, fast configuration for the test game.
@@ -93,12 +94,12 @@ func TestTargetsFollowTheMoverAcrossExtraTurns(t *testing.T) {
 	repeats := 0
 	for _, g := range games {
 		states := replay(&g)
-		final := states[len(states)-1].(*toy)
+		final := states[len(states)-1].(*envtest.Kalah)
 		if g.Result != final.Result() || g.Capped || g.Resigned {
 			t.Fatalf("game %d: result %s, replay says %s (capped %v, resigned %v)", g.Index, g.Result, final.Result(), g.Capped, g.Resigned)
 		}
-		if len(g.Samples) != g.Plies() {
-			t.Fatalf("game %d: %d samples for %d plies with full_fraction 1", g.Index, len(g.Samples), g.Plies())
+		if len(g.Samples) != g.Plies()-g.Forced {
+			t.Fatalf("game %d: %d samples for %d plies (%d forced) with full_fraction 1", g.Index, len(g.Samples), g.Plies(), g.Forced)
 		}
 		for i, s := range g.Samples {
 			st := states[s.Ply]
@@ -109,7 +110,7 @@ func TestTargetsFollowTheMoverAcrossExtraTurns(t *testing.T) {
 			if want := g.Result.Value(mover); s.Outcome != want {
 				t.Fatalf("game %d ply %d: outcome %v, want %v for mover %s", g.Index, s.Ply, s.Outcome, want, mover)
 			}
-			want := float32(final.stores[mover]-final.stores[mover.Other()]) / toyStones
+			want := float32(final.Store(mover)-final.Store(mover.Other())) / float32(toySpec.Stones)
 			if s.Score != want {
 				t.Fatalf("game %d ply %d: score %v, want %v", g.Index, s.Ply, s.Score, want)
 			}
@@ -188,7 +189,7 @@ func TestPlayoutCap(t *testing.T) {
 	if math.Abs(frac-0.3) > 0.05 || st.Samples != full {
 		t.Fatalf("%d full searches in %d plies (%.3f), %d samples; want about 0.3", full, st.Plies, frac, st.Samples)
 	}
-	if want := int64(full*cfg.FullSims + (st.Plies-full)*cfg.CheapSims); st.Positions != want {
+	if want := int64(full*cfg.FullSims + (st.Plies-full-st.Forced)*cfg.CheapSims); st.Positions != want {
 		t.Fatalf("positions %d, want %d", st.Positions, want)
 	}
 }
@@ -285,7 +286,7 @@ func TestResign(t *testing.T) {
 		}
 		for _, s := range g.Samples {
 			want := float32(1)
-			if s.Obs[3] == 1 {
+			if s.Obs[toySpec.ObsLen-1] == 1 { // white to move
 				want = -1
 			}
 			if s.Outcome != want {
@@ -309,12 +310,12 @@ func TestPlyCap(t *testing.T) {
 	cfg.MaxPlies = 3
 	games, st := collect(t, &toyEval{}, cfg, 12, 6)
 	for _, g := range games {
-		final := replay(&g)[g.Plies()].(*toy)
+		final := replay(&g)[g.Plies()].(*envtest.Kalah)
 		if !g.Capped || g.Plies() != 3 {
 			t.Fatalf("game %d: capped %v after %d plies", g.Index, g.Capped, g.Plies())
 		}
 		if want := adjudicate(final); g.Result != want || want == env.Ongoing {
-			t.Fatalf("game %d: result %s, stores %v say %s", g.Index, g.Result, final.stores, want)
+			t.Fatalf("game %d: result %s, final %s says %s", g.Index, g.Result, final, want)
 		}
 		for _, s := range g.Samples {
 			if s.Outcome != g.Result.Value(replay(&g)[s.Ply].ToMove()) {
@@ -328,14 +329,14 @@ func TestPlyCap(t *testing.T) {
 }
 
 func TestAdjudicateWithoutStores(t *testing.T) {
-	if r := adjudicate(noStores{toySpec.New().(*toy)}); r != env.Draw {
+	if r := adjudicate(noStores{toySpec.New().(*envtest.Kalah)}); r != env.Draw {
 		t.Fatalf("got %s, want a draw", r)
 	}
 }
 
-type noStores struct{ *toy }
+type noStores struct{ *envtest.Kalah }
 
-func (noStores) Store() {} // hides toy.Store: not an env.Scorer
+func (noStores) Store() {} // hides Kalah.Store: not an env.Scorer
 
 func TestCancel(t *testing.T) {
 	cfg := testConfig()
@@ -449,7 +450,10 @@ func TestConcurrentGames(t *testing.T) {
 }
 
 func TestStoreFunc(t *testing.T) {
-	tt := &toy{pile: 20, stores: [2]int{3, 1}}
+	tt, err := envtest.ParseKalah(toySpec, "2,2,2/2,3,3 3 1 - - w 0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if f := storeFunc(tt); f == nil || f(env.White) != 3 {
 		t.Fatal("env.Scorer not used")
 	}
@@ -461,6 +465,6 @@ func TestStoreFunc(t *testing.T) {
 	}
 }
 
-type finalToy struct{ *toy }
+type finalToy struct{ *envtest.Kalah }
 
-func (f finalToy) FinalStore(p env.Player) int { return f.stores[p] + 100 }
+func (f finalToy) FinalStore(p env.Player) int { return f.Store(p) + 100 }

@@ -13,6 +13,7 @@ type Stats struct {
 	Samples   int           // samples produced
 	Plies     int           // plies of the finished games
 	Positions int64         // simulations searched, abandoned games included
+	Forced    int           // moves of the finished games played at once (the only legal move)
 	Elapsed   time.Duration // wall time of the run
 
 	WhiteWins, BlackWins, Draws int // results, resignations and capped games included
@@ -29,6 +30,7 @@ func (s *Stats) add(g *GameResult) {
 	s.Games++
 	s.Samples += len(g.Samples)
 	s.Plies += g.Plies()
+	s.Forced += g.Forced
 	switch g.Result {
 	case env.WhiteWins:
 		s.WhiteWins++
@@ -50,6 +52,15 @@ func (s Stats) GamesPerSec() float64 { return rate(int64(s.Games), s.Elapsed) }
 // PositionsPerSec returns simulations per second of wall time.
 func (s Stats) PositionsPerSec() float64 { return rate(s.Positions, s.Elapsed) }
 
+// SimsPerSample returns the simulations spent per recorded sample: the
+// cost of a training target, cheap searches included.
+func (s Stats) SimsPerSample() float64 {
+	if s.Samples == 0 {
+		return 0
+	}
+	return float64(s.Positions) / float64(s.Samples)
+}
+
 // MeanLength returns the mean game length in plies.
 func (s Stats) MeanLength() float64 {
 	if s.Games == 0 {
@@ -69,8 +80,8 @@ func (s Stats) FalseResignRate() float64 {
 
 // String returns a one-line summary.
 func (s Stats) String() string {
-	return fmt.Sprintf("%d games (%.2f/s), %d samples, %.1f plies/game, %.0f pos/s, W/B/D %d/%d/%d, resigned %d, false resign %d/%d, capped %d",
-		s.Games, s.GamesPerSec(), s.Samples, s.MeanLength(), s.PositionsPerSec(),
+	return fmt.Sprintf("%d games (%.2f/s), %d samples (%.0f sims each), %.1f plies/game, %.0f pos/s, W/B/D %d/%d/%d, resigned %d, false resign %d/%d, capped %d",
+		s.Games, s.GamesPerSec(), s.Samples, s.SimsPerSample(), s.MeanLength(), s.PositionsPerSec(),
 		s.WhiteWins, s.BlackWins, s.Draws, s.Resigned, s.FalseResigns, s.WouldResign, s.Capped)
 }
 

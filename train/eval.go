@@ -142,10 +142,10 @@ func (r *Run) evalBatcher() net.BatcherConfig {
 }
 
 // evalSearch is the search of network players in evaluation games: no
-// noise, the solver on.
+// noise (a Gumbel search without its Gumbel draws), the solver on.
 func (r *Run) evalSearch() mcts.Config {
 	c := r.cfg.SelfPlay.Search
-	c.NoiseAlpha, c.NoiseWeight, c.Solver, c.Batch = 0, 0, true, 1
+	c.NoiseAlpha, c.NoiseWeight, c.Solver, c.Batch, c.GumbelScale = 0, 0, true, 1, 0
 	return c
 }
 

@@ -44,6 +44,8 @@ type SelfPlayMetrics struct {
 	ResignOff       int     `json:"resign_off"`
 	FalseResignRate float64 `json:"false_resign_rate"` // of resign-off games that met the condition, the share not lost
 	Capped          int     `json:"capped"`
+	SimsPerSample   float64 `json:"sims_per_sample"` // simulations spent (cheap searches included) per recorded sample
+	Forced          int     `json:"forced"`          // moves played at once, unsearched and unrecorded (the only legal move)
 }
 
 func selfPlayMetrics(s selfplay.Stats, fill float64) SelfPlayMetrics {
@@ -52,6 +54,7 @@ func selfPlayMetrics(s selfplay.Stats, fill float64) SelfPlayMetrics {
 		GamesPerSec: s.GamesPerSec(), PositionsPerSec: s.PositionsPerSec(), BatchFill: fill,
 		WhiteWins: s.WhiteWins, BlackWins: s.BlackWins, Draws: s.Draws,
 		Resigned: s.Resigned, ResignOff: s.ResignOff, FalseResignRate: s.FalseResignRate(), Capped: s.Capped,
+		SimsPerSample: s.SimsPerSample(), Forced: s.Forced,
 	}
 }
 
@@ -93,9 +96,9 @@ type EvalMetrics struct {
 // Summary is the one line printed after each iteration.
 func (m Metrics) Summary() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f pos/s, fill %.1f, len %.0f)  loss %.3f (p %.3f v %.3f)",
+	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f pos/s, fill %.1f, len %.0f, %.0f sims/sample)  loss %.3f (p %.3f v %.3f)",
 		m.Iteration, m.IterationSec, m.SelfPlay.Games, m.SelfPlay.GamesPerSec, m.SelfPlay.PositionsPerSec,
-		m.SelfPlay.BatchFill, m.SelfPlay.MeanLength, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
+		m.SelfPlay.BatchFill, m.SelfPlay.MeanLength, m.SelfPlay.SimsPerSample, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
 	if v := m.Eval.Versus; v != nil {
 		fmt.Fprintf(&sb, "  vs best %.1f%%", 100*v.Score)
 	}

@@ -41,14 +41,14 @@ func newEngineCmd() *cobra.Command {
 				return err
 			}
 			closeAgent(a)
-			cfg := bot.DefaultEngineConfig()
+			cfg := bot.DefaultEngineServerConfig()
 			cfg.Agent, cfg.Game, cfg.Seed, cfg.Name = s, spec.Name, b.seed, name
 			if modelGame != "" {
 				cfg.Games = []string{modelGame}
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
-			return bot.Engine(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
+			return bot.ServeEngine(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
 		},
 	}
 	b.add(c)

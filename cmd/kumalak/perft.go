@@ -18,7 +18,8 @@ func newPerftCmd() *cobra.Command {
 		Use:   "perft",
 		Short: "Count the leaf nodes of the game tree to each depth",
 		Long: "perft prints one line per depth from 1 to --depth: the depth, the node count,\n" +
-			"the time taken and the nodes per second. The counts are those of RULES.md.",
+			"the time taken and the nodes per second. docs/RULES.md gives the counts\n" +
+			"from the start position.",
 		Example: "  kumalak perft --game togyz --depth 7\n  kumalak perft --game mangala-kale --depth 8 --position '4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w'",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {

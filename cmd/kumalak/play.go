@@ -54,38 +54,39 @@ func (b *botFlags) resolve(cmd string) (spec, game string, card json.RawMessage,
 	case b.sims < 0 || b.time < 0 || b.depth < 0:
 		return "", "", nil, badInput(cmd, "--sims, --time and --depth must not be negative")
 	}
-	spec = b.agent
+	var sp agent.Spec
 	if b.model != "" {
-		if spec, game, card, err = modelSpec(cmd, b.model); err != nil {
+		if sp, game, card, err = modelSpec(cmd, b.model); err != nil {
 			return "", "", nil, err
 		}
-	}
-	spec, err = bot.WithLimits(spec, bot.Limits{Sims: b.sims, Time: b.time, Depth: b.depth})
-	if err != nil {
+	} else if sp, err = agent.ParseSpec(b.agent); err != nil {
 		return "", "", nil, badInput(cmd, "%v", err)
 	}
-	return spec, game, card, nil
+	if sp, err = sp.WithLimits(agent.Limits{Sims: b.sims, Time: b.time, Depth: b.depth}); err != nil {
+		return "", "", nil, badInput(cmd, "%v", err)
+	}
+	return sp.String(), game, card, nil
 }
 
 // modelSpec reads a model file and returns the agent spec that plays it
 // with its card's recommended simulations (or defaultModelSims), its game
 // and its card.
-func modelSpec(cmd, path string) (spec, game string, card json.RawMessage, err error) {
-	if strings.ContainsAny(path, ",") {
-		return "", "", nil, badInput(cmd, "--model %s: a model path may not contain a comma", path)
-	}
+func modelSpec(cmd, path string) (sp agent.Spec, game string, card json.RawMessage, err error) {
 	m, err := net.Load(path)
 	if err != nil {
-		return "", "", nil, badInput(cmd, "--model: %v", err)
+		return sp, "", nil, badInput(cmd, "--model: %v", err)
 	}
 	sims := defaultModelSims
 	if s := m.Meta.Card.SearchSettings().Sims; s > 0 {
 		sims = s
 	}
 	if card, err = cardJSON(m.Meta.Card); err != nil {
-		return "", "", nil, badInput(cmd, "--model %s: %v", path, err)
+		return sp, "", nil, badInput(cmd, "--model %s: %v", path, err)
 	}
-	return fmt.Sprintf("model:path=%s,sims=%d", path, sims), m.Meta.Game, card, nil
+	if sp, err = agent.ModelSpec(path, min(sims, agent.MaxSims)); err != nil {
+		return sp, "", nil, badInput(cmd, "--model: %v", err)
+	}
+	return sp, m.Meta.Game, card, nil
 }
 
 // pickGame returns the game to play: the model's, which --game may only

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"kumalak/env"
 )
 
 func init() { commands = append(commands, newShowCmd) }
@@ -22,13 +24,13 @@ func newShowCmd() *cobra.Command {
 				return err
 			}
 			out := c.OutOrStdout()
-			fmt.Fprint(out, draw(st))
+			fmt.Fprint(out, env.Drawing(st))
 			fmt.Fprintf(out, "position %s\n", st)
 			if r := st.Result(); r.String() != "*" {
 				fmt.Fprintf(out, "game over: %s\n", r)
 				return nil
 			}
-			fmt.Fprintf(out, "%s to move; legal moves: %s\n", sideName(st.ToMove()), legalList(st))
+			fmt.Fprintf(out, "%s to move; legal moves: %s\n", st.ToMove().Name(), legalList(st))
 			return nil
 		},
 	}

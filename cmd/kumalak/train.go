@@ -44,7 +44,7 @@ func newTrainCmd() *cobra.Command {
 			"or killed run continues with --resume from its last checkpoint.",
 		Example: "  kumalak train --config configs/togyz.yaml\n" +
 			"  kumalak train --config configs/togyz.yaml --run runs/togyz --resume --budget 2h\n" +
-			"  kumalak train --config configs/tiny.yaml --run /tmp/tiny --iterations 2",
+			"  kumalak train --config configs/tiny.yaml --run runs/tiny --iterations 2",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			fl := c.Flags()

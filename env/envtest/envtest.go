@@ -1,10 +1,12 @@
 // Package envtest is the conformance suite every kumalak game passes: stones
 // conserved, no negative pit, legal moves empty exactly when terminal, copies
 // independent, position strings round-trip, observations of the right length,
-// and zero allocations in the hot methods.
+// and zero allocations in the hot methods. It also holds Kalah, the small
+// game the tests of mcts, agent, arena and selfplay play (kalah.go).
 package envtest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -30,7 +32,7 @@ func Run(t *testing.T, spec *env.Spec, games int, seed uint64) {
 // ends or maxPlies pass, checking each position; it returns the first
 // violation found.
 func PlayRandom(spec *env.Spec, st env.State, rng *rand.Rand, maxPlies int) error {
-	var buf [64]env.Action
+	var buf [env.MaxActions]env.Action
 	for ply := 0; ply < maxPlies; ply++ {
 		if err := Check(spec, st); err != nil {
 			return fmt.Errorf("ply %d, position %s: %w", ply, st, err)
@@ -66,7 +68,7 @@ func Check(spec *env.Spec, st env.State) error {
 	if back.String() != s {
 		return fmt.Errorf("string round trip: %q -> %q", s, back.String())
 	}
-	var buf [64]env.Action
+	var buf [env.MaxActions]env.Action
 	moves := st.Legal(buf[:0])
 	if (len(moves) == 0) != (st.Result() != env.Ongoing) {
 		return fmt.Errorf("%d legal moves but result %s", len(moves), st.Result())
@@ -80,7 +82,7 @@ func Check(spec *env.Spec, st env.State) error {
 	obs[spec.ObsLen] = 12345
 	st.Observe(obs)
 	if obs[spec.ObsLen] != 12345 {
-		return fmt.Errorf("Observe wrote past ObsLen")
+		return errors.New("observe wrote past ObsLen")
 	}
 	return nil
 }

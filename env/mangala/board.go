@@ -199,14 +199,5 @@ func (b *Board) Hash() uint64 {
 	if b.kale {
 		hi |= 1 << 57
 	}
-	return mix64(mix64(lo^0x9e3779b97f4a7c15) ^ hi)
-}
-
-// mix64 is the splitmix64 finalizer, a bijection on uint64.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+	return env.Mix64(env.Mix64(lo^0x9e3779b97f4a7c15) ^ hi)
 }

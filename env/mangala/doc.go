@@ -1,4 +1,4 @@
-// Package mangala implements Turkish Mangala as RULES.md rules it: the
+// Package mangala implements Turkish Mangala as docs/RULES.md rules it: the
 // classic game ("mangala", Spec) and the castle variant ("mangala-kale",
 // KaleSpec), which is a rule option of the same Board type. Both register
 // themselves with env in init.

@@ -45,7 +45,7 @@ func (b *Board) Draw() string {
 func (b *Board) status() string {
 	r := b.Result()
 	if r == env.Ongoing {
-		return sideNames[b.toMove] + " to move"
+		return b.toMove.Name() + " to move"
 	}
 	w, bl := b.finalStores()
 	return fmt.Sprintf("game over %s (white %d, black %d)", r, w, bl)
@@ -67,7 +67,7 @@ func order(p env.Player) [PitsPerSide]int {
 func (b *Board) labels(p env.Player) string {
 	var sb strings.Builder
 	for _, i := range order(p) {
-		fmt.Fprintf(&sb, "  %c%d", sideNames[p][0], i+1)
+		fmt.Fprintf(&sb, "  %c%d", p.String()[0], i+1)
 	}
 	return strings.TrimRight(sb.String(), " ")
 }
@@ -78,7 +78,7 @@ func (b *Board) row(p env.Player) string {
 	sb.WriteString("|")
 	for _, i := range order(p) {
 		if int(b.castle[p.Other()]) == i {
-			fmt.Fprintf(&sb, " K%c|", sideNames[p.Other()][0])
+			fmt.Fprintf(&sb, " K%c|", p.Other().String()[0])
 			continue
 		}
 		fmt.Fprintf(&sb, "%3d|", b.pits[int(p)*PitsPerSide+i])

@@ -1,6 +1,6 @@
 package mangala
 
-// A second, deliberately naive implementation of RULES.md, sharing no code
+// A second, deliberately naive implementation of docs/RULES.md, sharing no code
 // with the engine: a 14-slot ring (white pits, white store, black pits,
 // black store), one stone at a time, its own parser and formatter. Perft and
 // random games are cross-checked against it.

@@ -7,7 +7,7 @@ import (
 	"kumalak/env"
 )
 
-// perftTable holds RULES.md's counts from the start position, depth 1..9
+// perftTable holds docs/RULES.md's counts from the start position, depth 1..9
 // (1..8 for kale); depths above 7 run only without -short.
 var perftTable = map[bool][]uint64{
 	false: {6, 36, 213, 1233, 6956, 38116, 204921, 1087622, 5715603},

@@ -6,10 +6,7 @@ import (
 	"kumalak/env"
 )
 
-// sideNames names the rows and players in messages.
-var sideNames = [2]string{"white", "black"}
-
-// Parse reads a position string of RULES.md (env.ParsePosition):
+// Parse reads a position string of docs/RULES.md (env.ParsePosition):
 //
 //	<white pits 1..6>/<black pits 1..6> <white store> <black store> <white's special> <black's special> <to move>
 //
@@ -26,9 +23,9 @@ func Parse(s string, kale bool) (*Board, error) {
 		switch n := p.Special[pl]; {
 		case n == 0:
 		case !kale:
-			return nil, fmt.Errorf("%s's special: %d given, but mangala has no castles (want -)", sideNames[pl], n)
+			return nil, fmt.Errorf("%s's special: %d given, but mangala has no castles (want -)", pl.Name(), n)
 		case n == PitsPerSide:
-			return nil, fmt.Errorf("%s's special: a castle can't be on pit %d", sideNames[pl], n)
+			return nil, fmt.Errorf("%s's special: a castle can't be on pit %d", pl.Name(), n)
 		default:
 			b.castle[pl] = int8(n - 1)
 		}
@@ -40,7 +37,7 @@ func Parse(s string, kale bool) (*Board, error) {
 	return &b, nil
 }
 
-// String returns the position string of RULES.md.
+// String returns the position string of docs/RULES.md.
 func (b *Board) String() string {
 	var rows [2][PitsPerSide]int
 	for i, v := range b.pits {

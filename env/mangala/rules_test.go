@@ -15,7 +15,7 @@ type ruleCase struct {
 	result string // result after the move; "" means "*"
 }
 
-// classicCases covers every clause of the mangala section of RULES.md.
+// classicCases covers every clause of the mangala section of docs/RULES.md.
 var classicCases = []ruleCase{
 	{name: "n=1 from pit 6 goes into own store, extra turn",
 		before: "4,4,4,4,4,1/4,4,4,4,4,4 3 0 - - w", pit: 6,
@@ -79,7 +79,7 @@ var classicCases = []ruleCase{
 		after: "0,0,0,0,0,0/0,0,0,0,0,0 24 24 - - b", result: "1/2-1/2"},
 }
 
-// kaleCases covers every clause of the mangala-kale section of RULES.md.
+// kaleCases covers every clause of the mangala-kale section of docs/RULES.md.
 var kaleCases = []ruleCase{
 	{name: "no stone into the store: pit 4 runs on to black's pit 1",
 		before: "4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w", pit: 4,

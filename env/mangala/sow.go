@@ -159,7 +159,7 @@ func (b *Board) sweepCastles(last int) (lastCastle bool) {
 	return lastCastle
 }
 
-// Perft counts the leaves of the game tree depth plies below b (RULES.md);
+// Perft counts the leaves of the game tree depth plies below b (docs/RULES.md);
 // the last ply is counted from the move mask without playing it.
 func (b *Board) Perft(depth int) uint64 {
 	if depth <= 0 {

@@ -1,4 +1,4 @@
-// Package togyz is Togyz Kumalak (Dokuz Kumalak) exactly as RULES.md rules
+// Package togyz is Togyz Kumalak (Dokuz Kumalak) exactly as docs/RULES.md rules
 // it, registered with env as "togyz".
 //
 // # Board
@@ -21,7 +21,7 @@
 //
 // A move is written as the pit played and the pit (1..9, on whichever row)
 // that received the last stone, with x when it made a tuzdyk: "76", "36x".
-// Records go in numbered pairs: "1. 76 98 2. 55 12x". ApplyNoted,
+// Records go in numbered pairs: "1. 21 65 2. 34 22x". ApplyNoted,
 // FormatRecord and ParseRecord write and read them; ParseRecord also takes
 // a bare pit ("7") and checks every landing pit and x against the game.
 //

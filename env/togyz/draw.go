@@ -38,7 +38,7 @@ func (b *Board) Draw() string {
 
 // drawRow writes p's row as seen from white's seat.
 func (b *Board) drawRow(sb *strings.Builder, p env.Player) {
-	sb.WriteString(name(p) + " ")
+	sb.WriteString(p.Name() + " ")
 	for k := 0; k < PitsPerSide; k++ {
 		i := k
 		if p == env.Black {
@@ -59,17 +59,17 @@ func (b *Board) drawRow(sb *strings.Builder, p env.Player) {
 func (b *Board) caption(sb *strings.Builder) {
 	switch r := b.Result(); r {
 	case env.Ongoing:
-		sb.WriteString(name(b.turn) + " to move\n")
+		sb.WriteString(b.turn.Name() + " to move\n")
 	case env.Draw:
 		sb.WriteString("game over: draw 1/2-1/2\n")
 	default:
 		w, _ := r.Winner()
-		fmt.Fprintf(sb, "game over: %s wins %s\n", name(w), r)
+		fmt.Fprintf(sb, "game over: %s wins %s\n", w.Name(), r)
 	}
 	var tuz []string
 	for _, p := range [2]env.Player{env.White, env.Black} {
 		if t := b.Tuzdyk(p); t != 0 {
-			tuz = append(tuz, fmt.Sprintf("%s's tuzdyk on %s's %d", name(p), name(p.Other()), t))
+			tuz = append(tuz, fmt.Sprintf("%s's tuzdyk on %s's %d", p.Name(), p.Other().Name(), t))
 		}
 	}
 	if len(tuz) > 0 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// naive is a second, deliberately plain implementation of RULES.md used to
+// naive is a second, deliberately plain implementation of docs/RULES.md used to
 // cross-check the engine: ints, one stone at a time, nothing shared with
 // the engine's code.
 type naive struct {

@@ -38,7 +38,7 @@ func (b *Board) ApplyNoted(a env.Action) Note {
 }
 
 // FormatRecord writes moves played from start (which it does not change) in
-// numbered pairs: "1. 76 98 2. 55 12x". A record starting with black to
+// numbered pairs: "1. 21 65 2. 34 22x". A record starting with black to
 // move begins "1... 98". It fails on an illegal move.
 func FormatRecord(start *Board, moves []env.Action) (string, error) {
 	b := *start
@@ -69,39 +69,34 @@ func moveNumber(first env.Player, i int) int {
 }
 
 // ParseRecord reads a record written from start (which it does not change)
-// and returns its moves. Move numbers ("1.", "1...") are skipped, and a
-// result ("1-0", "0-1", "1/2-1/2", "*") may end the record. Each move is a
-// pit ("7"), or a pit and the landing pit ("76"), optionally with "x" for a
-// tuzdyk ("36x"); landing pit and x must agree with the move, or the error
-// says, for example, "move 7 (36x): last stone fell in pit 5". Moves count
-// from 1 in the order played.
+// and returns its moves (env.Spec.ParseMoves with readMove). Move numbers
+// ("1.", "1...") are skipped, and a result ("1-0", "0-1", "1/2-1/2", "*")
+// may end the record. Each move is a pit ("7"), or a pit and the landing pit
+// ("76"), optionally with "x" for a tuzdyk ("36x"); landing pit and x must
+// agree with the move, or the error says, for example, "move 7 (36x): last
+// stone fell in pit 5". Moves count from 1 in the order played.
 func ParseRecord(start *Board, rec string) ([]env.Action, error) {
-	b := *start
-	var moves []env.Action
-	toks := strings.Fields(rec)
-	for i, tok := range toks {
-		switch {
-		case isMoveNumber(tok):
-			continue
-		case isResult(tok):
-			if err := checkResult(&b, tok, i == len(toks)-1); err != nil {
-				return nil, fmt.Errorf("togyz: record: %w", err)
-			}
-			continue
-		}
-		a, err := playToken(&b, tok)
-		if err != nil {
-			return nil, fmt.Errorf("togyz: move %d (%s): %w", len(moves)+1, tok, err)
-		}
-		moves = append(moves, a)
+	return Spec.ParseMoves(start, rec)
+}
+
+// readMove is Spec.ReadMove: one token of the togyz notation.
+func readMove(st env.State, tok string) (env.Action, error) {
+	b, ok := st.(*Board)
+	if !ok {
+		return 0, fmt.Errorf("not a togyz position: %T", st)
 	}
-	return moves, nil
+	before := *b
+	a, err := playToken(b, tok)
+	if err != nil {
+		*b = before
+	}
+	return a, err
 }
 
 // playToken plays one move token on b, checking its landing pit and mark.
 func playToken(b *Board, tok string) (env.Action, error) {
 	body, mark := strings.CutSuffix(strings.ToLower(tok), "x")
-	if len(body) < 1 || len(body) > 2 || !digits(body) || (mark && len(body) != 2) {
+	if len(body) < 1 || len(body) > 2 || strings.Trim(body, "0123456789") != "" || (mark && len(body) != 2) {
 		return 0, errors.New("want a pit 1..9, optionally followed by the landing pit and x")
 	}
 	a, err := env.CheckMove(b, int(body[0]-'0'))
@@ -121,29 +116,4 @@ func playToken(b *Board, tok string) (env.Action, error) {
 		return 0, fmt.Errorf("it made a tuzdyk: write %s", n)
 	}
 	return a, nil
-}
-
-// isMoveNumber reports whether tok is a move number such as "12." or "3...".
-func isMoveNumber(tok string) bool {
-	num := strings.TrimRight(tok, ".")
-	return len(num) < len(tok) && digits(num)
-}
-
-func isResult(tok string) bool {
-	_, err := env.ParseResult(tok)
-	return err == nil
-}
-
-// checkResult accepts a result token that ends the record and agrees with a
-// finished game; an unfinished game may end with any result (a resignation
-// or an adjudication).
-func checkResult(b *Board, tok string, last bool) error {
-	if !last {
-		return fmt.Errorf("result %s before the last move", tok)
-	}
-	got := b.Result()
-	if got != env.Ongoing && tok != got.String() {
-		return fmt.Errorf("result %s, but the game ended %s", tok, got)
-	}
-	return nil
 }

@@ -3,9 +3,11 @@ package togyz
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"kumalak/env"
 )
 
-// Perft counts the leaves of the game tree depth plies below b, as RULES.md
+// Perft counts the leaves of the game tree depth plies below b, as docs/RULES.md
 // defines perft. The last ply is counted in bulk, without playing it.
 func (b *Board) Perft(depth int) uint64 {
 	switch {
@@ -73,16 +75,7 @@ func (b *Board) Hash() uint64 {
 		uint64(b.kazan[0])<<16 | uint64(b.kazan[1])<<24 |
 		uint64(uint8(b.tuz[0]))<<32 | uint64(uint8(b.tuz[1]))<<40 |
 		uint64(b.turn)<<48
-	h := mix(w0 ^ 0x9e3779b97f4a7c15)
-	h = mix(h ^ w1)
-	return mix(h ^ w2)
-}
-
-// mix is the splitmix64 finalizer.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+	h := env.Mix64(w0 ^ 0x9e3779b97f4a7c15)
+	h = env.Mix64(h ^ w1)
+	return env.Mix64(h ^ w2)
 }

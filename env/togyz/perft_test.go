@@ -7,7 +7,7 @@ import (
 	"kumalak/env"
 )
 
-// startPerft is RULES.md's table for togyz from the start position.
+// startPerft is docs/RULES.md's table for togyz from the start position.
 var startPerft = []uint64{1, 9, 73, 613, 5199, 43184, 360035, 3003052, 25166174}
 
 func TestPerftStart(t *testing.T) {

@@ -25,6 +25,7 @@ var Spec = &env.Spec{
 	New:        func() env.State { return New() },
 	Parse:      parseState,
 	Notation:   record,
+	ReadMove:   readMove,
 }
 
 func init() { env.Register(Spec) }
@@ -48,7 +49,7 @@ func parseState(s string) (env.State, error) {
 	return b, nil
 }
 
-// String returns the position string of RULES.md, e.g.
+// String returns the position string of docs/RULES.md, e.g.
 // "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - - w".
 func (b *Board) String() string {
 	var rows [2][PitsPerSide]int
@@ -76,9 +77,9 @@ func Parse(s string) (*Board, error) {
 	for pl := env.White; pl <= env.Black; pl++ {
 		switch n := p.Special[pl]; {
 		case n == PitsPerSide:
-			return nil, fmt.Errorf("%s's special: pit %d can't be a tuzdyk", name(pl), n)
+			return nil, fmt.Errorf("%s's special: pit %d can't be a tuzdyk", pl.Name(), n)
 		case n != 0 && pl == env.Black && n == p.Special[env.White]:
-			return nil, fmt.Errorf("%s's special: both tuzdyks are pit %d", name(pl), n)
+			return nil, fmt.Errorf("%s's special: both tuzdyks are pit %d", pl.Name(), n)
 		case n != 0:
 			b.tuz[pl] = int8(int(pl.Other())*PitsPerSide + n - 1)
 		}
@@ -88,25 +89,4 @@ func Parse(s string) (*Board, error) {
 		b.kazan[pl] = uint8(p.Stores[pl])
 	}
 	return &b, nil
-}
-
-// digits reports whether s is one or more ASCII digits.
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// name names player p in messages.
-func name(p env.Player) string {
-	if p == env.White {
-		return "white"
-	}
-	return "black"
 }

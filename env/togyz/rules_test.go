@@ -17,7 +17,7 @@ type ruleCase struct {
 	result env.Result
 }
 
-// ruleCases has a case for every clause of RULES.md's togyz section. The
+// ruleCases has a case for every clause of docs/RULES.md's togyz section. The
 // pits read white 1..9 / black 1..9.
 var ruleCases = []ruleCase{
 	{"n=1: the stone goes to the next pit, the picked pit is left empty",

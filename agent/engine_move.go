@@ -1,0 +1,115 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"kumalak/env"
+	"kumalak/protocol"
+)
+
+// Move sends the position and go, reads info lines into the analysis and
+// returns the bestmove, checked for legality. When ctx ends first the
+// engine is told stop and its answer, if it comes within the grace time,
+// is still played. A dead engine, a refused command, "bestmove none" and
+// an illegal move are errors; after the engine has died every Move fails.
+func (e *EngineClient) Move(ctx context.Context, st env.State) (env.Action, error) {
+	if st.Result() != env.Ongoing {
+		return 0, ErrGameOver
+	}
+	if e.failed != nil {
+		return 0, e.failed
+	}
+	e.ana = Analysis{PV: e.ana.PV[:0], Moves: e.ana.Moves[:0]}
+	best, err := e.client.Search(ctx, e.position(st), e.goCommand(), e.cfg.Grace, e.readInfo)
+	switch {
+	case errors.Is(err, protocol.ErrEnded), errors.Is(err, protocol.ErrNoAnswer):
+		e.failed = e.describe(e.explain(err))
+		return 0, e.failed
+	case err != nil:
+		return 0, e.describe(err)
+	}
+	a, err := e.check(st, best)
+	if err != nil {
+		return 0, err
+	}
+	e.cur.Apply(a) // position made cur st; check checked a
+	e.moves = append(e.moves, a.Pit())
+	return a, nil
+}
+
+// position writes st as the tracked root and moves when st is the
+// tracked position, else as its own position string.
+func (e *EngineClient) position(st env.State) protocol.Position {
+	if e.cur == nil || e.cur.String() != st.String() {
+		e.track(st)
+	}
+	return protocol.Position{Start: e.root, Moves: append([]int(nil), e.moves...)}
+}
+
+// goCommand is go with the configured limits.
+func (e *EngineClient) goCommand() protocol.Go {
+	l := e.cfg.Limits
+	g := protocol.Go{Sims: l.Sims, Depth: l.Depth}
+	if l.Time > 0 {
+		g.MoveTime = max(time.Millisecond, l.Time.Truncate(time.Millisecond))
+	}
+	return g
+}
+
+// check reads the bestmove and checks it against st.
+func (e *EngineClient) check(st env.State, best protocol.BestMove) (env.Action, error) {
+	if best.Pit == 0 {
+		return 0, e.describe(fmt.Errorf("engine gave no move: %q", best.Format()))
+	}
+	a, err := env.CheckMove(st, best.Pit)
+	if err != nil {
+		return 0, e.describe(fmt.Errorf("engine played %d in %s: %w", best.Pit, st, err))
+	}
+	if len(e.ana.PV) == 0 || e.ana.PV[0] != a {
+		e.ana.PV = append(e.ana.PV[:0], a)
+	}
+	return a, nil
+}
+
+// readInfo keeps what an info line says; pits outside the game are
+// dropped.
+func (e *EngineClient) readInfo(ans protocol.Answer) {
+	switch in := ans.(type) {
+	case protocol.MoveInfo:
+		if in.Pit <= e.spec.NumActions {
+			e.ana.Moves = append(e.ana.Moves, MoveStat{Action: env.Action(in.Pit - 1), Share: in.Share, Value: in.Value})
+		}
+	case protocol.Info:
+		e.readSearchInfo(in)
+	}
+}
+
+// readSearchInfo keeps the fields of an info line that it gives.
+func (e *EngineClient) readSearchInfo(in protocol.Info) {
+	if in.Has&protocol.InfoDepth != 0 {
+		e.ana.Depth = in.Depth
+	}
+	if in.Has&protocol.InfoNodes != 0 {
+		e.ana.Nodes = in.Nodes
+	}
+	if in.Has&protocol.InfoVisits != 0 {
+		e.ana.Nodes = in.Visits
+	}
+	if in.Has&protocol.InfoValue != 0 {
+		e.ana.Value, e.ana.WinProb = in.Value, winProb(in.Value)
+	}
+	if in.Has&protocol.InfoWinProb != 0 {
+		e.ana.WinProb = in.WinProb
+	}
+	if in.Has&protocol.InfoPV != 0 {
+		e.ana.PV = e.ana.PV[:0]
+		for _, p := range in.PV {
+			if p <= e.spec.NumActions {
+				e.ana.PV = append(e.ana.PV, env.Action(p-1))
+			}
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"kumalak/agent"
+	"kumalak/env"
+	"kumalak/protocol"
+)
+
+// Search carries out go: it chooses the limits (go's, else the clock's
+// share, else the options set, else the agent's own), runs the agent in
+// the way it allows, writes info lines and returns the move.
+func (e *engine) Search(ctx context.Context, g protocol.Go, out func(protocol.Answer)) protocol.BestMove {
+	if r := e.st.Result(); r != env.Ongoing {
+		out(protocol.InfoString{Text: "game is over (" + r.String() + ")"})
+		return protocol.BestMove{}
+	}
+	lim, _ := e.base.Replace(e.opts, e.max)
+	lim, dropped := lim.Replace(goLimits(g, e.st.ToMove()), e.max)
+	for _, name := range dropped.Names() {
+		out(protocol.InfoString{Text: name + " ignored: agent " + e.sp.Kind + " has no such limit"})
+	}
+	s := &search{e: e, ctx: ctx, out: out, st: env.Clone(e.st), lim: lim, infinite: g.Infinite, began: time.Now()}
+	switch {
+	case e.max.Sims > 0 && (g.Infinite || lim.Sims > 0 || lim.Time > 0):
+		s.bySims()
+	case e.max.Time > 0 && g.Infinite:
+		s.byTime()
+	default:
+		s.once()
+	}
+	return s.finish()
+}
+
+// goLimits returns the limits go asks for: its own, with the mover's
+// share of the clock as the time when it gives no movetime.
+func goLimits(g protocol.Go, mover env.Player) agent.Limits {
+	l := agent.Limits{Sims: g.Sims, Time: g.MoveTime, Depth: g.Depth}
+	if l.Time == 0 && g.Time[mover] > 0 {
+		toGo := g.MovesToGo
+		if toGo <= 0 {
+			toGo = 30
+		}
+		share := g.Time[mover]/time.Duration(toGo) + g.Inc[mover]*3/4
+		l.Time = max(10*time.Millisecond, min(share, g.Time[mover]-50*time.Millisecond))
+	}
+	return l
+}
+
+// search is the state of one running search.
+type search struct {
+	e        *engine
+	ctx      context.Context
+	out      func(protocol.Answer)
+	st       env.State
+	lim      agent.Limits
+	infinite bool
+	began    time.Time
+	found    bool
+	best     env.Action
+	ana      agent.Analysis // copy of the last slice's analysis
+	lastInfo time.Time
+	lastLine string // the last info line written, less its time
+	failed   error
+}
+
+// limit sets the agent's limits for the next slice.
+func (s *search) limit(l agent.Limits) error {
+	if lm, ok := s.e.ag.(agent.Limiter); ok {
+		return lm.SetLimits(l)
+	}
+	return nil
+}
+
+// once runs one Move with the limits (the agent's own for an infinite
+// search, which then waits for stop).
+func (s *search) once() {
+	lim := s.lim
+	if s.infinite {
+		lim = s.e.base
+	}
+	s.failed = s.limit(lim)
+	if s.failed == nil {
+		s.failed = s.slice()
+	}
+}
+
+// bySims runs slices of simulations on the agent, whose tree carries over
+// from slice to slice, until the limits or stop.
+func (s *search) bySims() {
+	size := s.e.cfg.SliceSims
+	if s.lim.Sims > 0 && !s.infinite {
+		k := (s.lim.Sims + size - 1) / size
+		size = (s.lim.Sims + k - 1) / k
+	}
+	if s.failed = s.limit(agent.Limits{Sims: size}); s.failed != nil {
+		return
+	}
+	var done int
+	for {
+		before := s.ana.Nodes
+		if s.failed = s.slice(); s.failed != nil {
+			return
+		}
+		done += size
+		exhausted := s.ana.Nodes > 0 && s.ana.Nodes <= before // proven, or the tree is full
+		switch {
+		case s.ctx.Err() != nil, exhausted:
+			return
+		case s.infinite:
+		case s.lim.Sims > 0 && done >= s.lim.Sims, s.lim.Time > 0 && time.Since(s.began) >= s.lim.Time:
+			return
+		}
+	}
+}
+
+// byTime runs slices of Slice time until stop: an alpha-beta agent keeps
+// its transposition table, so each slice starts deeper.
+func (s *search) byTime() {
+	if s.failed = s.limit(agent.Limits{Time: s.e.cfg.Slice}); s.failed != nil {
+		return
+	}
+	for s.ctx.Err() == nil {
+		t := time.Now()
+		if s.failed = s.slice(); s.failed != nil {
+			return
+		}
+		if time.Since(t) < s.e.cfg.Slice/4 { // nothing left to search
+			return
+		}
+	}
+}
+
+// slice runs one Move and keeps its result. A search cut by stop is not an
+// error: the last slice's move stands.
+func (s *search) slice() error {
+	a, err := s.e.ag.Move(s.ctx, s.st)
+	if err != nil {
+		if s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()) {
+			return nil
+		}
+		return err
+	}
+	s.found, s.best = true, a
+	s.ana = agent.Analysis{WinProb: 0.5, PV: append(s.ana.PV[:0], a), Moves: s.ana.Moves[:0]} // an agent that does not say
+	if an, ok := s.e.ag.(agent.Analyzer); ok {
+		r := an.Analysis()
+		s.ana = agent.Analysis{Value: r.Value, WinProb: r.WinProb, Depth: r.Depth, Nodes: r.Nodes,
+			PV: append(s.ana.PV[:0], r.PV...), Moves: append(s.ana.Moves[:0], r.Moves...)}
+	}
+	if time.Since(s.lastInfo) >= s.e.cfg.Slice {
+		s.info()
+	}
+	return nil
+}
+
+// info writes the analysis so far, unless it says what the last one said.
+func (s *search) info() {
+	s.lastInfo = time.Now()
+	if !s.found {
+		return
+	}
+	a := s.ana
+	in := protocol.Info{Has: protocol.InfoValue | protocol.InfoWinProb | protocol.InfoPV, Value: a.Value, WinProb: a.WinProb}
+	switch {
+	case a.Depth > 0:
+		in.Has |= protocol.InfoDepth | protocol.InfoNodes
+		in.Depth, in.Nodes = a.Depth, a.Nodes
+	case a.Nodes > 0:
+		in.Has |= protocol.InfoVisits
+		in.Visits = a.Nodes
+	}
+	pv := a.PV
+	if len(pv) == 0 || pv[0] != s.best {
+		pv = []env.Action{s.best}
+	}
+	for _, m := range pv {
+		in.PV = append(in.PV, m.Pit())
+	}
+	if same := in.Format(); same != s.lastLine {
+		s.lastLine = same
+		in.Has |= protocol.InfoTime
+		in.Time = time.Since(s.began)
+		s.out(in)
+	}
+}
+
+// finish writes the move statistics and the last info line, and returns
+// the move. A search that failed, or was stopped before its first move,
+// still answers with a legal move, after an error or info string line.
+func (s *search) finish() protocol.BestMove {
+	if s.failed != nil {
+		s.out(protocol.Error{Text: "search failed: " + s.failed.Error()})
+	}
+	if !s.found {
+		if s.failed == nil {
+			s.out(protocol.InfoString{Text: "stopped before the search chose a move: playing a quick one"})
+		}
+		s.best, s.found = s.fallback(), true
+		s.ana = agent.Analysis{PV: []env.Action{s.best}, WinProb: 0.5}
+	}
+	for _, m := range s.ana.Moves {
+		s.out(protocol.MoveInfo{Pit: m.Action.Pit(), Share: m.Share, Value: m.Value})
+	}
+	s.info()
+	return protocol.BestMove{Pit: s.best.Pit()}
+}
+
+// fallback returns a quick legal move: greedy's, or the first legal one.
+func (s *search) fallback() env.Action {
+	if g, err := agent.New(s.st.Spec(), "greedy", s.e.cfg.Seed); err == nil {
+		if a, err := g.Move(context.Background(), s.st); err == nil {
+			return a
+		}
+	}
+	var buf [32]env.Action
+	return s.st.Legal(buf[:0])[0]
+}

@@ -1,0 +1,350 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The documents whose code blocks TestDocCommands runs, relative to the
+// repository root.
+var docGlobs = []string{"README.md", "docs/*.md"}
+
+// docDeadline bounds each documented command: one still running then (a
+// full training run, a server, a long match) is stopped, and passes if it
+// had not failed before.
+const docDeadline = 1500 * time.Millisecond
+
+// docCommand is one command line found in a document's code block.
+type docCommand struct {
+	file string   // document, relative to the repository root
+	line int      // 1-based line number
+	args []string // the words after "kumalak"
+	want []string // for a "$ kumalak ..." transcript: the lines printed
+}
+
+func (d docCommand) String() string {
+	return fmt.Sprintf("%s:%d: kumalak %s", d.file, d.line, strings.Join(d.args, " "))
+}
+
+// TestDocCommands runs every "kumalak ..." line of the code blocks of
+// README.md and docs/*.md, and of the commands' --help examples, as written
+// (but for the port of --addr: see freePort), each in a fresh folder holding the
+// repository's configs/, a trained tiny run in runs/togyz (with best.kmodel
+// and export.kmodel), togyz.kmodel and a bin/kumalak that is this binary
+// (except for train, which gets no run). A command must succeed, or still
+// be running without failure at docDeadline; a transcript line
+// "$ kumalak ..." must print exactly the lines below it (stdout and stderr
+// together), whatever its exit status.
+func TestDocCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a tiny run and runs every documented command")
+	}
+	cmds := docCommands(t)
+	if len(cmds) < 15 {
+		t.Fatalf("found only %d documented commands: %v", len(cmds), cmds)
+	}
+	fixture := docFixture(t)
+	for _, c := range cmds {
+		t.Run(fmt.Sprintf("%s:%d", c.file, c.line), func(t *testing.T) {
+			dir := t.TempDir()
+			copyFixture(t, fixture, dir, c.args[0] != "train")
+			t.Chdir(dir)
+			code, out, running := runDoc(freePort(c.args))
+			t.Logf("exit %d, still running at the deadline: %v\n%s", code, running, out)
+			switch {
+			case c.want != nil:
+				if got := strings.Split(strings.TrimRight(out, "\n"), "\n"); !equalLines(got, c.want) {
+					t.Errorf("%v printed\n%s\nwant\n%s", c, out, strings.Join(c.want, "\n"))
+				}
+			case running && code == 2:
+				t.Errorf("%v: refused its input when stopped (exit 2):\n%s", c, out)
+			case !running && code != 0:
+				t.Errorf("%v: exit %d:\n%s", c, code, out)
+			}
+		})
+	}
+}
+
+// TestDocCommandsFound pins the extraction: synopsis forms would not run
+// as written, and an absolute path would write outside the test's folder,
+// so no documented command may use them.
+func TestDocCommandsFound(t *testing.T) {
+	for _, c := range docCommands(t) {
+		for _, a := range c.args {
+			if strings.ContainsAny(a, "[]|<>…") && !strings.Contains(a, "=") {
+				t.Errorf("%v: %q is a synopsis, not a runnable argument", c, a)
+			}
+			if filepath.IsAbs(a) {
+				t.Errorf("%v: %q is outside the folder the command runs in", c, a)
+			}
+		}
+	}
+	if got := shellWords(`kumalak arena --a engine:cmd='./x --d 3' --b "r s" # c`); !equalLines(got, []string{"kumalak", "arena", "--a", "engine:cmd=./x --d 3", "--b", "r s"}) {
+		t.Errorf("shellWords = %q", got)
+	}
+	got := parseDoc("x.md", "text kumalak perft\n\n    kumalak show --game 'a b'  # note\n    $ kumalak replay 9\n    out 1\n    out 2\n\n```\nkumalak info \"m.kmodel\"\n```\n")
+	want := []string{"x.md:3: kumalak show --game a b", "x.md:4: kumalak replay 9", "x.md:9: kumalak info m.kmodel"}
+	if len(got) != len(want) {
+		t.Fatalf("parseDoc = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i].String() != want[i] {
+			t.Errorf("parseDoc[%d] = %v, want %s", i, got[i], want[i])
+		}
+	}
+	if !equalLines(got[1].want, []string{"out 1", "out 2"}) || got[0].want != nil {
+		t.Errorf("transcripts: %q, %q", got[0].want, got[1].want)
+	}
+}
+
+// docCommands returns the commands of every document of docGlobs and of
+// every subcommand's --help examples.
+func docCommands(t *testing.T) []docCommand {
+	t.Helper()
+	var cmds []docCommand
+	for _, g := range docGlobs {
+		files, err := filepath.Glob(filepath.Join("..", "..", g))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("docs %s: %v", g, err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(filepath.Join("..", ".."), f)
+			cmds = append(cmds, parseDoc(filepath.ToSlash(rel), string(b))...)
+		}
+	}
+	for _, c := range newRoot().Commands() {
+		for i, line := range strings.Split(c.Example, "\n") {
+			if words := shellWords(strings.TrimSpace(line)); len(words) > 1 && words[0] == "kumalak" {
+				cmds = append(cmds, docCommand{file: "kumalak " + c.Name() + " --help", line: i + 1, args: words[1:]})
+			}
+		}
+	}
+	return cmds
+}
+
+// parseDoc returns the kumalak command lines of the code blocks (indented
+// by four spaces, or fenced by ```) of a Markdown text. A "# ..." comment
+// ends a line; a line "$ kumalak ..." is a transcript, followed by what it
+// prints up to a blank line or the next "$ " line.
+func parseDoc(file, text string) []docCommand {
+	var cmds []docCommand
+	fenced, indented, prevBlank := false, false, true
+	var open *docCommand // the transcript taking output lines
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		blank := strings.TrimSpace(line) == ""
+		code, isCode := line, fenced
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(line), "```"):
+			fenced, open, isCode = !fenced, nil, false
+		case fenced:
+		case blank:
+		case strings.HasPrefix(line, "    ") && (indented || prevBlank):
+			code, isCode, indented = line[4:], true, true
+		default:
+			indented = false
+		}
+		prevBlank = blank
+		raw := strings.TrimRight(code, " ")
+		code = strings.TrimSpace(code)
+		if !isCode || code == "" {
+			open = nil
+			continue
+		}
+		transcript := strings.HasPrefix(code, "$ ")
+		if open != nil && !transcript {
+			open.want = append(open.want, raw) // indentation kept: boards are drawn
+			continue
+		}
+		open = nil
+		words := shellWords(strings.TrimPrefix(code, "$ "))
+		if len(words) < 2 || words[0] != "kumalak" {
+			continue
+		}
+		cmds = append(cmds, docCommand{file: file, line: n, args: words[1:]})
+		if transcript {
+			open = &cmds[len(cmds)-1]
+			open.want = []string{}
+		}
+	}
+	return cmds
+}
+
+// shellWord matches one word of a command line, quoted parts included;
+// shellQuote matches one quoted part.
+var (
+	shellWord  = regexp.MustCompile(`(?:'[^']*'|"[^"]*"|[^\s'"])+`)
+	shellQuote = regexp.MustCompile(`'([^']*)'|"([^"]*)"`)
+)
+
+// shellWords splits a command line as a POSIX shell would for the simple
+// cases documents use: words separated by blanks, '...' and "..." quoting,
+// and a word starting with # beginning a comment.
+func shellWords(s string) []string {
+	var words []string
+	for _, w := range shellWord.FindAllString(s, -1) {
+		if strings.HasPrefix(w, "#") {
+			break
+		}
+		words = append(words, shellQuote.ReplaceAllString(w, "$1$2"))
+	}
+	return words
+}
+
+func equalLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if strings.TrimRight(a[i], " ") != strings.TrimRight(b[i], " ") {
+			return false
+		}
+	}
+	return true
+}
+
+// freePort returns args with the value of --addr replaced by
+// 127.0.0.1:0, so that a port already in use on the test machine fails no
+// documented server.
+func freePort(args []string) []string {
+	out := slices.Clone(args)
+	for i := range out {
+		if out[i] == "--addr" && i+1 < len(out) {
+			out[i+1] = "127.0.0.1:0"
+		}
+	}
+	return out
+}
+
+// runDoc runs the command in-process with empty standard input, stopping
+// it at docDeadline. It returns the exit status, stdout and stderr
+// together, and whether it was still running at the deadline.
+func runDoc(args []string) (code int, out string, running bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), docDeadline)
+	defer cancel()
+	root := newRoot()
+	var buf syncBuffer
+	root.SetArgs(args)
+	root.SetOut(&buf)
+	root.SetErr(&buf)
+	root.SetIn(strings.NewReader(""))
+	root.SetContext(ctx)
+	code = run(root)
+	return code, buf.String(), errors.Is(ctx.Err(), context.DeadlineExceeded)
+}
+
+// docFixture trains the tiny config into runs/togyz of a new folder and
+// exports it there as runs/togyz/export.kmodel and togyz.kmodel.
+func docFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	run := filepath.Join(dir, "runs", "togyz")
+	steps := [][]string{
+		{"train", "--config", "../../configs/tiny.yaml", "--run", run, "--quiet"},
+		{"export", "--run", run},
+		{"export", "--run", run, "--out", filepath.Join(dir, "togyz.kmodel")},
+	}
+	for _, s := range steps {
+		if code, out, errs := kumalak(t, s...); code != 0 {
+			t.Fatalf("fixture %v: exit %d\n%s%s", s, code, out, errs)
+		}
+	}
+	return dir
+}
+
+// copyFixture makes dst a folder for one documented command: configs/
+// linked from the repository, bin/kumalak running this test binary as the
+// command, and, with run, a copy of the fixture's run and model.
+func copyFixture(t *testing.T, fixture, dst string, run bool) {
+	t.Helper()
+	configs, err := filepath.Abs(filepath.Join("..", "..", "configs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(configs, filepath.Join(dst, "configs")); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf("#!/bin/sh\n%s=1 exec '%s' \"$@\"\n", asMainEnv, self)
+	if err := os.MkdirAll(filepath.Join(dst, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, "bin", "kumalak"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if run {
+		if err := os.CopyFS(dst, os.DirFS(fixture)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// asMainEnv set in the environment makes this test binary run as the
+// kumalak command (bin/kumalak of copyFixture, for engine:cmd=... specs).
+const asMainEnv = "KUMALAK_TEST_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asMainEnv) == "1" {
+		root := newRoot()
+		root.SetArgs(os.Args[1:])
+		os.Exit(run(root))
+	}
+	os.Exit(m.Run())
+}
+
+// TestNoOutsideReferences fails when a file of the repository points at a
+// document outside it: everything a reader needs is in the repository.
+func TestNoOutsideReferences(t *testing.T) {
+	root := filepath.Join("..", "..")
+	outside := []string{"../" + "shared", "the " + "brief", "STYLE" + ".md"}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "bin" || name == "runs") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(name) {
+		case ".go", ".md", ".yaml", ".js", ".html", ".css", ".json", ".txt", "":
+		default:
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, o := range outside {
+			if i := bytes.Index(bytes.ToLower(b), bytes.ToLower([]byte(o))); i >= 0 {
+				line := 1 + bytes.Count(b[:i], []byte("\n"))
+				t.Errorf("%s:%d refers to %q, outside the repository", path, line, o)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"go/build"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// layout is the package table of README.md ("How it is built"), in
+// dependency order: each package and the kumalak packages it may import
+// (its non-test files; tests may import more). The game packages import
+// nothing outside the standard library and kumalak. A package missing here fails the
+// test: a new package gets a row in the README and here.
+var layout = []layoutRow{
+	{"env", true, nil},
+	{"env/togyz", true, []string{"env"}},
+	{"env/mangala", true, []string{"env"}},
+	{"env/games", true, []string{"env", "env/togyz", "env/mangala"}},
+	{"env/envtest", true, []string{"env"}},
+	{"data", false, nil},
+	{"net", false, []string{"data"}},
+	{"net/internal/kernelgen", true, nil}, // go generate ./net: writes the SIMD kernels
+	{"net/learn", false, []string{"net", "data"}},
+	{"net/onnx", false, []string{"net", "data"}},
+	{"protocol", false, []string{"env"}},
+	{"solve", false, []string{"env", "env/togyz", "env/mangala"}},
+	{"mcts", false, []string{"env"}},
+	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve"}},
+	{"arena", false, []string{"env", "agent"}},
+	{"selfplay", false, []string{"env", "mcts", "data"}},
+	{"cluster", false, []string{"data", "net", "selfplay"}},
+	{"train", false, []string{"env", "env/games", "env/togyz", "env/mangala", "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
+	{"bot", false, []string{"env", "agent", "protocol"}},
+	{"cmd/kumalak", false, nil}, // everything
+}
+
+// layoutRow is one row of the layout table.
+type layoutRow struct {
+	pkg    string
+	stdlib bool     // imports only the standard library
+	may    []string // the kumalak packages it may import
+}
+
+const module = "kumalak/"
+
+func TestLayout(t *testing.T) {
+	pkgs := repoPackages(t)
+	if len(pkgs) < 12 {
+		t.Fatalf("found %d packages: %v", len(pkgs), pkgs)
+	}
+	for dir, p := range pkgs {
+		i := slices.IndexFunc(layout, func(r layoutRow) bool { return r.pkg == dir })
+		if i < 0 {
+			t.Errorf("package %s is not in the layout table (README.md and layout_test.go)", dir)
+			continue
+		}
+		row := layout[i]
+		for _, imp := range p.Imports {
+			if msg := forbidden(row.pkg, row.stdlib, row.may, imp); msg != "" {
+				t.Errorf("%s imports %s: %s", dir, imp, msg)
+			}
+		}
+	}
+}
+
+// TestLayoutCatches pins forbidden on imports the table refuses.
+func TestLayoutCatches(t *testing.T) {
+	cases := []struct {
+		pkg, imp string
+		stdlib   bool
+		may      []string
+		bad      bool
+	}{
+		{"env", "fmt", true, nil, false},
+		{"env", "github.com/spf13/cobra", true, nil, true},
+		{"env", module + "data", true, nil, true},
+		{"mcts", module + "env", false, []string{"env"}, false},
+		{"mcts", module + "net", false, []string{"env"}, true},
+		{"cmd/kumalak", module + "train", false, nil, false},
+	}
+	for _, c := range cases {
+		if got := forbidden(c.pkg, c.stdlib, c.may, c.imp); (got != "") != c.bad {
+			t.Errorf("forbidden(%s, %s) = %q, want forbidden %v", c.pkg, c.imp, got, c.bad)
+		}
+	}
+}
+
+// forbidden says why pkg, whose row is stdlib and may, must not import
+// imp, or returns "".
+func forbidden(pkg string, stdlib bool, may []string, imp string) string {
+	local, isLocal := strings.CutPrefix(imp, module)
+	switch {
+	case pkg == "cmd/kumalak":
+		return ""
+	case isLocal && !slices.Contains(may, local):
+		return "the layout table does not allow it"
+	case stdlib && !isLocal && strings.Contains(strings.Split(imp, "/")[0], "."):
+		return "the package may import only the standard library"
+	}
+	return ""
+}
+
+// repoPackages returns the Go packages of the repository by folder
+// (relative, slash-separated), skipping testdata and hidden folders.
+func repoPackages(t *testing.T) map[string]*build.Package {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := map[string]*build.Package{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if path != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		p, err := build.ImportDir(path, 0)
+		if _, none := err.(*build.NoGoError); none {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		pkgs[filepath.ToSlash(rel)] = p
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}

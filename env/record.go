@@ -1,0 +1,82 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ParseMoves reads a record of moves played from start (which it does not
+// change) and returns them. Tokens are separated by spaces; move numbers
+// ("1.", "1...") are skipped, and a result ("1-0", "0-1", "1/2-1/2", "*")
+// may end the record, agreeing with a finished game (an unfinished one may
+// end with any result: a resignation or an adjudication). Each other token
+// is one move, read by s.ReadMove (a pit number when nil). An error names
+// the move, counting from 1 in the order played, e.g.
+// "togyz: move 4 (12x): no tuzdyk was made".
+func (s *Spec) ParseMoves(start State, rec string) ([]Action, error) {
+	read := s.ReadMove
+	if read == nil {
+		read = ReadPit
+	}
+	st := Clone(start)
+	toks := strings.Fields(rec)
+	var moves []Action
+	for i, tok := range toks {
+		switch {
+		case IsMoveNumber(tok):
+			continue
+		case isResult(tok):
+			if err := checkResult(st, tok, i == len(toks)-1); err != nil {
+				return nil, fmt.Errorf("%s: record: %w", s.Name, err)
+			}
+			continue
+		}
+		a, err := read(st, tok)
+		if err != nil {
+			return nil, fmt.Errorf("%s: move %d (%s): %w", s.Name, len(moves)+1, tok, err)
+		}
+		moves = append(moves, a)
+	}
+	return moves, nil
+}
+
+// ReadPit reads a move written as a pit number ("5") and plays it on st
+// through the checked door (CheckMove), leaving st unchanged on error.
+func ReadPit(st State, tok string) (Action, error) {
+	if !digits(tok) || len(tok) > 2 {
+		return 0, errors.New("want a pit number")
+	}
+	pit, _ := value(tok, 99)
+	a, err := CheckMove(st, pit)
+	if err != nil {
+		return 0, err
+	}
+	st.Apply(a)
+	return a, nil
+}
+
+// IsMoveNumber reports whether tok is a move number of a record, such as
+// "12." or "3...".
+func IsMoveNumber(tok string) bool {
+	num := strings.TrimRight(tok, ".")
+	return len(num) < len(tok) && digits(num)
+}
+
+func isResult(tok string) bool {
+	_, err := ParseResult(tok)
+	return err == nil
+}
+
+// checkResult accepts a result token that ends the record and agrees with
+// st if the game there is over.
+func checkResult(st State, tok string, last bool) error {
+	if !last {
+		return fmt.Errorf("result %s before the last move", tok)
+	}
+	got := st.Result()
+	if got != Ongoing && tok != got.String() {
+		return fmt.Errorf("result %s, but the game ended %s", tok, got)
+	}
+	return nil
+}

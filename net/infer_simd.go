@@ -1,0 +1,151 @@
+package net
+
+import (
+	"fmt"
+	"math"
+)
+
+// simdChunk is the most rows the SIMD path takes through the whole network
+// at once: a multiple of the row block, small enough that a chunk's
+// activations stay in the first cache levels.
+const simdChunk = 48
+
+// simdPad is the multiple to which the SIMD path pads every layer's output
+// width (one AVX-512 vector), so its kernels see whole vectors only.
+const simdPad = 16
+
+// simdNet is the SIMD form of a network: weights [in][outPad] with zero
+// padding columns, 64-byte aligned, and activations with padded rows.
+type simdNet struct {
+	k                      kernelLevel
+	in                     simdLayer
+	blocks                 []simdBlock
+	policy, value1, value2 simdLayer
+
+	h, t, u []float32 // simdChunk × padded Width
+	vh      []float32 // simdChunk × padded ValueHidden
+	lg      []float32 // simdChunk × padded Actions
+	v       []float32 // simdChunk × simdPad
+}
+
+type simdBlock struct{ fc1, fc2 simdLayer }
+
+// simdLayer is one dense layer y = x·w + b, w stored [in][outPad].
+type simdLayer struct {
+	in, out, outPad int
+	w, b            []float32
+}
+
+func padWidth(n int) int { return (n + simdPad - 1) / simdPad * simdPad }
+
+func newSimdNet(p *Params, k kernelLevel) *simdNet {
+	c := p.Config
+	wp := padWidth(c.Width)
+	s := &simdNet{
+		k:      k,
+		in:     newSimdLayer(p, "in.w", "in.b"),
+		policy: newSimdLayer(p, "policy.w", "policy.b"),
+		value1: newSimdLayer(p, "value.w1", "value.b1"),
+		value2: newSimdLayer(p, "value.w2", "value.b2"),
+		h:      alignedFloats(simdChunk * wp),
+		t:      alignedFloats(simdChunk * wp),
+		u:      alignedFloats(simdChunk * wp),
+		vh:     alignedFloats(simdChunk * padWidth(c.ValueHidden)),
+		lg:     alignedFloats(simdChunk * padWidth(c.Actions)),
+		v:      alignedFloats(simdChunk * simdPad),
+	}
+	for b := 0; b < c.Blocks; b++ {
+		s.blocks = append(s.blocks, simdBlock{
+			fc1: newSimdLayer(p, fmt.Sprintf("b%d.fc1.w", b), fmt.Sprintf("b%d.fc1.b", b)),
+			fc2: newSimdLayer(p, fmt.Sprintf("b%d.fc2.w", b), fmt.Sprintf("b%d.fc2.b", b)),
+		})
+	}
+	return s
+}
+
+// newSimdLayer copies a layer into the padded layout and flushes its
+// subnormal weights.
+func newSimdLayer(p *Params, wName, bName string) simdLayer {
+	w, b := p.Get(wName), p.Get(bName)
+	in, out := w.Shape[0], w.Shape[1]
+	l := simdLayer{in: in, out: out, outPad: padWidth(out)}
+	l.w = alignedFloats(in * l.outPad)
+	for i := 0; i < in; i++ {
+		copy(l.w[i*l.outPad:i*l.outPad+out], w.Data[i*out:(i+1)*out])
+	}
+	l.b = alignedFloats(l.outPad)
+	copy(l.b, b.Data)
+	FlushSubnormals(l.w)
+	FlushSubnormals(l.b)
+	return l
+}
+
+// forwardChunk runs len(values) rows (at most simdChunk) of obs, writing
+// their raw logits (rows of Actions) and values.
+func (s *simdNet) forwardChunk(c Config, obs, logits, values []float32) {
+	n := len(values)
+	wp := padWidth(c.Width)
+	h, t, u := s.h[:n*wp], s.t[:n*wp], s.u[:n*wp]
+	s.in.apply(s.k, n, obs, c.InputLen, nil, h, true)
+	for i := range s.blocks {
+		bl := &s.blocks[i]
+		bl.fc1.apply(s.k, n, h, wp, nil, t, true)
+		bl.fc2.apply(s.k, n, t, wp, h, u, true)
+		h, u = u, h
+	}
+	ap := s.policy.outPad
+	s.policy.apply(s.k, n, h, wp, nil, s.lg[:n*ap], false)
+	for r := 0; r < n; r++ {
+		copy(logits[r*c.Actions:(r+1)*c.Actions], s.lg[r*ap:r*ap+c.Actions])
+	}
+	vp := s.value1.outPad
+	vh := s.vh[:n*vp]
+	s.value1.apply(s.k, n, h, wp, nil, vh, true)
+	s.value2.apply(s.k, n, vh, vp, nil, s.v[:n*simdPad], false)
+	for r := range values {
+		values[r] = float32(math.Tanh(float64(s.v[r*simdPad])))
+	}
+}
+
+// apply computes y = x·w + b (+ res when res is non-nil) for n rows, then
+// reluFlush when relu is set. x has rows of stride xs floats (at least
+// l.in used); y and res have rows of l.outPad.
+func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []float32, relu bool) {
+	op := l.outPad
+	// The kernels read x rows [0, n) up to l.in and write y rows [0, n):
+	// these two checks keep them inside the slices.
+	_ = x[(n-1)*xs+l.in-1]
+	_ = y[n*op-1]
+	for r := 0; r < n; r++ {
+		yr := y[r*op : (r+1)*op]
+		copy(yr, l.b)
+		if res != nil {
+			addInPlace(yr, res[r*op:(r+1)*op])
+		}
+	}
+	var flush uintptr
+	if relu {
+		flush = 1
+	}
+	rows := k.blockRows()
+	full := n / rows * rows
+	l.gemmRows(k, 0, full, rows, x, xs, y, flush)
+	l.gemmRows(k, full, n, n-full, x, xs, y, flush)
+}
+
+// gemmRows runs the kernel on rows [r0, r1) of x and y in blocks of rows:
+// for each column tile, all the row blocks, so the tile's weights stay in
+// the first-level cache.
+func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs int, y []float32, flush uintptr) {
+	if r0 == r1 {
+		return
+	}
+	op, vec := l.outPad, k.vecFloats()
+	tile := vec * k.blockVecs(rows)
+	for j := 0; j < op; j += tile {
+		c := min(tile, op-j) / vec
+		for r := r0; r < r1; r += rows {
+			k.gemm(rows, c, &x[r*xs], uintptr(xs*4), &l.w[j], uintptr(op*4), l.in, &y[r*op+j], uintptr(op*4), flush)
+		}
+	}
+}
