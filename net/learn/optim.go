@@ -3,9 +3,10 @@ package learn
 import (
 	"math"
 
+	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	G "gorgonia.org/gorgonia"
+	"kumalak/net"
 )
 
 // Adam's constants (Kingma & Ba's defaults, as gorgonia's AdamSolver).
@@ -14,11 +15,6 @@ const (
 	adamBeta2 = 0.999
 	adamEps   = 1e-8
 )
-
-// flushThreshold is the magnitude below which the optimizer sets weights and
-// moments to zero after every step: subnormal floats make every later
-// multiplication by them one to two orders of magnitude slower on x86.
-const flushThreshold = 1e-30
 
 // adamW is Adam with bias correction and decoupled weight decay (Loshchilov
 // & Hutter, "Decoupled Weight Decay Regularization", ICLR 2019), written
@@ -85,8 +81,9 @@ func (o *adamW) step(lr, wd float64) error {
 //	m = β1 m + (1-β1) g,  v = β2 v + (1-β2) g²
 //	w = keep*w - a * m / (sqrt(v)*isc2 + ε)
 //
-// and every w, m and v below flushThreshold in magnitude becomes 0. It
-// clears g.
+// and every w, m and v below net.FlushThreshold in magnitude becomes 0
+// (net.FlushSubnormals: subnormal floats make every later multiplication by
+// them one to two orders of magnitude slower on x86). It clears g.
 func (s *slot) update(w, g []float32, keep, a, isc2 float32) {
 	m, v := s.m[:len(w)], s.v[:len(w)]
 	g = g[:len(w)]
@@ -96,24 +93,10 @@ func (s *slot) update(w, g []float32, keep, a, isc2 float32) {
 		m[i], v[i] = mi, vi
 		w[i] = keep*w[i] - a*mi/(float32(math.Sqrt(float64(vi)))*isc2+adamEps)
 	}
-	flushSubnormals(w)
-	flushSubnormals(m)
-	flushSubnormals(v)
+	net.FlushSubnormals(w)
+	net.FlushSubnormals(m)
+	net.FlushSubnormals(v)
 	clear(g)
-}
-
-// flushSubnormals sets every entry of x whose magnitude is below
-// flushThreshold (subnormals included) to zero and returns how many
-// non-zero entries it changed; NaN and infinities are left alone.
-func flushSubnormals(x []float32) int {
-	n := 0
-	for i, v := range x {
-		if v != 0 && v > -flushThreshold && v < flushThreshold {
-			x[i] = 0
-			n++
-		}
-	}
-	return n
 }
 
 // reset zeroes the moments and the update count.

@@ -99,7 +99,7 @@ func TestNoSubnormalWeights(t *testing.T) {
 	}
 	tr := trMust(t, p, cfg)
 	rng := rand.New(rand.NewPCG(4, 4))
-	tiny := func(x float32) bool { return x != 0 && math.Abs(float64(x)) < flushThreshold }
+	tiny := func(x float32) bool { return x != 0 && math.Abs(float64(x)) < net.FlushThreshold }
 	zeros := 0
 	for step := 0; step < 200; step++ {
 		if _, err := tr.Step(trBatch(c, cfg.Batch, rng)); err != nil {
@@ -109,7 +109,7 @@ func TestNoSubnormalWeights(t *testing.T) {
 		for _, n := range tr.gr.learn {
 			for j, x := range float32s(n.Value()) {
 				if tiny(x) {
-					t.Fatalf("step %d: %s[%d] = %g, below %g", step, n.Name(), j, x, flushThreshold)
+					t.Fatalf("step %d: %s[%d] = %g, below %g", step, n.Name(), j, x, net.FlushThreshold)
 				}
 				if x == 0 {
 					zeros++
@@ -130,19 +130,5 @@ func TestNoSubnormalWeights(t *testing.T) {
 	// the decay did reach the range the flush guards.
 	if want := c.InputLen * c.Width / 2; zeros < want {
 		t.Errorf("%d weights are zero, want at least the %d dead inputs", zeros, want)
-	}
-}
-
-func TestFlushSubnormals(t *testing.T) {
-	tiny := math.Float32frombits(1) // the smallest subnormal
-	x := []float32{1, -1e-31, 1e-30, tiny, -tiny, 0, float32(math.Inf(-1)), 2e-38, -3}
-	want := []float32{1, 0, 1e-30, 0, 0, 0, float32(math.Inf(-1)), 0, -3}
-	if n := flushSubnormals(x); n != 4 {
-		t.Errorf("flushed %d values, want 4", n)
-	}
-	for i := range x {
-		if x[i] != want[i] {
-			t.Errorf("x[%d] = %g, want %g", i, x[i], want[i])
-		}
 	}
 }
