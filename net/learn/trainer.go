@@ -102,9 +102,8 @@ func (t *Trainer) Config() Config { return t.cfg }
 // Steps returns the global step count.
 func (t *Trainer) Steps() int { return t.steps }
 
-// SetSteps continues the step count from n with the moments as they are,
-// for a run whose optimizer state is lost: since the moments are fresh the
-// rate re-warms from 0.
+// SetSteps continues the step count from n with zero moments, for a run
+// whose optimizer state is lost: the rate re-warms from 0 over WarmupSteps.
 func (t *Trainer) SetSteps(n int) {
 	t.steps, t.lastLR, t.rewarm = n, 0, rewarm{at: -1}
 	t.opt.reset()
