@@ -236,3 +236,36 @@ func TestProgress(t *testing.T) {
 		}
 	}
 }
+
+// Extending a finished run re-stretches the schedule: the run ended at
+// min_lr, and the resumed iterations climb back towards the longer
+// schedule's rate, then decay to min_lr again by the new end.
+func TestExtendedRunRewarms(t *testing.T) {
+	cfg := deterministicConfig()
+	cfg.Iterations = 2
+	dir := Dir(t.TempDir())
+	r := openRun(t, cfg, dir, false)
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	cfg.Iterations = 4
+	r2 := openRun(t, cfg, dir, true)
+	if err := r2.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := ReadMetrics(dir.Metrics())
+	if err != nil || len(ms) != 4 {
+		t.Fatalf("metrics: %d lines, %v", len(ms), err)
+	}
+	lr := func(i int) float64 { return ms[i-1].Train.LR }
+	minLR := cfg.Train.MinLR
+	switch {
+	case math.Abs(lr(2)-minLR) > 1e-12:
+		t.Errorf("the 2-iteration run ended at rate %g, want min_lr %g", lr(2), minLR)
+	case !(lr(3) > 2*minLR && lr(3) <= cfg.Train.Rate(0.75)):
+		t.Errorf("first extended iteration ended at rate %g, want above %g and at most %g", lr(3), 2*minLR, cfg.Train.Rate(0.75))
+	case math.Abs(lr(4)-minLR) > 1e-12:
+		t.Errorf("the extended run ended at rate %g, want min_lr %g", lr(4), minLR)
+	}
+}
