@@ -231,6 +231,17 @@ func (w *Window) Sample(rng *rand.Rand, n int, dst []Sample) []Sample {
 	return dst
 }
 
+// ResetSampling restarts the sampling permutation (which Sample and
+// FillBatch carry from one draw to the next) at the identity, so that the
+// draws after it depend on the window's contents and the rng alone: a run
+// that rebuilds its window after a restart (LoadWindow) and resets at the
+// same points draws the same batches as one that never stopped.
+func (w *Window) ResetSampling() {
+	for i := range w.perm {
+		w.perm[i] = int32(i)
+	}
+}
+
 // choose moves a uniform random n-subset of [0, Len()) into perm[:n], in
 // random order: a partial Fisher–Yates shuffle of the standing permutation.
 // Any permutation works as the start, since fresh draws are independent of it.

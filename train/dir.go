@@ -80,6 +80,12 @@ func (d Dir) Shards() string { return d.file(shardsDir) }
 // Shard is the shard of iteration it's self-play samples.
 func (d Dir) Shard(it int) string { return d.file(shardsDir, data.ShardName(it)) }
 
+// Optimizer is the trainer's state at the end of iteration it: Adam's
+// moments, the step count and schedule state, and the training-only score
+// head (learn.Checkpoint). Written in every checkpoint before the state;
+// the one of the iteration before is deleted once the state is written.
+func (d Dir) Optimizer(it int) string { return d.file(fmt.Sprintf("optimizer-%04d.kopt", it)) }
+
 // Models is the folder of the candidate networks.
 func (d Dir) Models() string { return d.file(modelsDir) }
 

@@ -28,6 +28,7 @@ func TestDirNames(t *testing.T) {
 		{d.Shard(3), "shards/" + data.ShardName(3)},
 		{d.Models(), "models"},
 		{d.Model(12), "models/iter-0012.kmodel"},
+		{d.Optimizer(12), "optimizer-0012.kopt"},
 		{d.GamesDir(), "games"},
 		{d.Games(7, GateGames), "games/iter-0007-gate.jsonl"},
 		{d.Games(7, BaselineGames), "games/iter-0007-baseline.jsonl"},

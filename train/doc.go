@@ -19,8 +19,8 @@
 //     published to the workers.
 //  2. Train: the latest network continues on batches drawn from the window,
 //     ceil(new samples × SampleReuse / batch) steps, at most MaxSteps, with
-//     one learn.Trainer kept from iteration to iteration. The result is the
-//     candidate, saved to the models folder.
+//     one learn.Trainer (AdamW) kept from iteration to iteration. The
+//     result is the candidate, saved to the models folder.
 //  3. Evaluate: the gate (Eval.Gate "always", "score" or "sprt") plays the
 //     candidate against the best network and decides its promotion; every
 //     BaselineEvery iterations the best network (after promotion) plays the
@@ -28,14 +28,35 @@
 //     baselines' scale (random = 0), the anchors being measured once per
 //     run. Every game is recorded.
 //  4. Checkpoint: the candidate becomes latest (and best when promoted), the
-//     iteration's metrics line is appended, the plots are redrawn, and the
-//     state is written, last: writing state.json is the commit point of the
-//     iteration. Shards that fell out of the window (beyond KeepShards) and
-//     candidates beyond KeepModels (except the best and those measured
-//     against the baselines) are pruned afterwards.
+//     trainer's state is saved, the iteration's metrics line is appended,
+//     the plots are redrawn, and the state is written, last: writing
+//     state.json is the commit point of the iteration. The previous
+//     iteration's trainer state, shards that fell out of the window (beyond
+//     KeepShards) and candidates beyond KeepModels (except the best and
+//     those measured against the baselines) are pruned afterwards.
 //
 // Every random choice draws from a seed derived from Config.Seed, the
 // iteration and the part (self-play, training, evaluation), never the clock.
+//
+// # The learning rate's schedule
+//
+// The rate follows Train.Schedule (cosine by default) from Train.LR down to
+// Train.MinLR over the run's horizon, after a linear warm-up over
+// Train.WarmupSteps steps. The schedule's clock is the run's progress
+// (Run.progress): with Iterations, the iterations done (counting the
+// current one's steps) over Iterations; with Budget, the training time
+// (State.ElapsedSec plus the current iteration's time so far) over Budget;
+// with both, whichever is further along, since either ends the run. So the
+// last steps of a run are taken at about MinLR whatever it is limited by.
+// A time budget makes the schedule, like the run's length, depend on the
+// machine's speed; an iteration limit keeps it a function of the seed.
+//
+// Extending a run (resuming a finished one with a larger --budget or
+// --iterations) re-stretches the schedule: the progress falls back, say to
+// 1/2 when the budget doubles, and the rest of the run follows the longer
+// schedule from there, as a run planned that long from the start would.
+// The rate does not jump there from MinLR: the trainer re-warms, climbing
+// linearly from its last rate to the scheduled one over WarmupSteps steps.
 //
 // # The run folder
 //
@@ -52,6 +73,7 @@
 //	elo.png                         EloPlot                  every checkpoint                the strength against training time
 //	shards/shard-NNNNNN.kshard      Shard(N)                 step 1 of iteration N           its self-play samples (package data)
 //	models/iter-NNNN.kmodel         Model(N)                 step 2 of iteration N           its candidate network
+//	optimizer-NNNN.kopt             Optimizer(N)             checkpoint N, before the state  learn.Checkpoint: moments, steps, schedule state, score head
 //	games/iter-NNNN-gate.jsonl      Games(N, GateGames)      step 3, appended                candidate against best, a record per game
 //	games/iter-NNNN-baseline.jsonl  Games(N, BaselineGames)  step 3, appended                best against the baselines
 //	export.kmodel                   Export                   by `kumalak export` only        the best network with its net.Card
@@ -79,17 +101,31 @@
 //     have replaced either by candidate N+1 already; then they are read from
 //     models/ (Model(N), Model(B): the checkpoint never prunes those) or, for
 //     iteration 0, drawn again from the seed.
-//   - What iteration N+1 wrote besides is dropped: its candidate, its game
-//     records, its ledger file and its metrics line (and a torn last line).
-//     Its worker batches were never acknowledged: the server delivers them
-//     again to the resumed run. Plots and
-//     anchors.json are kept: the plots are redrawn at the next checkpoint,
-//     and the anchors are the run's, whichever iteration measured them.
+//   - The trainer is rebuilt from latest's weights and Optimizer(N): Adam's
+//     moments, the step count (which must equal State.Steps), the schedule's
+//     re-warm state and the weights of the training-only score head. The
+//     file is checksummed; a damaged one stops the resume with an error
+//     naming it (deleting it lets the run go on with fresh moments and a
+//     new warm-up, as it does for run folders written before the file
+//     existed).
+//   - What iteration N+1 wrote besides is dropped: its candidate, its
+//     optimizer state, its game records, its ledger file and its metrics
+//     line (and a torn last line); so is Optimizer(N-1) if a kill came
+//     before its deletion. Its worker batches were never acknowledged: the
+//     server delivers them again to the resumed run.
+//     Plots and anchors.json are kept: the plots are redrawn at the next
+//     checkpoint, and the anchors are the run's, whichever iteration
+//     measured them.
+//   - Each iteration's training first resets the window's sampling
+//     permutation (data.Window.ResetSampling), so its batches depend on the
+//     window and the iteration's seed alone, not on the draws of a process
+//     that was killed.
 //
 // What a kill costs, then, is the time of the unfinished iteration (State
-// counts completed iterations only) and the optimizer's moments, which
-// gorgonia cannot save: the resumed Trainer starts from latest's weights and
-// the step count of the state, warming its learning rate up again.
+// counts completed iterations only). A run limited by iterations whose
+// self-play is deterministic (one game at a time: with many, the order in
+// which games finish orders the shard) trains after a kill and --resume to
+// bit-identical weights as without one (TestResumedRunMatchesUninterrupted).
 //
 // # Concurrency
 //

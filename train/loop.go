@@ -43,7 +43,7 @@ func (r *Run) iterate(ctx context.Context) error {
 	}
 	r.window.Add(samples)
 
-	cand, tm, err := r.trainCandidate(ctx, it, len(samples))
+	cand, tm, err := r.trainCandidate(ctx, it, len(samples), t0)
 	if err != nil {
 		return err
 	}
@@ -120,8 +120,8 @@ func batchFill(a, b net.BatcherStats) float64 {
 }
 
 // trainCandidate trains the latest network on the window and returns it as
-// the iteration's candidate.
-func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, TrainMetrics, error) {
+// the iteration's candidate; the iteration began at t0.
+func (r *Run) trainCandidate(ctx context.Context, it, fresh int, t0 time.Time) (*net.Model, TrainMetrics, error) {
 	tc := r.cfg.Train
 	steps := int(math.Ceil(float64(fresh) * r.cfg.SampleReuse / float64(tc.Batch)))
 	steps = min(steps, r.cfg.MaxSteps)
@@ -139,20 +139,23 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 		if err != nil {
 			return nil, tm, fmt.Errorf("train: %w", err)
 		}
-		tr.SetSteps(r.state.Steps)
 		r.trainer = tr
 	}
 	tr := r.trainer
+	// The batches depend on the iteration's seed and the window alone, so
+	// that a resumed run (whose window is rebuilt) draws the same ones.
+	r.window.ResetSampling()
 	rng := rand.New(rand.NewPCG(r.seed(it, 2), 0))
 	batch := data.NewBatch(r.layout(), tc.Batch)
 	bar := newBar(r.out, steps, fmt.Sprintf("iter %d train", it))
-	t0 := time.Now()
+	start := time.Now()
 	var sum learn.Losses
 	for s := 0; s < steps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, tm, err
 		}
 		r.window.FillBatch(rng, batch)
+		tr.SetProgress(r.progress(it, s, steps, t0))
 		l, err := tr.Step(batch)
 		if err != nil {
 			return nil, tm, fmt.Errorf("train: step %d: %w", s, err)
@@ -164,18 +167,39 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int) (*net.Model, Tr
 	bar.Finish()
 	tm.setLosses(sum, steps)
 	tm.TrainedOn = int64(steps * tc.Batch)
-	tm.SamplesPerSec = float64(tm.TrainedOn) / time.Since(t0).Seconds()
+	tm.SamplesPerSec = float64(tm.TrainedOn) / time.Since(start).Seconds()
 	meta.Steps, meta.Samples = int64(r.state.Steps+steps), r.state.TrainedOn+tm.TrainedOn
 	return &net.Model{Params: tr.Params(), Meta: meta}, tm, nil
 }
 
+// progress is the share of the run's horizon done at training step s of
+// steps in iteration it, begun at t0, which the learning rate's schedule
+// follows: completed iterations (counting this one's steps done) over
+// Config.Iterations, or training time so far over Config.Budget, whichever
+// is further along. Extending a finished run's horizon lowers it again;
+// the trainer then re-warms to the rate the longer schedule has there.
+func (r *Run) progress(it, s, steps int, t0 time.Time) float64 {
+	p := 0.0
+	if n := r.cfg.Iterations; n > 0 {
+		p = (float64(it-1) + float64(s+1)/float64(steps)) / float64(n)
+	}
+	if b := r.cfg.Budget; b > 0 {
+		p = math.Max(p, (r.state.Elapsed()+r.opt.Now().Sub(t0)).Seconds()/b.Seconds())
+	}
+	return p
+}
+
 // checkpoint ends iteration m.Iteration, begun at t0, which generated fresh
 // samples and trained cand: it saves cand as latest (and best when m says
-// it was promoted), appends the metrics, redraws the plots and finally
-// writes the state, the commit point of the iteration.
+// it was promoted) and the trainer's state, appends the metrics, redraws
+// the plots and finally writes the state, the commit point of the
+// iteration; then it deletes the previous iteration's trainer state.
 func (r *Run) checkpoint(cand *net.Model, m Metrics, fresh int, t0 time.Time) error {
 	it, promoted := m.Iteration, m.Eval.Promoted
 	if err := net.Save(r.dir.Latest(), cand); err != nil {
+		return err
+	}
+	if err := r.saveTrainer(it); err != nil {
 		return err
 	}
 	if promoted {
@@ -199,6 +223,11 @@ func (r *Run) checkpoint(cand *net.Model, m Metrics, fresh int, t0 time.Time) er
 	r.state, r.latest = next, cand
 	if promoted {
 		r.best = cand
+	}
+	if it > 1 {
+		if err := removeIfExists(r.dir.Optimizer(it - 1)); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
 	}
 	if _, err := data.Prune(r.dir.Shards(), r.cfg.Window, r.cfg.KeepShards); err != nil {
 		return fmt.Errorf("train: %w", err)

@@ -56,7 +56,7 @@ type Run struct {
 	spGen int
 
 	// trainer keeps the optimizer's state from one iteration to the next;
-	// it starts from latest when the process (re)starts.
+	// a resumed run rebuilds it from latest and its saved state.
 	trainer *learn.Trainer
 
 	// hub and ledger take worker samples when Options.NATS is set.
@@ -172,6 +172,9 @@ func (r *Run) resume() error {
 	if r.latest.Params.Config != r.cfg.Net {
 		return fmt.Errorf("train: resume: the run's network is %+v, the config asks for %+v", r.latest.Params.Config, r.cfg.Net)
 	}
+	if r.state.Steps > 0 {
+		return r.restoreTrainer()
+	}
 	return nil
 }
 
@@ -202,8 +205,9 @@ func (r *Run) network(path string, it int) (*net.Model, error) {
 }
 
 // dropUnfinished removes what an interrupted iteration wrote after the
-// checkpoint: its shard, its candidate model, its evaluation games and its
-// metrics line.
+// checkpoint: its shard, its candidate model, its optimizer state, its
+// evaluation games and its metrics line; and the optimizer state of the
+// iteration before the checkpoint's, if a kill kept it from being deleted.
 func (r *Run) dropUnfinished() error {
 	infos, err := data.ListShards(r.dir.Shards())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -217,8 +221,12 @@ func (r *Run) dropUnfinished() error {
 		}
 	}
 	next := r.state.Iteration + 1
-	for _, path := range []string{r.dir.Model(next), r.dir.Games(next, GateGames), r.dir.Games(next, BaselineGames), cluster.LedgerFile(r.dir.Cluster(), next)} {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+	drop := []string{r.dir.Model(next), r.dir.Optimizer(next), r.dir.Games(next, GateGames), r.dir.Games(next, BaselineGames), cluster.LedgerFile(r.dir.Cluster(), next)}
+	if r.state.Iteration > 1 {
+		drop = append(drop, r.dir.Optimizer(r.state.Iteration-1))
+	}
+	for _, path := range drop {
+		if err := removeIfExists(path); err != nil {
 			return fmt.Errorf("train: resume: %w", err)
 		}
 	}

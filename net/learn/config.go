@@ -5,10 +5,11 @@ import (
 	"math"
 )
 
-// Optimizer names accepted by Config.Optimizer.
+// Schedule names accepted by Config.Schedule.
 const (
-	OptimizerAdam     = "adam"
-	OptimizerMomentum = "momentum"
+	ScheduleCosine   = "cosine"   // half a cosine from LR down to MinLR
+	ScheduleStep     = "step"     // LR, then sqrt(LR*MinLR) from half-way, then MinLR from three quarters
+	ScheduleConstant = "constant" // LR throughout (MinLR unused)
 )
 
 // Config holds the hyper-parameters of a Trainer.
@@ -18,41 +19,35 @@ const (
 //	policy cross-entropy (mean over rows)
 //	+ ValueWeight * mean squared value error
 //	+ ScoreWeight * mean squared score error   (auxiliary head; 0 = off)
-//	+ L2 * sum of squared weights               (matrices only, not biases)
 //
-// The learning rate at global step s, k steps after the Trainer was built
-// (s == k on a fresh start), is
+// and AdamW minimises it: Adam with bias correction, and a weight decay
+// decoupled from the loss, each step multiplying every weight matrix (not
+// the biases) by 1 - rate*WeightDecay before Adam's update.
 //
-//	LR * min(1, (k+1)/WarmupSteps) * cosine(s)
-//
-// where cosine falls from 1 at s = 0 to MinLR/LR at s = DecaySteps and stays
-// there; DecaySteps = 0 keeps the rate constant after warm-up.
+// The rate follows Schedule over the run's progress p in [0, 1] (the share
+// of its horizon done, set by SetProgress; see Rate), after a linear
+// warm-up over the first WarmupSteps steps (Trainer.LearningRate).
 type Config struct {
 	Batch       int     `yaml:"batch"`        // rows per step; the graph is built for exactly this size
 	LR          float64 `yaml:"lr"`           // peak learning rate
-	WarmupSteps int     `yaml:"warmup_steps"` // linear warm-up length after every (re)start; 0 = none
-	DecaySteps  int     `yaml:"decay_steps"`  // cosine decay length in global steps; 0 = constant
-	MinLR       float64 `yaml:"min_lr"`       // rate at the end of the decay
-	Optimizer   string  `yaml:"optimizer"`    // "adam" or "momentum"
-	Momentum    float64 `yaml:"momentum"`     // momentum coefficient (momentum optimizer only)
-	L2          float64 `yaml:"l2"`           // weight decay coefficient in the loss
+	MinLR       float64 `yaml:"min_lr"`       // rate at the end of the schedule
+	Schedule    string  `yaml:"schedule"`     // "cosine", "step" or "constant"
+	WarmupSteps int     `yaml:"warmup_steps"` // linear warm-up length in steps (also of a re-warm); 0 = none
+	WeightDecay float64 `yaml:"weight_decay"` // decoupled (AdamW) decay of the weight matrices per unit of rate
 	ValueWeight float64 `yaml:"value_weight"` // weight of the value loss
 	ScoreWeight float64 `yaml:"score_weight"` // weight of the auxiliary score loss; 0 = off
 	Seed        uint64  `yaml:"seed"`         // seeds the auxiliary score head's initial weights
 }
 
-// DefaultConfig returns settings that train the default network well
-// with Adam.
+// DefaultConfig returns settings that train the default network well.
 func DefaultConfig() Config {
 	return Config{
 		Batch:       256,
 		LR:          1e-3,
+		MinLR:       5e-5,
+		Schedule:    ScheduleCosine,
 		WarmupSteps: 100,
-		DecaySteps:  0,
-		MinLR:       1e-5,
-		Optimizer:   OptimizerAdam,
-		Momentum:    0.9,
-		L2:          1e-4,
+		WeightDecay: 0.01,
 		ValueWeight: 1,
 		ScoreWeight: 0,
 		Seed:        1,
@@ -66,18 +61,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("learn: batch %d out of range 1..65536", c.Batch)
 	case !(c.LR > 0 && c.LR <= 10):
 		return fmt.Errorf("learn: lr %g out of range (0, 10]", c.LR)
-	case c.WarmupSteps < 0 || c.WarmupSteps > 1e9:
-		return fmt.Errorf("learn: warmup_steps %d out of range 0..1e9", c.WarmupSteps)
-	case c.DecaySteps < 0 || c.DecaySteps > 1e9:
-		return fmt.Errorf("learn: decay_steps %d out of range 0..1e9", c.DecaySteps)
 	case !(c.MinLR >= 0 && c.MinLR <= c.LR):
 		return fmt.Errorf("learn: min_lr %g out of range [0, lr=%g]", c.MinLR, c.LR)
-	case c.Optimizer != OptimizerAdam && c.Optimizer != OptimizerMomentum:
-		return fmt.Errorf("learn: optimizer %q is not %q or %q", c.Optimizer, OptimizerAdam, OptimizerMomentum)
-	case !(c.Momentum >= 0 && c.Momentum < 1):
-		return fmt.Errorf("learn: momentum %g out of range [0, 1)", c.Momentum)
-	case !(c.L2 >= 0 && c.L2 <= 1):
-		return fmt.Errorf("learn: l2 %g out of range [0, 1]", c.L2)
+	case c.Schedule != ScheduleCosine && c.Schedule != ScheduleStep && c.Schedule != ScheduleConstant:
+		return fmt.Errorf("learn: schedule %q is not %q, %q or %q", c.Schedule, ScheduleCosine, ScheduleStep, ScheduleConstant)
+	case c.WarmupSteps < 0 || c.WarmupSteps > 1e9:
+		return fmt.Errorf("learn: warmup_steps %d out of range 0..1e9", c.WarmupSteps)
+	case !(c.WeightDecay >= 0 && c.WeightDecay*c.LR < 1):
+		return fmt.Errorf("learn: weight_decay %g out of range [0, 1/lr=%g)", c.WeightDecay, 1/c.LR)
 	case !(c.ValueWeight >= 0 && c.ValueWeight <= 100):
 		return fmt.Errorf("learn: value_weight %g out of range [0, 100]", c.ValueWeight)
 	case !(c.ScoreWeight >= 0 && c.ScoreWeight <= 100):
@@ -86,19 +77,23 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// LearningRate returns the rate for global step step, taken sinceStart steps
-// after the Trainer was built (equal to step on a fresh start). Warm-up
-// counts from the (re)start because optimizer moments do not survive a
-// restart; the decay follows the global step.
-func (c Config) LearningRate(step, sinceStart int) float64 {
-	lr := c.LR
-	if c.WarmupSteps > 0 && sinceStart < c.WarmupSteps {
-		lr *= float64(sinceStart+1) / float64(c.WarmupSteps)
+// Rate returns the scheduled rate at progress p (clamped to [0, 1]),
+// without warm-up: cosine falls from LR at p = 0 to MinLR at p = 1; step
+// holds LR until p = 1/2, sqrt(LR*MinLR) until p = 3/4 and MinLR after;
+// constant is LR throughout.
+func (c Config) Rate(p float64) float64 {
+	p = math.Min(math.Max(p, 0), 1)
+	switch c.Schedule {
+	case ScheduleCosine:
+		return c.MinLR + (c.LR-c.MinLR)*0.5*(1+math.Cos(math.Pi*p))
+	case ScheduleStep:
+		switch {
+		case p < 0.5:
+			return c.LR
+		case p < 0.75:
+			return math.Sqrt(c.LR * c.MinLR)
+		}
+		return c.MinLR
 	}
-	if c.DecaySteps > 0 {
-		f := math.Min(float64(step)/float64(c.DecaySteps), 1)
-		lo := c.MinLR / c.LR
-		lr *= lo + (1-lo)*0.5*(1+math.Cos(math.Pi*f))
-	}
-	return lr
+	return c.LR
 }

@@ -15,7 +15,7 @@ import (
 // trGradConfig turns on every loss term so that each gets checked.
 func trGradConfig(batch int) Config {
 	cfg := DefaultConfig()
-	cfg.Batch, cfg.L2, cfg.ValueWeight, cfg.ScoreWeight = batch, 0.01, 1.3, 0.7
+	cfg.Batch, cfg.ValueWeight, cfg.ScoreWeight = batch, 1.3, 0.7
 	return cfg
 }
 

@@ -27,17 +27,17 @@ type graph struct {
 
 	params  G.Nodes // arch parameters in net.Config.Names order
 	aux     G.Nodes // auxiliary score head (training only), may be empty
-	learn   G.Nodes // params then aux: what the solver updates
-	weights G.Nodes // matrices of learn, the L2 set
+	learn   G.Nodes // params then aux: what the optimizer updates
+	weights G.Nodes // matrices of learn: the weight decay's set (biases are not decayed)
 
-	logp, v                                 *G.Node // outputs [B,A], [B,1]
-	policyLoss, valueLoss, scoreLoss, l2Sum *G.Node // scalars (scoreLoss, l2Sum may be nil)
-	total                                   *G.Node
+	logp, v                          *G.Node // outputs [B,A], [B,1]
+	policyLoss, valueLoss, scoreLoss *G.Node // scalars (scoreLoss may be nil)
+	total                            *G.Node
 
 	// Copies of the outputs taken by G.Read during a run: the tape machine
 	// reuses the memory of intermediate nodes, so their Value() is not
 	// meaningful after the run.
-	read struct{ logp, v, policy, value, score, l2, total G.Value }
+	read struct{ logp, v, policy, value, score, total G.Value }
 }
 
 // feed is an input node and its backing array in the graph's dtype.
@@ -241,17 +241,28 @@ func (gr *graph) loss(b *builder, cfg Config, vh *G.Node, rng *rand.Rand) {
 		gr.scoreLoss = b.meanSquare(b.dense(vh, sw, sb), gr.score.node)
 		total = b.op2(G.Add, total, b.op2(G.Mul, gr.scoreLoss, b.constant(cfg.ScoreWeight)))
 	}
-	if cfg.L2 > 0 {
-		var sq G.Nodes
-		for _, w := range gr.weights {
-			sq = append(sq, b.along(G.Sum, b.op1(G.Square, w)))
-		}
-		if b.err == nil {
-			gr.l2Sum = b.ok(G.ReduceAdd(sq))
-		}
-		total = b.op2(G.Add, total, b.op2(G.Mul, gr.l2Sum, b.constant(cfg.L2)))
-	}
 	gr.total = total
+}
+
+// isWeight reports whether n is one of the weight matrices (decayed), not
+// a bias row.
+func (gr *graph) isWeight(n *G.Node) bool {
+	for _, w := range gr.weights {
+		if w == n {
+			return true
+		}
+	}
+	return false
+}
+
+// isAux reports whether n belongs to the training-only auxiliary head.
+func (gr *graph) isAux(n *G.Node) bool {
+	for _, a := range gr.aux {
+		if a == n {
+			return true
+		}
+	}
+	return false
 }
 
 // readOutputs adds the read instructions that copy the outputs after a run.
@@ -264,9 +275,6 @@ func (gr *graph) readOutputs() {
 	G.Read(gr.total, &r.total)
 	if gr.scoreLoss != nil {
 		G.Read(gr.scoreLoss, &r.score)
-	}
-	if gr.l2Sum != nil {
-		G.Read(gr.l2Sum, &r.l2)
 	}
 }
 

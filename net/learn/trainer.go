@@ -13,12 +13,12 @@ import (
 )
 
 // Losses reports one training step. Total = Policy + ValueWeight*Value +
-// ScoreWeight*Score + L2; it is the quantity the step minimised.
+// ScoreWeight*Score; it is the quantity the step minimised (the decoupled
+// weight decay is no part of the loss).
 type Losses struct {
 	Policy        float64 // mean cross-entropy of the policy against its target
 	Value         float64 // mean squared value error
 	Score         float64 // mean squared auxiliary score error (0 when off)
-	L2            float64 // L2 coefficient times the sum of squared weights
 	Total         float64 // the weighted sum above
 	PolicyEntropy float64 // mean entropy of the predicted policy, in nats
 	LR            float64 // learning rate applied in this step
@@ -27,42 +27,54 @@ type Losses struct {
 // Trainer trains a network with gorgonia. It builds the expression graph and
 // a tape machine once, for exactly Config.Batch rows, and reuses both:
 // each Step copies the batch into the input tensors, runs forward and
-// backward, and lets a gorgonia solver (Adam or momentum SGD) update the
-// weights in place.
+// backward, and lets the package's own AdamW update the weights in place.
+// gorgonia's solvers keep their moments private; this one exposes them, so
+// that Checkpoint and Restore carry a Trainer across a restart exactly.
 //
-// The learning rate is set on the solver before every step with
-// gorgonia.WithLearnRate, which assigns the solver's rate field in place, so
-// no solver or graph is rebuilt. gorgonia's solvers keep their moments
-// private: they cannot be saved, so a Trainer built from saved net.Params starts
-// its optimizer afresh; the warm-up of Config counts from every
-// (re)start to keep Adam's first steps small.
+// The learning rate of each step comes from the schedule (Config.Rate) at
+// the progress last given to SetProgress, with a linear warm-up over the
+// first WarmupSteps steps, and a re-warm: when the schedule asks for a
+// higher rate than the last step's (the run's horizon was extended, or the
+// moments were lost), the rate climbs linearly from the last step's to the
+// scheduled one over WarmupSteps steps instead of jumping.
 //
 // Training is deterministic: the graph holds no randomness, its ops run one
 // after another, and gonum's parallel matrix products split the output into
 // fixed 64×64 blocks, each summed in a fixed order whatever GOMAXPROCS is, so
 // equal net.Params, config and batches give bit-identical weights.
 //
+// After every update, weights and moments below 1e-30 in magnitude are set
+// to zero, so no subnormal number reaches inference or slows the optimizer.
+//
 // Step allocates (about 10 MB per step at batch 256, width 256): gorgonia's
-// tape machine drops its intermediate values on Reset and its solvers clone
-// tensors. A Trainer is not safe for concurrent use.
+// tape machine drops its intermediate values on Reset; the optimizer's
+// update allocates nothing. A Trainer is not safe for concurrent use.
 type Trainer struct {
-	cfg    Config
-	arch   net.Config
-	gr     *graph
-	vm     G.VM
-	solver G.Solver
-	model  []G.ValueGrad
-	steps  int // global steps, drives the decay
-	local  int // steps since NewTrainer, drives the warm-up
+	cfg      Config
+	arch     net.Config
+	gr       *graph
+	vm       G.VM
+	opt      *adamW
+	steps    int     // global steps: the warm-up's clock
+	progress float64 // the run's progress in [0, 1]: the schedule's clock
+	lastLR   float64 // the rate of the last step; 0 before the first
+	rewarm   rewarm
 }
 
-// NewTrainer returns a trainer that starts from a copy of p's weights.
+// rewarm is a linear climb of the rate from one begun at step at (-1: none).
+type rewarm struct {
+	from float64
+	at   int
+}
+
+// NewTrainer returns a trainer that starts from a copy of p's weights, with
+// fresh moments at step 0.
 func NewTrainer(p *net.Params, cfg Config) (*Trainer, error) {
 	return newTrainer(p, cfg, tensor.Float32)
 }
 
 // newTrainer builds a trainer whose graph computes in dt (Float32, or
-// Float64 for gradient checks).
+// Float64 for gradient checks: such a trainer cannot Step).
 func newTrainer(p *net.Params, cfg Config, dt tensor.Dtype) (*Trainer, error) {
 	if err := p.Config.Validate(); err != nil {
 		return nil, err
@@ -75,14 +87,9 @@ func newTrainer(p *net.Params, cfg Config, dt tensor.Dtype) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{cfg: cfg, arch: p.Config, gr: gr}
+	t := &Trainer{cfg: cfg, arch: p.Config, gr: gr, rewarm: rewarm{at: -1}}
 	t.vm = G.NewTapeMachine(gr.g, G.BindDualValues(gr.learn...))
-	t.model = G.NodesToValueGrads(gr.learn)
-	if cfg.Optimizer == OptimizerMomentum {
-		t.solver = G.NewMomentum(G.WithMomentum(cfg.Momentum))
-	} else {
-		t.solver = G.NewAdamSolver()
-	}
+	t.opt = newAdamW(gr.learn, gr.isWeight)
 	return t, nil
 }
 
@@ -95,12 +102,38 @@ func (t *Trainer) Config() Config { return t.cfg }
 // Steps returns the global step count.
 func (t *Trainer) Steps() int { return t.steps }
 
-// SetSteps sets the global step count, for resuming a run: the decay
-// continues from n while the warm-up starts again.
-func (t *Trainer) SetSteps(n int) { t.steps = n }
+// SetSteps continues the step count from n with zero moments, for a run
+// whose optimizer state is lost: the rate re-warms from 0 over WarmupSteps.
+func (t *Trainer) SetSteps(n int) {
+	t.steps, t.lastLR, t.rewarm = n, 0, rewarm{at: -1}
+	t.opt.reset()
+}
+
+// SetProgress sets the run's progress p in [0, 1] (clamped), the share of
+// its horizon done, which the schedule follows; it starts at 0.
+func (t *Trainer) SetProgress(p float64) { t.progress = math.Min(math.Max(p, 0), 1) }
 
 // LearningRate returns the rate the next Step will use.
-func (t *Trainer) LearningRate() float64 { return t.cfg.LearningRate(t.steps, t.local) }
+func (t *Trainer) LearningRate() float64 {
+	lr, _ := t.nextRate()
+	return lr
+}
+
+// nextRate returns the next step's rate and the re-warm it belongs to.
+func (t *Trainer) nextRate() (float64, rewarm) {
+	target, w, s := t.cfg.Rate(t.progress), t.cfg.WarmupSteps, t.steps
+	if s < w {
+		return target * float64(s+1) / float64(w), t.rewarm
+	}
+	rw := t.rewarm
+	if rw.at < 0 || s-rw.at >= w {
+		if w == 0 || target <= t.lastLR*(1+1e-9) {
+			return target, rewarm{at: -1}
+		}
+		rw = rewarm{from: t.lastLR, at: s}
+	}
+	return rw.from + (target-rw.from)*float64(s-rw.at+1)/float64(w), rw
+}
 
 // Step trains on one batch of b.N == Batch rows (its arrays may be longer,
 // as data.Window.FillBatch allows) and returns its losses, computed before
@@ -108,6 +141,9 @@ func (t *Trainer) LearningRate() float64 { return t.cfg.LearningRate(t.steps, t.
 // whose loss is not finite is rejected with an error and leaves the weights
 // and the optimizer unchanged.
 func (t *Trainer) Step(b *data.Batch) (Losses, error) {
+	if t.gr.dt != tensor.Float32 {
+		return Losses{}, fmt.Errorf("learn: train step: a %v graph is for gradient checks only", t.gr.dt)
+	}
 	r := rows{obs: b.Obs, mask: b.Mask, policy: b.Policy, value: b.Value, score: b.Score, n: b.N}
 	if err := t.load(r); err != nil {
 		return Losses{}, err
@@ -122,12 +158,13 @@ func (t *Trainer) Step(b *data.Batch) (Losses, error) {
 		t.zeroGrads()
 		return l, fmt.Errorf("learn: train step %d: loss is %v", t.steps, l.Total)
 	}
-	G.WithLearnRate(l.LR)(t.solver)
-	if err := t.solver.Step(t.model); err != nil {
-		return l, fmt.Errorf("learn: train step %d: solver: %w", t.steps, err)
+	lr, rw := t.nextRate()
+	l.LR = lr
+	if err := t.opt.step(lr, t.cfg.WeightDecay); err != nil {
+		return l, fmt.Errorf("learn: train step %d: optimizer: %w", t.steps, err)
 	}
 	t.steps++
-	t.local++
+	t.lastLR, t.rewarm = lr, rw
 	return l, nil
 }
 
@@ -188,10 +225,8 @@ func (t *Trainer) losses() Losses {
 		Policy:        scalar(r.policy),
 		Value:         scalar(r.value),
 		Score:         scalar(r.score),
-		L2:            t.cfg.L2 * scalar(r.l2),
 		Total:         scalar(r.total),
 		PolicyEntropy: entropy(r.logp.Data()) / float64(t.cfg.Batch),
-		LR:            t.LearningRate(),
 	}
 }
 
@@ -212,7 +247,7 @@ func entropy(logp any) float64 {
 }
 
 // zeroGrads clears the accumulated gradients (the tape machine adds into
-// them; the solver clears them after an update).
+// them; the optimizer clears them after an update).
 func (t *Trainer) zeroGrads() {
 	for _, n := range t.gr.learn {
 		if g, err := n.Grad(); err == nil {
