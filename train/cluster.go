@@ -9,7 +9,6 @@ import (
 
 	"kumalak/cluster"
 	"kumalak/data"
-	"kumalak/net"
 )
 
 // ClusterConfig sets how the trainer takes samples from workers on other
@@ -84,7 +83,7 @@ func (r *Run) attach() error {
 		hub.Close()
 		return fmt.Errorf("train: %w", err)
 	}
-	r.hub, r.ledger = hub, ledger
+	r.hub, r.ledger, r.published = hub, ledger, r.state.BestIteration
 	return nil
 }
 
@@ -147,8 +146,9 @@ func (r *Run) recordRemote(it int, take *cluster.Take) error {
 
 // commitRemote acknowledges the checkpointed batches, prunes the ledger
 // files whose shards are gone and publishes a newly promoted network to the
-// workers.
-func (r *Run) commitRemote(ctx context.Context, it int, take *cluster.Take, promoted bool, cand *net.Model) error {
+// workers. A failed publish does not stop the run: it is logged and tried
+// again after the next iteration (and at the next start).
+func (r *Run) commitRemote(ctx context.Context, take *cluster.Take) error {
 	if r.hub == nil {
 		return nil
 	}
@@ -162,12 +162,14 @@ func (r *Run) commitRemote(ctx context.Context, it int, take *cluster.Take, prom
 			return fmt.Errorf("train: %w", err)
 		}
 	}
-	if !promoted {
+	if r.published == r.state.BestIteration || ctx.Err() != nil {
 		return nil
 	}
-	if err := r.hub.Publish(ctx, it, cand); err != nil {
-		return fmt.Errorf("train: %w", err)
+	if err := r.hub.Publish(ctx, r.state.BestIteration, r.best); err != nil {
+		fmt.Fprintf(r.log, "train: publish network %d to the workers (tried again next iteration): %v\n", r.state.BestIteration, err)
+		return nil
 	}
+	r.published = r.state.BestIteration
 	return nil
 }
 

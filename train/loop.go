@@ -61,7 +61,7 @@ func (r *Run) iterate(ctx context.Context) error {
 	if err := r.checkpoint(cand, m, len(samples), t0); err != nil {
 		return err
 	}
-	return r.commitRemote(ctx, it, take, ev.Promoted, cand)
+	return r.commitRemote(ctx, take)
 }
 
 // selfPlay plays the iteration's games with the best network.

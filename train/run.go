@@ -59,9 +59,11 @@ type Run struct {
 	// a resumed run rebuilds it from latest and its saved state.
 	trainer *learn.Trainer
 
-	// hub and ledger take worker samples when Options.NATS is set.
-	hub    *cluster.Hub
-	ledger *cluster.Ledger
+	// hub and ledger take worker samples when Options.NATS is set;
+	// published is the best iteration whose network the workers have.
+	hub       *cluster.Hub
+	ledger    *cluster.Ledger
+	published int
 }
 
 // Open prepares the run folder: a new run writes its resolved config; a

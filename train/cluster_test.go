@@ -1,0 +1,128 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"kumalak/cluster"
+	"kumalak/data"
+)
+
+// TestWorkerSamplesJoinShards feeds a run, through an embedded server,
+// batches as workers would publish them: the good ones join the
+// iteration's shard and the metrics' sources, a corrupt one and one of
+// another run are rejected and counted, and a resumed run takes none twice.
+func TestWorkerSamplesJoinShards(t *testing.T) {
+	dir := Dir(t.TempDir())
+	srv, err := cluster.StartServer(cluster.ServerConfig{Dir: dir.NATS()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	nc, err := srv.Connect("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	cfg := tinyConfig("togyz")
+	cfg.Iterations = 1
+	var log bytes.Buffer
+	r, err := Open(cfg, Options{Dir: dir, NATS: nc, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		publish(t, ctx, js, batchOf(r, r.RunID(), "w1", i, 10))
+	}
+	foreign, err := cluster.EncodeBatch(batchOf(r, "another", "w2", 0, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, body := range map[string][]byte{"w2.s.0": foreign, "junk": []byte("garbage")} {
+		m := &nats.Msg{Subject: cluster.Subject(r.RunID(), "w2"), Data: body}
+		if _, err := js.PublishMsg(ctx, m, jetstream.WithMsgID(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Train(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := ReadMetrics(dir.Metrics())
+	if err != nil || len(ms) != 1 || ms[0].Remote == nil {
+		t.Fatalf("metrics %+v: %v", ms, err)
+	}
+	rm := ms[0].Remote
+	if rm.Sources["w1"] != 30 || rm.Batches != 3 || rm.Rejected != 2 {
+		t.Fatalf("remote metrics %+v: want 30 samples of w1 in 3 batches, 2 rejected", rm)
+	}
+	h, err := data.ReadShardHeader(dir.Shard(1))
+	if err != nil || h.Count != rm.Sources["local"]+30 {
+		t.Fatalf("shard 1 holds %d samples, want %d local + 30 (%v)", h.Count, rm.Sources["local"], err)
+	}
+	if !strings.Contains(log.String(), "samples: local") || !strings.Contains(log.String(), "w1 30") {
+		t.Fatalf("summary line lacks the sources:\n%s", log.String())
+	}
+
+	// Resumed, with a batch re-sent (stored once) and a new one.
+	cfg.Iterations = 2
+	r2, err := Open(cfg, Options{Dir: dir, NATS: nc, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(t, ctx, js, batchOf(r2, r2.RunID(), "w1", 2, 10))
+	publish(t, ctx, js, batchOf(r2, r2.RunID(), "w1", 3, 10))
+	if err := r2.Train(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ms, _ = ReadMetrics(dir.Metrics())
+	if len(ms) != 2 || ms[1].Remote.Sources["w1"] != 10 {
+		t.Fatalf("iteration 2 took %v, want only the new batch of w1", ms[len(ms)-1].Remote)
+	}
+	es, err := cluster.ReadLedgerFile(cluster.LedgerFile(dir.Cluster(), 2))
+	if err != nil || len(es) != 1 || es[0].ID != "w1.s.3" {
+		t.Fatalf("ledger of iteration 2: %v %v", es, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir.Cluster(), "run-id")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func publish(t *testing.T, ctx context.Context, js jetstream.JetStream, b *cluster.Batch) {
+	t.Helper()
+	if _, err := cluster.Publish(ctx, js, b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// batchOf is a batch of n made-up samples of the run's layout.
+func batchOf(r *Run, run, worker string, seq, n int) *cluster.Batch {
+	lay := r.layout()
+	b := &cluster.Batch{ID: fmt.Sprintf("%s.s.%d", worker, seq), Run: run, Worker: worker, Layout: lay, Games: 1}
+	for i := range n {
+		s := data.Sample{Obs: make([]float32, lay.ObsLen), Policy: make([]float32, lay.NumActions), Legal: 1, Outcome: 1}
+		s.Obs[i%lay.ObsLen], s.Policy[0] = 1, 1
+		b.Samples = append(b.Samples, s)
+	}
+	return b
+}
