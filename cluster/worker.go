@@ -60,6 +60,7 @@ type Worker struct {
 	session string // random per process: message ids never repeat across restarts
 	seq     int
 	queue   chan *Batch // to the publisher
+	layout  data.Layout // of the run joined
 
 	run                                                    atomic.Value // string
 	network                                                atomic.Int64
@@ -134,11 +135,12 @@ func (w *Worker) runOnce(ctx context.Context) error {
 		return ignoreDone(ctx, err)
 	}
 	w.run.Store(st.Run)
+	w.layout = st.Layout
 	v, m, err := w.waitModel(ctx, st.Run, -1)
 	if err != nil {
 		return ignoreDone(ctx, err)
 	}
-	if err := m.Meta.Fits(spec.Name, spec.ObsVersion); err != nil {
+	if err := checkModel(m, st.Layout); err != nil {
 		return fmt.Errorf("cluster: worker: network %d: %w", v, err)
 	}
 	bc := st.Batcher
@@ -262,14 +264,12 @@ func (w *Worker) play(ctx context.Context, st Settings, pool *selfplay.Pool, ev 
 				return errRunChanged
 			}
 		}
-		if nv, err := w.bestVersion(ctx, st.Run); err == nil && nv != v {
-			if _, m, err := w.waitModel(ctx, st.Run, v); err == nil && m != nil {
-				acc.flush()
-				ev.SetParams(m.Params)
-				v, acc.network = nv, nv
-				w.network.Store(int64(v))
-				w.logf("worker: now playing with network %d", v)
-			}
+		if nv, m := w.newer(ctx, st.Run, v); m != nil {
+			acc.flush()
+			ev.SetParams(m.Params)
+			v, acc.network = nv, nv
+			w.network.Store(int64(v))
+			w.logf("worker: now playing with network %d", v)
 		}
 		n := parallel
 		if w.cfg.Games > 0 {
@@ -286,6 +286,35 @@ func (w *Worker) play(ctx context.Context, st Settings, pool *selfplay.Pool, ev 
 		}
 	}
 	acc.flush()
+	return nil
+}
+
+// newer returns the run's best network when its version is not v; nil
+// when it is v or cannot be fetched now (the worker tries again next round).
+func (w *Worker) newer(ctx context.Context, run string, v int) (int, *net.Model) {
+	nv, err := w.bestVersion(ctx, run)
+	if err != nil || nv == v {
+		return v, nil
+	}
+	m, err := GetModel(ctx, w.js, run, nv)
+	if err == nil {
+		err = checkModel(m, w.layout)
+	}
+	if err != nil {
+		w.logf("worker: fetch network %d: %v", nv, err)
+		return v, nil
+	}
+	return nv, m
+}
+
+// checkModel checks that m plays the layout's game with its encoding and sizes.
+func checkModel(m *net.Model, lay data.Layout) error {
+	if err := m.Meta.Fits(lay.Game, lay.ObsVersion); err != nil {
+		return err
+	}
+	if c := m.Params.Config; c.InputLen != lay.ObsLen || c.Actions != lay.NumActions {
+		return fmt.Errorf("network has %d inputs and %d actions, the game %d and %d", c.InputLen, c.Actions, lay.ObsLen, lay.NumActions)
+	}
 	return nil
 }
 
