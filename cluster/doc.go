@@ -71,7 +71,11 @@
 // unfinished iteration's shard and ledger file are dropped. A crash after
 // the checkpoint but before the acks also brings them back, and the ledger
 // recognises their ids: they are acknowledged again and counted as
-// duplicates, not added twice.
+// duplicates, not added twice. So does an ack lost on the way (Commit
+// sends them without waiting for each confirmation). The ledger remembers
+// LedgerKeep iterations, far longer than AckWait; its files live as long
+// as their shards, and a run's shards and ledger together say where every
+// worker sample came from.
 //
 // # Concurrency
 //
