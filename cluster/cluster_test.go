@@ -271,3 +271,29 @@ func TestStaleBatchesDropped(t *testing.T) {
 		t.Fatalf("took %d batches, counters %+v; want 2 taken and 1 stale of 4 samples", len(take.Batches), h.Counters())
 	}
 }
+
+// TestSetupKeepsOperatorChanges: a stream edited on the server keeps its
+// settings when the trainer sets up again.
+func TestSetupKeepsOperatorChanges(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	js := jsOf(t, dial(t, ConnConfig{URL: s.URL()}))
+	ctx := testCtx(t)
+	if err := Setup(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	st, err := js.Stream(ctx, StreamName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := st.CachedInfo().Config
+	cfg.MaxAge = time.Hour
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := Setup(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = js.Stream(ctx, StreamName); err != nil || st.CachedInfo().Config.MaxAge != time.Hour {
+		t.Fatalf("max age after a second setup: %v (%v)", st.CachedInfo().Config.MaxAge, err)
+	}
+}

@@ -51,26 +51,42 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// Setup creates, or updates, the stream and buckets in the server; every
-// call after the first changes nothing.
+// Setup creates the stream and buckets that the server does not hold yet;
+// those it holds are left as they are, so that an operator's changes (a
+// shorter retention, more replicas: docs/DISTRIBUTED.md) survive restarts.
 func Setup(ctx context.Context, js jetstream.JetStream) error {
 	ctx, cancel := context.WithTimeout(ctx, modelTimeout)
 	defer cancel()
-	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: StreamName, Subjects: []string{SubjectPrefix + ">"}, Storage: jetstream.FileStorage,
-		Retention: jetstream.LimitsPolicy, Duplicates: DedupWindow, MaxMsgSize: 8 << 20, MaxAge: StreamMaxAge,
-		Description: "kumalak self-play sample batches",
-	})
-	if err != nil {
+	if _, err := js.Stream(ctx, StreamName); errors.Is(err, jetstream.ErrStreamNotFound) {
+		_, err = js.CreateStream(ctx, jetstream.StreamConfig{
+			Name: StreamName, Subjects: []string{SubjectPrefix + ">"}, Storage: jetstream.FileStorage,
+			Retention: jetstream.LimitsPolicy, Duplicates: DedupWindow, MaxMsgSize: 8 << 20, MaxAge: StreamMaxAge,
+			Description: "kumalak self-play sample batches",
+		})
+		if err != nil {
+			return fmt.Errorf("cluster: setup stream %s: %w", StreamName, err)
+		}
+	} else if err != nil {
 		return fmt.Errorf("cluster: setup stream %s: %w", StreamName, err)
 	}
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: SettingsBucket, Storage: jetstream.FileStorage, History: 1}); err != nil {
-		return fmt.Errorf("cluster: setup bucket %s: %w", SettingsBucket, err)
+	for _, c := range []jetstream.KeyValueConfig{
+		{Bucket: SettingsBucket, Storage: jetstream.FileStorage, History: 1},
+		{Bucket: WorkersBucket, Storage: jetstream.FileStorage, TTL: WorkerTTL},
+	} {
+		if _, err := js.KeyValue(ctx, c.Bucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+			_, err = js.CreateKeyValue(ctx, c)
+			if err != nil {
+				return fmt.Errorf("cluster: setup bucket %s: %w", c.Bucket, err)
+			}
+		} else if err != nil {
+			return fmt.Errorf("cluster: setup bucket %s: %w", c.Bucket, err)
+		}
 	}
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: WorkersBucket, Storage: jetstream.FileStorage, TTL: WorkerTTL}); err != nil {
-		return fmt.Errorf("cluster: setup bucket %s: %w", WorkersBucket, err)
-	}
-	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ModelsBucket, Storage: jetstream.FileStorage}); err != nil {
+	if _, err := js.ObjectStore(ctx, ModelsBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+		if _, err = js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ModelsBucket, Storage: jetstream.FileStorage}); err != nil {
+			return fmt.Errorf("cluster: setup bucket %s: %w", ModelsBucket, err)
+		}
+	} else if err != nil {
 		return fmt.Errorf("cluster: setup bucket %s: %w", ModelsBucket, err)
 	}
 	return nil
