@@ -297,3 +297,12 @@ func TestSetupKeepsOperatorChanges(t *testing.T) {
 		t.Fatalf("max age after a second setup: %v (%v)", st.CachedInfo().Config.MaxAge, err)
 	}
 }
+
+func TestAddrInUse(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	t0 := time.Now()
+	_, err := StartServer(ServerConfig{Dir: t.TempDir(), Listen: s.Addr()})
+	if !errors.Is(err, ErrAddrInUse) || time.Since(t0) > 10*time.Second {
+		t.Fatalf("second server on %s: %v after %s; want ErrAddrInUse at once", s.Addr(), err, time.Since(t0))
+	}
+}

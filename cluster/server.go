@@ -35,6 +35,10 @@ type ServerConfig struct {
 	TLSCert, TLSKey string
 }
 
+// ErrAddrInUse is wrapped by StartServer when another process holds the
+// listen address.
+var ErrAddrInUse = errors.New("address in use")
+
 // Server is a running embedded NATS server.
 type Server struct {
 	ns   *server.Server
@@ -47,6 +51,9 @@ type Server struct {
 func StartServer(cfg ServerConfig) (*Server, error) {
 	opts, seed, err := serverOptions(&cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := probe(opts.Host, opts.Port); err != nil {
 		return nil, err
 	}
 	ns, err := server.NewServer(opts)
@@ -135,6 +142,19 @@ func serverTLS(o *server.Options, cfg *ServerConfig) error {
 	}
 	o.TLSConfig, o.TLS, o.TLSTimeout = tc, true, 5
 	return nil
+}
+
+// probe fails at once, wrapping ErrAddrInUse, when host:port cannot be
+// listened on (the server itself would only fail to become ready).
+func probe(host string, port int) error {
+	if port <= 0 {
+		return nil
+	}
+	l, err := stdnet.Listen("tcp", stdnet.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		return fmt.Errorf("cluster: start server on %s: %w (%v)", stdnet.JoinHostPort(host, strconv.Itoa(port)), ErrAddrInUse, err)
+	}
+	return l.Close()
 }
 
 func splitListen(addr string) (string, int, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,11 +30,15 @@ type hostFlags struct {
 func (h *hostFlags) add(c *cobra.Command) {
 	h.conn.add(c, "use this NATS server (e.g. nats://host:4222) instead of the embedded one; \"off\" for no server at all")
 	fl := c.Flags()
-	fl.StringVar(&h.listen, "listen", "127.0.0.1:0", "address of the embedded NATS server for workers; port 0 picks one; beyond loopback it needs credentials")
+	fl.StringVar(&h.listen, "listen", defaultListen, "address of the embedded NATS server for workers (if the default is taken, a free port); port 0 picks one; beyond loopback it needs credentials")
 	fl.StringVar(&h.nkeys, "nkeys", "", "embedded server: file of the public user NKeys (U...) allowed to connect, one a line")
 	fl.StringVar(&h.tlsCert, "tls-cert", "", "embedded server: PEM certificate; with --tls-key, workers must use tls://")
 	fl.StringVar(&h.tlsKey, "tls-key", "", "embedded server: PEM private key of --tls-cert")
 }
+
+// defaultListen is the embedded server's address unless --listen says
+// otherwise: loopback, at NATS's usual port.
+const defaultListen = "127.0.0.1:4222"
 
 // host is the trainer's NATS connection and, when embedded, its server.
 type host struct {
@@ -90,6 +95,10 @@ func startHost(f hostFlags, runDir train.Dir, out io.Writer) (*host, error) {
 		}
 	}
 	srv, err := cluster.StartServer(cfg)
+	if errors.Is(err, cluster.ErrAddrInUse) && f.listen == defaultListen {
+		cfg.Listen = "127.0.0.1:0" // another trainer has the usual port: any will do on loopback
+		srv, err = cluster.StartServer(cfg)
+	}
 	if err != nil {
 		return nil, badInput("train", "%v", err)
 	}
