@@ -84,7 +84,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, ar
 	if err != nil {
 		return err
 	}
-	games, err := analyzeInput(c, g, modelGame, args)
+	games, err := readGames(c, g, "analyze", modelGame, args)
 	if err != nil {
 		return err
 	}
@@ -142,25 +142,26 @@ func printAnalyses(w io.Writer, out []*bot.GameAnalysis, asJSON bool) error {
 	return nil
 }
 
-// analyzeInput returns the games to analyse: a record file, standard input
-// (-), or the moves of args from the start or --position.
-func analyzeInput(c *cobra.Command, g *gameFlags, modelGame string, args []string) ([]*env.GameRecord, error) {
+// readGames returns the games of args: a record file, standard input (-),
+// or moves from the start or --position. The game of moves and of a
+// record without a Game tag is modelGame, else --game.
+func readGames(c *cobra.Command, g *gameFlags, cmd, modelGame string, args []string) ([]*env.GameRecord, error) {
 	name := g.game
 	if modelGame != "" {
 		name = modelGame
 	}
 	def, err := env.Lookup(name)
 	if err != nil {
-		return nil, badInput("analyze", "%v", err)
+		return nil, badInput(cmd, "%v", err)
 	}
 	if len(args) == 1 && !isMoveToken(args[0]) {
 		if g.position != "" {
-			return nil, badInput("analyze", "--position goes with moves, not with a record file (use its Position tag)")
+			return nil, badInput(cmd, "--position goes with moves, not with a record file (use its Position tag)")
 		}
-		return readRecordArg(c, "analyze", args[0], def)
+		return readRecordArg(c, cmd, args[0], def)
 	}
 	g.game = name
-	game, err := movesRecord(g, args, "analyze")
+	game, err := movesRecord(g, args, cmd)
 	if err != nil {
 		return nil, err
 	}
