@@ -68,7 +68,7 @@ type Logs struct {
 	JSON, Text io.Writer
 	Spec       *env.Spec // the game played; required with Text
 	Event      string    // the records' Event tag, e.g. "kumalak arena"
-	Site, Date string // their Site and Date tags; "" = "?"
+	Site, Date string    // their Site and Date tags; "" = "?"
 	games      int
 }
 

@@ -19,10 +19,10 @@ func init() { commands = append(commands, newAnalyzeCmd) }
 
 // analyzeFlags are analyze's own flags.
 type analyzeFlags struct {
-	json   bool
-	plot   string
-	index  int
-	marks  []float64
+	json  bool
+	plot  string
+	index int
+	marks []float64
 }
 
 // thresholds returns --marks as the marks' thresholds (the default when
