@@ -57,9 +57,9 @@ func newAnalyzeCmd() *cobra.Command {
 			"Alpha-beta's score is no probability: with an ab agent the table shows values only (and\n" +
 			"marks only for proven results). --json prints the analyses as a JSON array; --plot\n" +
 			"draws white's chance (or value) over the game as a PNG.",
-		Example: "  kumalak analyze --agent ab:depth=4 docs/examples/togyz.kgn\n" +
-			"  kumalak analyze --model runs/togyz/export.kmodel --sims 200 --json docs/examples/togyz.kgn\n" +
-			"  kumalak analyze --game mangala --agent mcts:sims=300 --plot mangala.png 4 3 6 1",
+		Example: "  kumalak analyze --agent mcts:sims=400 docs/examples/games.kgn\n" +
+			"  kumalak analyze --model runs/togyz/export.kmodel --sims 200 --index 1 --json docs/examples/games.kgn\n" +
+			"  kumalak analyze --game mangala --agent ab:depth=8 --plot mangala.png 4 3 6 1",
 		RunE: func(c *cobra.Command, args []string) error {
 			return runAnalyze(c, &g, &b, &f, args)
 		},
@@ -97,6 +97,11 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, ar
 	if f.plot != "" && len(games) != 1 {
 		return badInput("analyze", "--plot draws one game; the input has %d (choose with --index)", len(games))
 	}
+	for i, game := range games {
+		if modelGame != "" && game.Spec.Name != modelGame {
+			return badInput("analyze", "the model plays %s, game %d of the input is %s", modelGame, i+1, game.Spec.Name)
+		}
+	}
 	if _, err := agent.New(games[0].Spec, spec, b.seed); err != nil {
 		return badInput("analyze", "%v", err)
 	}
@@ -104,9 +109,6 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, ar
 	defer stop()
 	var out []*bot.GameAnalysis
 	for _, game := range games {
-		if modelGame != "" && game.Spec.Name != modelGame {
-			return badInput("analyze", "the model plays %s, the record is of %s", modelGame, game.Spec.Name)
-		}
 		an, err := bot.Analyze(ctx, bot.AnalyzeConfig{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds})
 		if err != nil {
 			return fmt.Errorf("analyze: %w", err)
