@@ -84,6 +84,9 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, ar
 	if err != nil {
 		return err
 	}
+	if len(args) == 0 {
+		return badInput("analyze", "give a record file, - for standard input, or moves")
+	}
 	games, err := readGames(c, g, "analyze", modelGame, args)
 	if err != nil {
 		return err
@@ -102,9 +105,11 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, ar
 			return badInput("analyze", "the model plays %s, game %d of the input is %s", modelGame, i+1, game.Spec.Name)
 		}
 	}
-	if _, err := agent.New(games[0].Spec, spec, b.seed); err != nil {
+	a, err := agent.New(games[0].Spec, spec, b.seed)
+	if err != nil {
 		return badInput("analyze", "%v", err)
 	}
+	closeAgent(a)
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	var out []*bot.GameAnalysis

@@ -85,6 +85,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{[]string{"analyze", "--agent", "ab", "nothere.kgn"}, "analyze: open nothere.kgn: no such file or directory"},
 		{[]string{"analyze", "--agent", "random", blunders}, "reports no values"},
 		{[]string{"analyze", blunders}, "analyze: give --model FILE or --agent SPEC"},
+		{[]string{"analyze", "--agent", "ab"}, "analyze: give a record file, - for standard input, or moves"},
 		{[]string{"analyze", "--agent", "ab", "--marks", "0.2,0.1,0.3", blunders}, "analyze: --marks: thresholds 0.2/0.1/0.3"},
 		{[]string{"analyze", "--agent", "ab", "--position", "start", blunders}, "--position goes with moves"},
 		{[]string{"analyze", "--agent", "ab", "--game", "mangala", "4", "7"}, "analyze: mangala: move 2 (7): illegal move: pit 7 out of range 1..6"},
