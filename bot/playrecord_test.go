@@ -44,6 +44,7 @@ func TestPlayMoveStated(t *testing.T) {
 	}{
 		{"togyz", "", "7\nquit\n", env.White, "last move: white 7 (76): sowed 9, captured black's pit 6, kazan +10 (now 10)"},
 		{"mangala", "", "4\nquit\n", env.White, "last move: white 4: sowed 4, store +1 (now 1), last stone in the store: white moves again"},
+		{"mangala", "0,0,0,0,2,0/4,4,4,4,4,4 12 10 - - w", "5\nquit\n", env.White, "last move: white 5: sowed 2, captured black's pit 1, store +5 (now 17)"},
 	}
 	for _, c := range cases {
 		spec, a := mustAgent(t, c.game, "greedy")
