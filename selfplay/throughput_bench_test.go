@@ -43,11 +43,12 @@ import (
 func BenchmarkThroughput(b *testing.B) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
 	for _, c := range []struct{ games, maxBatch, minBatch, workers int }{
-		{32, 128, 1, workers},
+		{48, 128, 1, workers},
 		{96, 128, 1, workers},
-		{192, 256, 1, workers},
+		{96, 128, 24, workers},
 		{96, 128, 1, 1},
-		{192, 256, 32, workers},
+		{192, 256, 1, workers},
+		{192, 256, 48, workers},
 	} {
 		name := fmt.Sprintf("games=%d/max=%d/min=%d/workers=%d", c.games, c.maxBatch, c.minBatch, c.workers)
 		b.Run(name, func(b *testing.B) {

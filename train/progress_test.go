@@ -19,6 +19,8 @@ func TestNetFigures(t *testing.T) {
 	}{
 		{"busy", netReading{rows: 3000, batches: 100, cpu: 3 * time.Second}, 1500 * time.Millisecond,
 			SelfPlayMetrics{NetRowsPerSec: 2000, NetRowsPerCPU: 1000, CPUPerSec: 2, BatchFill: 30}},
+		{"idle", netReading{rows: 3000, batches: 100, idle: 1e9}, 1500 * time.Millisecond,
+			SelfPlayMetrics{NetRowsPerSec: 2000, BatchFill: 30, IdleShare: 1}},
 		{"no cpu time known", netReading{rows: 10, batches: 4}, time.Second,
 			SelfPlayMetrics{NetRowsPerSec: 10, BatchFill: 2.5}},
 		{"nothing run", netReading{}, 0, SelfPlayMetrics{}},
@@ -27,10 +29,10 @@ func TestNetFigures(t *testing.T) {
 	for _, c := range cases {
 		got := selfPlayMetrics(selfplay.Stats{Elapsed: c.elapsed}, c.r)
 		if got.NetRowsPerSec != c.want.NetRowsPerSec || got.NetRowsPerCPU != c.want.NetRowsPerCPU ||
-			got.CPUPerSec != c.want.CPUPerSec || got.BatchFill != c.want.BatchFill {
-			t.Errorf("%s: rows/s %g, rows/cpu-s %g, cpu/s %g, batch %g; want %g, %g, %g, %g", c.name,
-				got.NetRowsPerSec, got.NetRowsPerCPU, got.CPUPerSec, got.BatchFill,
-				c.want.NetRowsPerSec, c.want.NetRowsPerCPU, c.want.CPUPerSec, c.want.BatchFill)
+			got.CPUPerSec != c.want.CPUPerSec || got.BatchFill != c.want.BatchFill || got.IdleShare != c.want.IdleShare {
+			t.Errorf("%s: rows/s %g, rows/cpu-s %g, cpu/s %g, batch %g, idle %g; want %g, %g, %g, %g, %g", c.name,
+				got.NetRowsPerSec, got.NetRowsPerCPU, got.CPUPerSec, got.BatchFill, got.IdleShare,
+				c.want.NetRowsPerSec, c.want.NetRowsPerCPU, c.want.CPUPerSec, c.want.BatchFill, c.want.IdleShare)
 		}
 	}
 	line := selfPlayRate(selfplay.Progress{Games: 3, Positions: 900, Elapsed: time.Second}, netReading{rows: 800, batches: 20})
