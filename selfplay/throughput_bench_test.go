@@ -21,7 +21,8 @@ import (
 // BenchmarkThroughput plays togyz self-play with the default config's
 // network (128 wide, 2 blocks, random weights) and search (PUCT, 200/40
 // simulations, a quarter of moves full) behind net.Batcher, for several
-// sizings of the games and the batcher side by side, and measures a
+// sizings of the games (how many at once, leaves per network call within
+// one game: mcts.Config.Batch) and of the batcher side by side, and measures a
 // steady-state window of each (no start-up, no tail of a run). Per case:
 //
 //   - rows/s: network rows the batcher ran per second of wall time;
@@ -42,27 +43,27 @@ import (
 //	go test ./selfplay/ -run '^$' -bench Throughput -benchtime 1x
 func BenchmarkThroughput(b *testing.B) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
-	for _, c := range []struct{ games, maxBatch, minBatch, workers int }{
-		{48, 128, 1, workers},
-		{96, 128, 1, workers},
-		{96, 128, 24, workers},
-		{96, 128, 1, 1},
-		{192, 256, 1, workers},
-		{192, 256, 48, workers},
+	for _, c := range []struct{ games, leaves, maxBatch, minBatch, workers int }{
+		{48, 1, 128, 1, workers},
+		{96, 1, 128, 1, workers}, // configs/togyz.yaml
+		{96, 1, 128, 24, workers},
+		{96, 1, 128, 1, 1},
+		{192, 1, 256, 1, workers},
+		{24, 4, 128, 1, workers},
 	} {
-		name := fmt.Sprintf("games=%d/max=%d/min=%d/workers=%d", c.games, c.maxBatch, c.minBatch, c.workers)
+		name := fmt.Sprintf("games=%d/leaves=%d/max=%d/min=%d/workers=%d", c.games, c.leaves, c.maxBatch, c.minBatch, c.workers)
 		b.Run(name, func(b *testing.B) {
 			bc := net.DefaultBatcherConfig()
 			bc.MaxBatch, bc.MinBatch, bc.Workers = c.maxBatch, c.minBatch, c.workers
 			for b.Loop() {
-				benchThroughput(b, c.games, bc, 4*time.Second)
+				benchThroughput(b, c.games, c.leaves, bc, 4*time.Second)
 			}
 		})
 	}
 }
 
 // benchThroughput runs one pool until it is warm, then measures a window.
-func benchThroughput(b *testing.B, games int, bc net.BatcherConfig, window time.Duration) {
+func benchThroughput(b *testing.B, games, leaves int, bc net.BatcherConfig, window time.Duration) {
 	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
 	nc.Width, nc.Blocks, nc.ValueHidden = 128, 2, 64
 	params := net.NewParams(nc)
@@ -71,7 +72,7 @@ func benchThroughput(b *testing.B, games int, bc net.BatcherConfig, window time.
 	defer bat.Close()
 	cfg := selfplay.DefaultConfig()
 	cfg.Games = games
-	cfg.Search.Kind = mcts.PUCT
+	cfg.Search.Kind, cfg.Search.Batch = mcts.PUCT, leaves
 	cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
 	pool, err := selfplay.NewPool(togyz.Spec, bat, cfg)
 	if err != nil {
