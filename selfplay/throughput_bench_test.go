@@ -95,7 +95,7 @@ func benchThroughput(b *testing.B, games, leaves int, bc net.BatcherConfig, wind
 	rows := float64(s1.NetRows - s0.NetRows)
 	fill := rows / float64(max(1, s1.Batches-s0.Batches))
 	wall, cpu := t1.Sub(t0).Seconds(), (c1 - c0).Seconds()
-	kernel := kernelRate(params, max(1, int(fill+0.5)))
+	kernel := kernelRate(b, params, max(1, int(fill+0.5)))
 	procs := float64(runtime.GOMAXPROCS(0))
 	b.ReportMetric(rows/wall, "rows/s")
 	b.ReportMetric(fill, "fill")
@@ -108,7 +108,7 @@ func benchThroughput(b *testing.B, games, leaves int, bc net.BatcherConfig, wind
 
 // kernelRate runs the network alone on one locked thread at batch n for
 // about 0.3 s of that thread's CPU time, and returns rows per CPU-second.
-func kernelRate(p *net.Params, n int) float64 {
+func kernelRate(b *testing.B, p *net.Params, n int) float64 {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	c := p.Config
@@ -122,21 +122,21 @@ func kernelRate(p *net.Params, n int) float64 {
 		mask[i] = 1
 	}
 	priors, values := make([]float32, n*c.Actions), make([]float32, n)
-	rows, t0 := 0, threadTime()
-	for threadTime()-t0 < 300*time.Millisecond {
+	rows, t0 := 0, threadTime(b)
+	for threadTime(b)-t0 < 300*time.Millisecond {
 		for range 64 {
 			f.Run(obs, mask, priors, values)
 		}
 		rows += 64 * n
 	}
-	return float64(rows) / (threadTime() - t0).Seconds()
+	return float64(rows) / (threadTime(b) - t0).Seconds()
 }
 
 // threadTime returns the calling thread's user and system CPU time.
-func threadTime() time.Duration {
+func threadTime(b *testing.B) time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(1, &ru); err != nil { // 1: RUSAGE_THREAD
-		panic(err)
+		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
