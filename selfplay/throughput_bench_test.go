@@ -35,8 +35,9 @@ import (
 //     CPU time that the network's own work accounts for (1 = nothing else);
 //   - idle: the share of the Go scheduler's processor time with nothing to
 //     run (the runtime's estimate; a busy machine does not count as idle);
-//   - capacity: rows/s ÷ (GOMAXPROCS × kernel-rows/cpu-s), the issue's
-//     "share of the cores' inference capacity" on a quiet machine.
+//   - capacity: rows/s ÷ (GOMAXPROCS × kernel-rows/cpu-s), the share of
+//     the cores' inference capacity self-play uses (on a quiet machine;
+//     other work on the machine lowers it).
 //
 // Run it alone, on the cores to be measured:
 //
