@@ -27,7 +27,7 @@ type move struct {
 // set the result means nothing.
 func (s *Solver) search(b *mangala.Board, alpha, beta, depth int) int {
 	s.stats.Nodes++
-	if s.stats.Nodes%checkEvery == 0 && !s.deadline.IsZero() && !s.cfg.Now().Before(s.deadline) {
+	if s.stats.Nodes%checkEvery == 1 && !s.deadline.IsZero() && !s.cfg.Now().Before(s.deadline) {
 		s.stopped = true
 	}
 	if s.stopped {
