@@ -19,6 +19,8 @@ type BuildConfig struct {
 	// Progress, when not nil, is called with the number of configurations
 	// just computed, from several goroutines at once.
 	Progress func(n int64)
+	// Done, when not nil, is called after each level, kept or built.
+	Done func(LevelStat)
 }
 
 // Validate names the first bad field of c.
@@ -83,6 +85,9 @@ func Build(ctx context.Context, c BuildConfig) ([]LevelStat, error) {
 			return stats, err
 		}
 		stats = append(stats, st)
+		if c.Done != nil {
+			c.Done(st)
+		}
 	}
 	return stats, nil
 }

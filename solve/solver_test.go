@@ -23,11 +23,11 @@ func newSolver(t testing.TB, tb *Tablebase) *Solver {
 }
 
 // TestSolverMatchesTablebase solves random positions of 9 and 10 stones
-// with the tablebase cut to 6 stones, and without one, and compares the
+// with the tablebase cut to 8 stones, and without one, and compares the
 // value and every move's value with the full tablebase.
 func TestSolverMatchesTablebase(t *testing.T) {
 	full := openShared(t, sharedStones)
-	solvers := []*Solver{newSolver(t, openShared(t, 6)), newSolver(t, nil)}
+	solvers := []*Solver{newSolver(t, openShared(t, 8)), newSolver(t, nil)}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 40 {
 		p := randomPits(rng, 9+i%2)
@@ -162,4 +162,24 @@ func TestSolverKale(t *testing.T) {
 		reps += r.Repetitions
 	}
 	t.Logf("repetitions met: %d", reps)
+}
+
+// TestSearchAllocs checks that the search, the tablebase probes and the
+// build's evaluation allocate nothing.
+func TestSearchAllocs(t *testing.T) {
+	tb := openShared(t, sharedStones)
+	s := newSolver(t, openShared(t, 6))
+	b := boardOf(t, Pits{2, 1, 0, 3, 1, 0, 1, 2, 0, 2, 1, 1}, env.White, false)
+	kale := boardOf(t, Pits{1, 0, 2, 0, 0, 1, 0, 1, 0, 1, 0, 0}, env.White, true)
+	p := Pits{1, 0, 2, 0, 0, 1, 0, 1, 0, 1, 0, 3}
+	var sink int
+	if n := testing.AllocsPerRun(20, func() {
+		sink += s.search(b, -MaxStones-1, MaxStones+1, -1)
+		sink += s.search(kale, -MaxStones-1, MaxStones+1, -1)
+		sink += evaluate(&p, tb.levels)
+		v, _ := tb.Probe(b)
+		sink += v
+	}); n != 0 {
+		t.Errorf("search, evaluate and Probe allocate %v times", n)
+	}
 }

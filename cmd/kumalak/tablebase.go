@@ -73,22 +73,25 @@ func buildTablebase(c *cobra.Command, cfg solve.BuildConfig, quiet bool) error {
 		bar = newTablebaseBar(c.ErrOrStderr(), int64(pending))
 		cfg.Progress = func(n int64) { _ = bar.Add64(n) }
 	}
-	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
-	defer stop()
-	t0 := time.Now()
-	stats, err := solve.Build(ctx, cfg)
-	if bar != nil {
-		_ = bar.Exit()
-	}
 	out := c.OutOrStdout()
 	var bytes int64
-	for _, st := range stats {
+	cfg.Done = func(st solve.LevelStat) {
 		bytes += st.Bytes
 		took := "kept"
 		if !st.Kept {
 			took = fmt.Sprintf("%.2fs", st.Took.Seconds())
 		}
+		if bar != nil {
+			_ = bar.Clear()
+		}
 		fmt.Fprintf(out, "level %2d  %12d entries  %12d bytes  %s\n", st.Stones, st.Entries, st.Bytes, took)
+	}
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+	defer stop()
+	t0 := time.Now()
+	_, err = solve.Build(ctx, cfg)
+	if bar != nil {
+		_ = bar.Exit()
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("tablebase: interrupted; finished levels are kept in %s, run again to resume", cfg.Dir)
