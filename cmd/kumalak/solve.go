@@ -87,7 +87,7 @@ func printSolve(w io.Writer, st env.State, r solve.Result) {
 		fmt.Fprintf(w, "value %+d..%+d (bounds proved; final store difference for %s, to move)\n", r.Lo, r.Hi, who)
 	}
 	if o, ok := r.Outcome(); ok {
-		fmt.Fprintf(w, "result %s %s\n", who, [...]string{"loses", "draws", "wins"}[o+1])
+		fmt.Fprintf(w, "result %s\n", [...]string{who + " loses", "draw", who + " wins"}[o+1])
 	} else {
 		fmt.Fprintf(w, "result not proved yet for %s\n", who)
 	}
