@@ -76,6 +76,17 @@
 // it. With a time limit it stops and reports the bounds proved so far,
 // always working on the move whose upper bound bounds the position.
 //
+// # Using the values
+//
+// Players and judges need three calls: Tablebase.Probe(state) returns the
+// mover's exact future gain of a classic position within the tablebase
+// (and false outside it); Tablebase.Moves(board, dst) the exact value of
+// every legal move there, as final store differences, so a move is a
+// mistake exactly when its value is below the best one, and the stones it
+// loses are the difference; Solver.Solve(state, limit) the same, proved by
+// search, for positions outside the tablebase (bounds when the limit
+// strikes first).
+//
 // # Concurrency
 //
 // A Tablebase is read-only after Open and safe for concurrent use. A
