@@ -28,7 +28,7 @@ func newSolveCmd() *cobra.Command {
 			"every legal move's value. With --time it stops after that long and prints the bounds\n" +
 			"proved. --tablebase answers classic positions within its stone count at once.",
 		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala\n" +
-			"  kumalak solve --game mangala-kale --position '...' --time 30s",
+			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			spec, st, err := g.state("solve")
