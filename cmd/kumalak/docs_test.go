@@ -249,8 +249,10 @@ func runDoc(args []string) (code int, out string, running bool) {
 	return code, buf.String(), errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
-// docFixture trains the tiny config into runs/togyz of a new folder and
-// exports it there as runs/togyz/export.kmodel and togyz.kmodel.
+// docFixture trains the tiny config into runs/togyz of a new folder,
+// exports it there as runs/togyz/export.kmodel and togyz.kmodel, and builds
+// a small mangala tablebase in tb/mangala (the documented build of 16
+// stones outlasts the deadline; the documented positions have fewer).
 func docFixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -259,6 +261,7 @@ func docFixture(t *testing.T) string {
 		{"train", "--config", "../../configs/tiny.yaml", "--run", run, "--quiet"},
 		{"export", "--run", run},
 		{"export", "--run", run, "--out", filepath.Join(dir, "togyz.kmodel")},
+		{"tablebase", "build", "--game", "mangala", "--stones", "10", "--out", filepath.Join(dir, "tb", "mangala"), "--quiet"},
 	}
 	for _, s := range steps {
 		if code, out, errs := kumalak(t, s...); code != 0 {

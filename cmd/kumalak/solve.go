@@ -80,7 +80,7 @@ func newSolveCmd() *cobra.Command {
 // statistics.
 func printSolve(w io.Writer, st env.State, r solve.Result) {
 	fmt.Fprintf(w, "position %s\n", st)
-	who := sideName(st.ToMove())
+	who := st.ToMove().Name()
 	if r.Exact() {
 		fmt.Fprintf(w, "value %+d (final store difference for %s, to move)\n", r.Lo, who)
 	} else {
