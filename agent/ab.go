@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"kumalak/env"
@@ -34,14 +35,21 @@ type alphaBeta struct {
 	half  int           // a store above half the stones has won
 	rng   *rand.Rand
 	tt    *table // nil when off
+	mib   int    // the table's size
+	cal   Calibration
+	calOK bool // cal is fitted for the game
+	multi int  // lines to report (MultiPV), >= 1
 
 	plies   [maxPly]plyData
 	pv      [maxPly][maxPly]env.Action
 	pvLen   [maxPly]int
 	history [2][]int32 // cutoff bonus per player and action
 	scores  []int32    // root: each move's score in the last iteration
+	rootPV  [][]env.Action // root: each move's line in the last iteration
+	walk    env.State      // scratch of extendPV
 
 	nodes    int64
+	selDepth int
 	ctx      context.Context
 	started  time.Time
 	deadline time.Time
@@ -69,7 +77,7 @@ func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	mib, err := o.int("tt", 16, 0, 4096)
+	mib, err := o.int("tt", 16, 0, MaxHash)
 	if err != nil {
 		return nil, err
 	}
@@ -114,10 +122,9 @@ func (s *alphaBeta) SetLimits(l Limits) error {
 // newSearcher returns an alpha-beta agent with a transposition table of mib
 // MiB (none for 0).
 func newSearcher(spec *env.Spec, depth int, limit time.Duration, mob int32, mib int, rng *rand.Rand) *alphaBeta {
-	s := &alphaBeta{spec: spec, depth: depth, limit: limit, mob: mob, half: spec.Stones / 2, rng: rng}
-	if mib > 0 {
-		s.tt = newTable(mib)
-	}
+	s := &alphaBeta{spec: spec, depth: depth, limit: limit, mob: mob, half: spec.Stones / 2, rng: rng, multi: 1, walk: spec.New()}
+	s.cal, s.calOK = CalibrationOf(spec.Name)
+	s.setHash(mib)
 	n := spec.NumActions
 	for i := range s.plies {
 		p := &s.plies[i]
@@ -131,11 +138,58 @@ func newSearcher(spec *env.Spec, depth int, limit time.Duration, mob int32, mib 
 	}
 	s.history = [2][]int32{make([]int32, n), make([]int32, n)}
 	s.scores = make([]int32, n)
+	s.rootPV = make([][]env.Action, n)
+	for i := range s.rootPV {
+		s.rootPV[i] = make([]env.Action, 0, maxPly)
+	}
 	s.legalBuf = make([]env.Action, 0, n)
 	s.ana.PV = make([]env.Action, 0, maxPly)
 	s.ana.Moves = make([]MoveStat, 0, n)
 	return s
 }
+
+// setHash replaces the table by one of mib MiB, none for 0.
+func (s *alphaBeta) setHash(mib int) {
+	s.tt, s.mib = nil, mib
+	if mib > 0 {
+		s.tt = newTable(mib)
+	}
+}
+
+// SetHash replaces the transposition table by one of mib MiB (0: none),
+// in 0..MaxHash.
+func (s *alphaBeta) SetHash(mib int) error {
+	if mib < 0 || mib > MaxHash {
+		return fmt.Errorf("ab: hash %d MiB out of range 0..%d", mib, MaxHash)
+	}
+	if _, ok := s.walk.(env.Hasher); !ok && mib > 0 {
+		return fmt.Errorf("ab: hash needs a game with hashes (env.Hasher); %s has none", s.spec.Name)
+	}
+	if mib != s.mib { // the new table is made by the next search
+		s.tt, s.mib = nil, mib
+	}
+	return nil
+}
+
+// Hash returns the transposition table's size in MiB.
+func (s *alphaBeta) Hash() int { return s.mib }
+
+// SetMultiPV sets the lines to report, in 1..MaxMultiPV: the n best root
+// moves are then searched exactly, each with its line.
+func (s *alphaBeta) SetMultiPV(n int) error {
+	if n < 1 || n > MaxMultiPV {
+		return fmt.Errorf("ab: multipv %d out of range 1..%d", n, MaxMultiPV)
+	}
+	s.multi = n
+	return nil
+}
+
+// MaxHash bounds the transposition table, in MiB; MaxMultiPV the lines
+// reported.
+const (
+	MaxHash    = 4096
+	MaxMultiPV = 16
+)
 
 // Reset clears the transposition table and the move-ordering history.
 func (s *alphaBeta) Reset() {
@@ -163,16 +217,17 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 	}
 	s.begin(ctx)
 	s.expandRoot(st)
-	if len(root.moves) == 1 {
-		s.single(root.moves[0])
-		return root.moves[0], nil
+	depth := s.depth
+	if len(root.moves) == 1 { // forced: searched only to be evaluated
+		depth = min(depth, singleDepth)
 	}
-	for d := 1; d <= s.depth; d++ {
+	for d := 1; d <= depth; d++ {
 		done := s.searchRoot(st.ToMove(), d)
 		if !done {
 			break
 		}
 		s.ana.Depth = d
+		s.extendPV(st, d)
 		if abs32(s.score) >= winBound || (s.limit > 0 && time.Since(s.started) > s.limit/2) {
 			break
 		}
@@ -188,12 +243,18 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 	return s.ana.PV[0], nil
 }
 
+// singleDepth is the depth a forced move is searched to, for its value.
+const singleDepth = 6
+
 // begin resets the per-move counters.
 func (s *alphaBeta) begin(ctx context.Context) {
-	s.ctx, s.nodes, s.stopped = ctx, 0, false
+	s.ctx, s.nodes, s.selDepth, s.stopped = ctx, 0, 0, false
 	if s.limit > 0 {
 		s.started = time.Now()
 		s.deadline = s.started.Add(s.limit)
+	}
+	if s.tt == nil && s.mib > 0 {
+		s.tt = newTable(s.mib)
 	}
 	if s.tt != nil {
 		s.tt.gen++
@@ -212,15 +273,8 @@ func (s *alphaBeta) expandRoot(st env.State) {
 		r.kids[i].Apply(a)
 		r.order[i] = i
 		s.scores[i] = 0
+		s.rootPV[i] = s.rootPV[i][:0]
 	}
-}
-
-// single records the analysis of a forced move, which is not searched.
-func (s *alphaBeta) single(a env.Action) {
-	s.score = 0
-	s.ana.PV = append(s.ana.PV[:0], a)
-	s.ana.Moves = append(s.ana.Moves[:0], MoveStat{Action: a, Share: 1})
-	s.ana.Value, s.ana.WinProb = 0, 0.5
 }
 
 // searchRoot runs one iteration to depth d over the root moves, best of the
@@ -230,12 +284,19 @@ func (s *alphaBeta) searchRoot(me env.Player, d int) bool {
 	r := &s.plies[0]
 	alpha := int32(-infScore)
 	found := false
-	for _, i := range r.order[:len(r.moves)] {
-		v := s.child(me, r.kids[i], d-1, 1, alpha, infScore)
+	for k, i := range r.order[:len(r.moves)] {
+		bound := alpha // the score a move must beat to count
+		if s.multi > 1 {
+			bound = s.nthBest(r.order[:k])
+		}
+		v := s.child(me, r.kids[i], d-1, 1, bound, infScore)
 		if s.stopped {
 			break
 		}
 		s.scores[i] = v
+		if v > bound {
+			s.rootPV[i] = append(append(s.rootPV[i][:0], r.moves[i]), s.pv[1][:s.pvLen[1]]...)
+		}
 		if v > alpha {
 			alpha, found = v, true
 			s.setPV(0, r.moves[i])
@@ -252,6 +313,52 @@ func (s *alphaBeta) searchRoot(me env.Player, d int) bool {
 	return true
 }
 
+// nthBest returns the multi-th best score of the root moves searched, or
+// -infScore while fewer have been.
+func (s *alphaBeta) nthBest(searched []int) int32 {
+	if len(searched) < s.multi {
+		return -infScore
+	}
+	var top [MaxMultiPV]int32
+	n := 0
+	for _, i := range searched {
+		v := s.scores[i]
+		k := min(n, s.multi-1)
+		if n == s.multi && v <= top[k] {
+			continue
+		}
+		for ; k > 0 && top[k-1] < v; k-- {
+			top[k] = top[k-1]
+		}
+		top[k] = v
+		n = min(n+1, s.multi)
+	}
+	return top[s.multi-1]
+}
+
+// extendPV lengthens the line of a completed iteration of depth d through
+// the table's moves where a table hit cut it short, so that the line
+// shown is as deep as the search.
+func (s *alphaBeta) extendPV(root env.State, d int) {
+	if s.tt == nil || len(s.ana.PV) == 0 || len(s.ana.PV) >= d {
+		return
+	}
+	w := s.walk
+	w.CopyFrom(root)
+	for _, a := range s.ana.PV {
+		w.Apply(a)
+	}
+	for len(s.ana.PV) < d && len(s.ana.PV) < maxPly && w.Result() == env.Ongoing {
+		m, ok := s.tt.move(w.(env.Hasher).Hash())
+		s.legalBuf = w.Legal(s.legalBuf[:0])
+		if !ok || !slices.Contains(s.legalBuf, env.Action(m)) {
+			return
+		}
+		s.ana.PV = append(s.ana.PV, env.Action(m))
+		w.Apply(env.Action(m))
+	}
+}
+
 // child returns the score of child position c for me, the mover at the
 // parent: the child's own score when me moves again, else its negation.
 func (s *alphaBeta) child(me env.Player, c env.State, depth, ply int, alpha, beta int32) int32 {
@@ -265,6 +372,9 @@ func (s *alphaBeta) child(me env.Player, c env.State, depth, ply int, alpha, bet
 // within the window (alpha, beta) (fail-soft).
 func (s *alphaBeta) search(st env.State, depth, ply int, alpha, beta int32) int32 {
 	s.nodes++
+	if ply > s.selDepth {
+		s.selDepth = ply
+	}
 	if s.nodes&1023 == 0 && s.expired() {
 		s.stopped = true
 	}
@@ -400,9 +510,16 @@ func (s *alphaBeta) expired() bool {
 // finishAnalysis fills the value and per-move figures of the analysis.
 func (s *alphaBeta) finishAnalysis() {
 	r := &s.plies[0]
-	s.ana.Nodes = s.nodes
+	s.ana.Nodes, s.ana.SelDepth = s.nodes, s.selDepth
+	s.ana.HashFull = 0
+	if s.tt != nil {
+		s.ana.HashFull = s.tt.full()
+	}
 	s.ana.Value = s.toValue(s.score)
-	s.ana.WinProb = winProb(s.ana.Value)
+	s.ana.Score, s.ana.Mate = s.toScore(s.score)
+	s.ana.WDL, s.ana.HasWDL = s.toWDL(s.score)
+	s.ana.WinProb = s.toWinProb(s.score)
+	s.fillLines()
 	s.ana.Moves = s.ana.Moves[:0]
 	for _, i := range r.order[:len(r.moves)] {
 		m := MoveStat{Action: r.moves[i], Value: s.toValue(s.scores[i])}
@@ -413,17 +530,69 @@ func (s *alphaBeta) finishAnalysis() {
 	}
 }
 
-// toValue maps a score to -1..1: ±1 for a proven result, else a tanh of
-// the store lead measured in sixteenths of the stones.
-func (s *alphaBeta) toValue(v int32) float32 {
+// fillLines fills Analysis.Lines with the best multi root moves of the
+// last iteration, when more than one line is asked for.
+func (s *alphaBeta) fillLines() {
+	s.ana.Lines = s.ana.Lines[:0]
+	if s.multi <= 1 {
+		s.ana.Lines = nil
+		return
+	}
+	r := &s.plies[0]
+	for _, i := range r.order[:len(r.moves)] {
+		if len(s.ana.Lines) == s.multi || len(s.rootPV[i]) == 0 {
+			break
+		}
+		l := Line{PV: s.rootPV[i], Value: s.toValue(s.scores[i])}
+		if r.moves[i] == s.ana.PV[0] {
+			l.PV = s.ana.PV
+		}
+		l.Score, l.Mate = s.toScore(s.scores[i])
+		s.ana.Lines = append(s.ana.Lines, l)
+	}
+}
+
+// toScore returns a score in stones, or the plies to a proven result.
+func (s *alphaBeta) toScore(v int32) (float32, int) {
 	switch {
 	case v >= winBound:
-		return 1
+		return 0, int(winScore - v)
 	case v <= -winBound:
-		return -1
+		return 0, -int(winScore + v)
 	}
-	scale := float64(stoneUnit) * max(1, float64(s.spec.Stones)/16)
-	return float32(math.Tanh(float64(v) / scale))
+	return float32(v) / stoneUnit, 0
+}
+
+// toWDL maps a score to the calibrated chances of a win, a draw and a
+// loss; false for a game without a calibration.
+func (s *alphaBeta) toWDL(v int32) ([3]float32, bool) {
+	switch {
+	case v >= winBound:
+		return [3]float32{1, 0, 0}, true
+	case v <= -winBound:
+		return [3]float32{0, 0, 1}, true
+	case !s.calOK:
+		return [3]float32{}, false
+	}
+	w, d, l := s.cal.WDL(float64(v) / stoneUnit)
+	return [3]float32{float32(w), float32(d), float32(l)}, true
+}
+
+// toValue maps a score to -1..1: ±1 for a proven result, else the
+// calibrated win − loss; 0 for a game without a calibration.
+func (s *alphaBeta) toValue(v int32) float32 {
+	wdl, _ := s.toWDL(v)
+	return wdl[0] - wdl[2]
+}
+
+// toWinProb maps a score to the calibrated win + draw/2; 0.5 for a game
+// without a calibration, whose searches show no probability (HasWDL).
+func (s *alphaBeta) toWinProb(v int32) float32 {
+	wdl, ok := s.toWDL(v)
+	if !ok {
+		return 0.5
+	}
+	return wdl[0] + wdl[1]/2
 }
 
 // sortByKey sorts idx by key[idx] descending; insertion sort keeps equal

@@ -94,3 +94,25 @@ func fromTable(v int32, ply int) int32 {
 	}
 	return v
 }
+
+// move returns the best move stored for key, when there is one.
+func (t *table) move(key uint64) (int, bool) {
+	e := &t.entries[key&t.mask]
+	if e.key != key || e.bound == boundNone || e.move == noMove {
+		return 0, false
+	}
+	return int(e.move), true
+}
+
+// full returns the use of the table per mille: the share of the first
+// 1000 slots (all, in a smaller table) written by the current search.
+func (t *table) full() int {
+	n := min(len(t.entries), 1000)
+	used := 0
+	for _, e := range t.entries[:n] {
+		if e.bound != boundNone && e.gen == t.gen {
+			used++
+		}
+	}
+	return used * 1000 / n
+}

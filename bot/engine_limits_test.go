@@ -66,8 +66,9 @@ func TestEngineOptionRanges(t *testing.T) {
 		spec string
 		want map[string]int64 // option → max
 	}{
-		{"ab:depth=3", map[string]int64{"time": agent.MaxTime.Milliseconds(), "depth": agent.MaxDepth, "threads": 1}},
-		{"mcts:sims=50", map[string]int64{"sims": agent.MaxSims, "time": agent.MaxTime.Milliseconds(), "threads": 1}},
+		{"ab:depth=3", map[string]int64{"time": agent.MaxTime.Milliseconds(), "depth": agent.MaxDepth, "threads": 1,
+			"hash": agent.MaxHash, "multipv": agent.MaxMultiPV}},
+		{"mcts:sims=50", map[string]int64{"sims": agent.MaxSims, "time": agent.MaxTime.Milliseconds(), "threads": 1, "multipv": agent.MaxMultiPV}},
 		{"random", map[string]int64{"threads": 1}},
 	}
 	for _, c := range cases {
