@@ -43,8 +43,8 @@ type alphaBeta struct {
 	plies   [maxPly]plyData
 	pv      [maxPly][maxPly]env.Action
 	pvLen   [maxPly]int
-	history [2][]int32 // cutoff bonus per player and action
-	scores  []int32    // root: each move's score in the last iteration
+	history [2][]int32     // cutoff bonus per player and action
+	scores  []int32        // root: each move's score in the last iteration
 	rootPV  [][]env.Action // root: each move's line in the last iteration
 	walk    env.State      // scratch of extendPV
 

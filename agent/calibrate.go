@@ -23,11 +23,11 @@ type Calibration struct {
 
 // calibrations are the fitted parameters per game: see BENCHMARKS.md,
 // "Calibration of alpha-beta's scores", for the data, and re-fit them
-// with `go test ./agent -run TestCalibrate -calibrate` (a few minutes).
+// with `go test ./agent -run TestCalibrate -calibrate -v` (a minute).
 var calibrations = map[string]Calibration{
-	"togyz":        {K: 0.0714, Draw: 0.0507},
-	"mangala":      {K: 0.2641, Draw: 0.2412},
-	"mangala-kale": {K: 0.2153, Draw: 0.1735},
+	"togyz":        {K: 0.1164, Draw: 0.1616}, // 1000 games, 32105 samples
+	"mangala":      {K: 0.2522, Draw: 0.3585}, // 1000 games, 8421 samples
+	"mangala-kale": {K: 0.1836, Draw: 0.3082}, // 1000 games, 11546 samples
 }
 
 // CalibrationOf returns the fitted calibration of a game, false for a

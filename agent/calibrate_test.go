@@ -17,7 +17,7 @@ import (
 //	go test ./agent -run TestCalibrate -calibrate -v
 var (
 	calibrate      = flag.Bool("calibrate", false, "play games and re-fit the alpha-beta calibrations")
-	calibrateGames = flag.Int("calibrate-games", 500, "games per game kind for -calibrate")
+	calibrateGames = flag.Int("calibrate-games", 1000, "games per game kind for -calibrate")
 )
 
 // calibrationData plays n games of spec between ab:depth=3 players after
