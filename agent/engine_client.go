@@ -32,7 +32,7 @@ type EngineClientConfig struct {
 	// then is sent stop, and its move fails. 0: twice the movetime plus
 	// a second, or 5 minutes without a movetime.
 	Timeout time.Duration
-	Stderr  io.Writer     // gets the engine's stderr as well as the kept tail; nil = tail only
+	Stderr  io.Writer // gets the engine's stderr as well as the kept tail; nil = tail only
 }
 
 // DefaultEngineClientConfig returns a config without a command: 10 s to

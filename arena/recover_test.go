@@ -51,7 +51,7 @@ func (h *fakeEngine) Hello() []protocol.Answer {
 	return []protocol.Answer{protocol.ID{Key: protocol.IDName, Value: "fake " + h.mode},
 		protocol.ID{Key: protocol.IDGames, Value: "mangala"}}
 }
-func (h *fakeEngine) NewGame(protocol.NewGame) error    { h.st = mangala.Spec.New(); return nil }
+func (h *fakeEngine) NewGame(protocol.NewGame) error     { h.st = mangala.Spec.New(); return nil }
 func (h *fakeEngine) SetOption(protocol.SetOption) error { return nil }
 func (h *fakeEngine) Show() []protocol.Answer            { return nil }
 func (h *fakeEngine) Position(p protocol.Position) error {
