@@ -46,6 +46,8 @@ type alphaBeta struct {
 	history [2][]int32     // cutoff bonus per player and action
 	scores  []int32        // root: each move's score in the last iteration
 	rootPV  [][]env.Action // root: each move's line in the last iteration
+	next    []int32        // root: scores of the running iteration
+	nextPV  [][]env.Action // root: lines of the running iteration
 	walk    env.State      // scratch of extendPV
 
 	nodes    int64
@@ -137,10 +139,10 @@ func newSearcher(spec *env.Spec, depth int, limit time.Duration, mob int32, mib 
 		p.order = make([]int, n)
 	}
 	s.history = [2][]int32{make([]int32, n), make([]int32, n)}
-	s.scores = make([]int32, n)
-	s.rootPV = make([][]env.Action, n)
+	s.scores, s.next = make([]int32, n), make([]int32, n)
+	s.rootPV, s.nextPV = make([][]env.Action, n), make([][]env.Action, n)
 	for i := range s.rootPV {
-		s.rootPV[i] = make([]env.Action, 0, maxPly)
+		s.rootPV[i], s.nextPV[i] = make([]env.Action, 0, maxPly), make([]env.Action, 0, maxPly)
 	}
 	s.legalBuf = make([]env.Action, 0, n)
 	s.ana.PV = make([]env.Action, 0, maxPly)
@@ -205,7 +207,8 @@ func (s *alphaBeta) Reset() {
 func (s *alphaBeta) Analysis() Analysis { return s.ana }
 
 // Move searches st by iterative deepening and returns the best move of the
-// deepest iteration; a move found better in an unfinished iteration wins.
+// deepest finished iteration (of the unfinished first one, when none
+// finished), which the analysis describes.
 func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) {
 	root := &s.plies[0]
 	root.moves = st.Legal(root.moves[:0])
@@ -272,14 +275,16 @@ func (s *alphaBeta) expandRoot(st env.State) {
 		r.kids[i].CopyFrom(st)
 		r.kids[i].Apply(a)
 		r.order[i] = i
-		s.scores[i] = 0
-		s.rootPV[i] = s.rootPV[i][:0]
+		s.scores[i], s.next[i] = 0, 0
+		s.rootPV[i], s.nextPV[i] = s.rootPV[i][:0], s.nextPV[i][:0]
 	}
 }
 
 // searchRoot runs one iteration to depth d over the root moves, best of the
-// previous iteration first. It reports whether the iteration finished; an
-// unfinished one still updates the best move when one beat the first.
+// previous iteration first. It reports whether the iteration finished. The
+// result (score, line, the root moves' scores and lines) is that of the
+// last finished iteration; an unfinished one counts only when none
+// finished, and then only for the moves it searched.
 func (s *alphaBeta) searchRoot(me env.Player, d int) bool {
 	r := &s.plies[0]
 	alpha := int32(-infScore)
@@ -293,19 +298,23 @@ func (s *alphaBeta) searchRoot(me env.Player, d int) bool {
 		if s.stopped {
 			break
 		}
-		s.scores[i] = v
+		s.next[i] = v
+		s.nextPV[i] = s.nextPV[i][:0]
 		if v > bound {
-			s.rootPV[i] = append(append(s.rootPV[i][:0], r.moves[i]), s.pv[1][:s.pvLen[1]]...)
+			s.nextPV[i] = append(append(s.nextPV[i], r.moves[i]), s.pv[1][:s.pvLen[1]]...)
 		}
 		if v > alpha {
 			alpha, found = v, true
 			s.setPV(0, r.moves[i])
 		}
 	}
-	if found {
-		s.score = alpha
-		s.ana.PV = append(s.ana.PV[:0], s.pv[0][:s.pvLen[0]]...)
+	if s.stopped && (s.ana.Depth > 0 || !found) {
+		return false
 	}
+	s.score = alpha
+	s.ana.PV = append(s.ana.PV[:0], s.pv[0][:s.pvLen[0]]...)
+	copy(s.scores, s.next)
+	s.rootPV, s.nextPV = s.nextPV, s.rootPV
 	if s.stopped {
 		return false
 	}
@@ -322,7 +331,7 @@ func (s *alphaBeta) nthBest(searched []int) int32 {
 	var top [MaxMultiPV]int32
 	n := 0
 	for _, i := range searched {
-		v := s.scores[i]
+		v := s.next[i]
 		k := min(n, s.multi-1)
 		if n == s.multi && v <= top[k] {
 			continue

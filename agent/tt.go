@@ -46,6 +46,7 @@ func (t *table) probe(key uint64, depth, ply int, alpha, beta int32) (int32, int
 	if e.key != key || e.bound == boundNone {
 		return 0, noMove, false
 	}
+	e.gen = t.gen // in use by this search: kept against shallower entries, so the line can be read back
 	if int(e.depth) >= depth {
 		v := fromTable(e.score, ply)
 		if e.bound == boundExact || (e.bound == boundLower && v >= beta) || (e.bound == boundUpper && v <= alpha) {
