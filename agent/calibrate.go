@@ -21,8 +21,8 @@ type Calibration struct {
 	Draw float64 // draw band, >= 0
 }
 
-// calibrations are the fitted parameters per game: see BENCHMARKS.md,
-// "Calibration of alpha-beta's scores", for the data, and re-fit them
+// calibrations are the fitted parameters per game: see docs/ENGINE.md,
+// "Scores and probabilities", for the data, and re-fit them
 // with `go test ./agent -run TestCalibrate -calibrate -v` (a minute).
 var calibrations = map[string]Calibration{
 	"togyz":        {K: 0.1164, Draw: 0.1616}, // 1000 games, 32105 samples
