@@ -95,6 +95,9 @@ func TestEngineOptionRanges(t *testing.T) {
 				t.Errorf("%s: %s above its max accepted: %q", c.spec, name, r)
 			}
 		}
+		if _, ok := got["hash"]; ok { // a search would make the 4 GiB table
+			s.ask("setoption name hash value 1")
+		}
 		if _, ok := got["depth"]; ok {
 			s.ask("setoption name depth value " + strconv.Itoa(agent.MaxDepth))
 			s.ask("setoption name time value 30")
