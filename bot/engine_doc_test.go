@@ -10,7 +10,7 @@ import (
 )
 
 // docSession is one example session of docs/ENGINE.md: the agent spec of
-// its "$ kumalak engine --agent SPEC" line and its lines, "> command" and
+// its "# kumalak engine --agent SPEC" line and its lines, "> command" and
 // "< answer".
 type docSession struct {
 	agent string
@@ -18,7 +18,7 @@ type docSession struct {
 }
 
 // readDocSessions reads the example sessions of docs/ENGINE.md: indented
-// blocks starting with "$ kumalak engine --agent".
+// blocks starting with "# kumalak engine --agent" (the command run).
 func readDocSessions(t *testing.T) []docSession {
 	t.Helper()
 	b, err := os.ReadFile("../docs/ENGINE.md")
@@ -30,8 +30,8 @@ func readDocSessions(t *testing.T) []docSession {
 	for _, l := range strings.Split(string(b), "\n") {
 		line, indented := strings.CutPrefix(l, "    ")
 		switch {
-		case indented && strings.HasPrefix(line, "$ kumalak engine --agent "):
-			out = append(out, docSession{agent: strings.TrimPrefix(line, "$ kumalak engine --agent ")})
+		case indented && strings.HasPrefix(line, "# kumalak engine --agent "):
+			out = append(out, docSession{agent: strings.TrimPrefix(line, "# kumalak engine --agent ")})
 			cur = &out[len(out)-1]
 		case cur != nil && indented && (strings.HasPrefix(line, "> ") || strings.HasPrefix(line, "< ")):
 			cur.lines = append(cur.lines, line)
