@@ -184,7 +184,8 @@ func TestEngineSession(t *testing.T) {
 	if got := s.ask("position fen 0,0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1,1 82 71 - - w"); len(got) != 0 {
 		t.Errorf("a finished position was refused: %q", got)
 	}
-	if got := s.ask("go"); !slices.Equal(got, []string{"info string game is over (1-0)", "bestmove none"}) {
+	s.send("go") // the search answers in its own goroutine: wait for its bestmove, not for readyok
+	if got := s.expect("bestmove", 5*time.Second); !slices.Equal(got, []string{"info string game is over (1-0)", "bestmove none"}) {
 		t.Errorf("go on a finished game: %q", got)
 	}
 
