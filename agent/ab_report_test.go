@@ -91,3 +91,23 @@ func TestABMultiPV(t *testing.T) {
 		}
 	}
 }
+
+// TestABMultiPVAllocs: the lines of MultiPV reuse their buffers.
+func TestABMultiPVAllocs(t *testing.T) {
+	s := newSearcher(mangala.Spec, 5, 0, 50, 1, rng(2))
+	if err := s.SetMultiPV(3); err != nil {
+		t.Fatal(err)
+	}
+	st := mangala.Spec.New()
+	if _, err := s.Move(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	n := testing.AllocsPerRun(10, func() {
+		if _, err := s.Move(context.Background(), st); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n != 0 || len(s.Analysis().Lines) != 3 {
+		t.Errorf("%v allocations per Move, %d lines", n, len(s.Analysis().Lines))
+	}
+}

@@ -96,8 +96,30 @@ func (e *EngineClient) readInfo(ans protocol.Answer) {
 	}
 }
 
-// readSearchInfo keeps the fields of an info line that it gives.
+// readSearchInfo keeps the fields of an info line that it gives; of
+// MultiPV lines only the best (multipv 1) counts.
 func (e *EngineClient) readSearchInfo(in protocol.Info) {
+	if in.Has&protocol.InfoMultiPV != 0 && in.MultiPV != 1 {
+		return
+	}
+	if in.Has&protocol.InfoSelDepth != 0 {
+		e.ana.SelDepth = in.SelDepth
+	}
+	if in.Has&protocol.InfoHashFull != 0 {
+		e.ana.HashFull = in.HashFull
+	}
+	if in.Has&protocol.InfoScore != 0 {
+		e.ana.Score, e.ana.Mate = in.Score, 0
+	}
+	if in.Has&protocol.InfoMate != 0 {
+		e.ana.Mate = in.Mate
+	}
+	if in.Has&protocol.InfoWDL != 0 {
+		e.ana.HasWDL = true
+		for k, n := range in.WDL {
+			e.ana.WDL[k] = float32(n) / 1000
+		}
+	}
 	if in.Has&protocol.InfoDepth != 0 {
 		e.ana.Depth = in.Depth
 	}
