@@ -78,20 +78,21 @@ func ServeEngine(ctx context.Context, in io.Reader, out io.Writer, cfg EngineSer
 // engine is the protocol.Handler of ServeEngine: the game, the agent for
 // it and the options set.
 type engine struct {
-	cfg   EngineServerConfig
-	sp    agent.Spec
-	games []string
-	spec  *env.Spec
-	start string    // position string of the record's start; "" = the start
-	moves []int     // the record's moves
-	st    env.State // start with moves played
-	opts  agent.Limits
-	ag    agent.Agent
-	base  agent.Limits // the agent's own limits
-	max   agent.Limits // the largest it takes; zero: not a dimension of it
-	hash  int          // the agent's table in MiB (agent.HashSizer); 0: none or not one
-	multi int          // lines reported (MultiPV), >= 1
-	seeds uint64
+	cfg     EngineServerConfig
+	sp      agent.Spec
+	games   []string
+	spec    *env.Spec
+	start   string    // position string of the record's start; "" = the start
+	moves   []int     // the record's moves
+	st      env.State // start with moves played
+	opts    agent.Limits
+	ag      agent.Agent
+	base    agent.Limits // the agent's own limits
+	max     agent.Limits // the largest it takes; zero: not a dimension of it
+	hash    int          // the agent's table in MiB (agent.HashSizer); 0: none or not one
+	hashSet bool         // hash was set by setoption, and carries over to the next game's agent
+	multi   int          // lines reported (MultiPV), >= 1
+	seeds   uint64
 }
 
 func newEngine(cfg EngineServerConfig) (*engine, error) {
@@ -183,7 +184,7 @@ func (e *engine) buildAgent(spec *env.Spec) error {
 	if err != nil {
 		return err
 	}
-	if h, ok := a.(agent.HashSizer); ok && e.ag != nil && e.hash != h.Hash() {
+	if h, ok := a.(agent.HashSizer); ok && e.hashSet && e.hash != h.Hash() {
 		if err := h.SetHash(e.hash); err != nil { // the size set for the last game
 			_ = closeAgent(a)
 			return err
@@ -196,10 +197,11 @@ func (e *engine) buildAgent(spec *env.Spec) error {
 		}
 	}
 	e.closeAgent()
-	e.ag, e.base, e.max, e.hash = a, agent.Limits{}, agent.Limits{}, 0
+	e.ag, e.base, e.max = a, agent.Limits{}, agent.Limits{}
 	if l, ok := a.(agent.Limiter); ok {
 		e.base, e.max = l.Limits(), l.MaxLimits()
 	}
+	e.hash = 0
 	if h, ok := a.(agent.HashSizer); ok {
 		e.hash = h.Hash()
 	}
@@ -283,7 +285,7 @@ func (e *engine) limitOption(name string) (set func(int64), max int64, ok bool) 
 	if h, ok := e.ag.(agent.HashSizer); ok && name == protocol.OptionHash {
 		return func(n int64) {
 			if h.SetHash(int(n)) == nil { // in range; an agent that refuses keeps its table
-				e.hash = int(n)
+				e.hash, e.hashSet = int(n), true
 			}
 		}, agent.MaxHash, true
 	}
