@@ -87,3 +87,36 @@ func TestSownHome(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRecordView holds the record path of /api/state to its round trip:
+// a record that reads gives a view whose notation reads back to the same
+// moves, with one ply described per move.
+func FuzzRecordView(f *testing.F) {
+	for _, s := range []string{"1. 76 98 2. 33 12", "[Game \"togyz\"]\n1. 7", "4 4", "1. 76 98x", "6 1 2 3", ""} {
+		f.Add("togyz", s)
+		f.Add("mangala", s)
+	}
+	f.Fuzz(func(t *testing.T, game, rec string) {
+		spec, err := env.Lookup(game)
+		if err != nil {
+			return
+		}
+		start := spec.New()
+		moves, err := parseRecord(start, rec)
+		if err != nil {
+			return
+		}
+		st, err := Replay(spec, "", moves)
+		if err != nil {
+			t.Fatalf("%q read to %v, which does not replay: %v", rec, moves, err)
+		}
+		v, err := NewViewFrom(start, st, moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := parseRecord(start, v.Notation)
+		if err != nil || !slices.Equal(back, moves) || len(v.Plies) != len(moves) {
+			t.Fatalf("%q: notation %q reads back as %v, %v; want %v", rec, v.Notation, back, err, moves)
+		}
+	})
+}
