@@ -20,7 +20,7 @@ type Config struct {
 	Openings     [][]env.Action // given openings, used in turn; none = generated
 	Start        string         // position string the openings start from; "" = the game's start
 	Seed         uint64         // seeds the openings and the agents
-	MaxPlies     int            // moves after the opening before a game is adjudicated a draw, in [1, 100000]
+	MaxPlies     int            // moves after the opening before a game is adjudicated by the stores (env.Adjudicate), in [1, 100000]
 	SPRT         *SPRT          // when set, stop as soon as the test decides
 }
 
