@@ -142,3 +142,30 @@ func TestMatchRecovers(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchCapAdjudicates: a game still running at MaxPlies is scored by
+// the stores, as self-play scores its capped games (env.Adjudicate).
+func TestMatchCapAdjudicates(t *testing.T) {
+	m, buf := toyMatch("greedy", "random", 6)
+	m.Config.MaxPlies = 3
+	if _, err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	capped := 0
+	for _, r := range readRecords(t, buf) {
+		if !strings.HasPrefix(r.Reason, "adjudicated by the stores") {
+			continue
+		}
+		capped++
+		st, err := m.Spec.Parse(r.Final)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := env.Adjudicate(st).String(); r.Result != want {
+			t.Errorf("capped game %d: result %s, the stores say %s (%s)", r.Index, r.Result, want, r.Final)
+		}
+	}
+	if capped == 0 {
+		t.Error("no game reached the cap")
+	}
+}
