@@ -19,6 +19,13 @@
 // both as that JSON line and as a game record with header tags
 // (env.GameRecord, docs/RECORDS.md), which replay and analyze read.
 //
+// Recovery: an agent whose move fails (an engine that crashed, hung past
+// its timeout or answered an illegal move, or any other error) loses that
+// game, as cutechess-cli's -recover does: the record's Reason says why,
+// Result.ForfeitsA and ForfeitsB count such games, and the agent is built
+// anew for the next game. One failing 3 games in a row, or that cannot be
+// built again, ends the match with that error.
+//
 // Tournaments rate players by a maximum-likelihood Bradley-Terry fit of all
 // pairings (draws as half points, optional virtual draws as a prior),
 // anchored on "random" = 0 when it plays, else on the first player, with

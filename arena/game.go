@@ -154,7 +154,8 @@ type player struct {
 
 // play plays one game from start after the opening, white and black
 // choosing moves, and returns its record (without Index and Pair) and the
-// result. A game still running after maxPlies moves is a draw.
+// result. A game still running after maxPlies moves is adjudicated by the
+// stores, as self-play does (env.Adjudicate).
 func play(ctx context.Context, start env.State, opening []env.Action, white, black player, maxPlies int, note Notation) (*Record, env.Result, error) {
 	st := env.Clone(start)
 	for _, a := range opening {
@@ -189,7 +190,7 @@ func play(ctx context.Context, start env.State, opening []env.Action, white, bla
 	}
 	res := st.Result()
 	if res == env.Ongoing {
-		res, rec.Reason = env.Draw, fmt.Sprintf("adjudicated a draw after %d moves", maxPlies)
+		res, rec.Reason = env.Adjudicate(st), fmt.Sprintf("adjudicated by the stores after %d moves", maxPlies) // as self-play
 	}
 	rec.Moves, rec.Result, rec.Final = pits(moves), res.String(), st.String()
 	n, err := note(start, append(append([]env.Action(nil), opening...), moves...))

@@ -19,7 +19,10 @@
 //     agent package's "engine" kind is its client.
 //   - Server: an HTTP JSON API (GET /api/info, POST /api/state, POST
 //     /api/move) and an embedded web page (web/, plain HTML, CSS and JS,
-//     no build step) where a person plays the bot in any of the games.
+//     no build step) where a person plays the bot in any of the games,
+//     pastes or copies a record, sets up a position and steps through a
+//     game's analysis; board.js draws the board and the sowings,
+//     analysis.js the analysis mode.
 //
 // Agents are built from agent spec strings (agent.ParseSpec, once, when
 // the engine or server starts). A request or a go command may bound one
@@ -39,7 +42,10 @@
 //
 // Perspective: values and win probabilities are from the view of the
 // player to move in the position searched, as in package agent: the bot's
-// own chances after its move, the person's for a hint.
+// own chances after its move, the person's for a hint (the analysis mode
+// turns them into White's). They are calibrated: the network's value, or
+// alpha-beta's score through agent.Calibration; an agent that evaluates
+// nothing shows no chance (MoveResponse.Evaluated).
 //
 // Concurrency: agents are not safe for concurrent use. Play and Engine use
 // one goroutine for the game (Engine's search runs in a second one, while

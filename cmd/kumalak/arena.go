@@ -40,7 +40,7 @@ func (f *matchFlags) add(c *cobra.Command, games int) {
 	fl.IntVar(&f.plies, "openings-plies", 4, "random plies from the start that make each pair's opening")
 	fl.StringVar(&f.openings, "openings", "", "file of openings, one a line as pit numbers (instead of random ones)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the openings and the agents")
-	fl.IntVar(&f.maxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated a draw")
+	fl.IntVar(&f.maxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated by the stores")
 	fl.StringVar(&f.out, "out", "runs/arena", "folder for the game logs (JSON lines and a record file); empty: keep none")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 }
