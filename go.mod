@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/advancedclimatesystems/gonnx v1.1.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/edsrzf/mmap-go v1.2.0
 	github.com/google/renameio/v2 v2.0.2
 	github.com/klauspost/compress v1.20.4
 	github.com/nats-io/nats-server/v2 v2.15.2

@@ -34,14 +34,23 @@ type alphaBeta struct {
 	half  int           // a store above half the stones has won
 	rng   *rand.Rand
 	tt    *table // nil when off
+	mib   int    // the table's size
+	cal   Calibration
+	calOK bool // cal is fitted for the game
+	multi int  // lines to report (MultiPV), >= 1
 
 	plies   [maxPly]plyData
 	pv      [maxPly][maxPly]env.Action
 	pvLen   [maxPly]int
-	history [2][]int32 // cutoff bonus per player and action
-	scores  []int32    // root: each move's score in the last iteration
+	history [2][]int32     // cutoff bonus per player and action
+	scores  []int32        // root: each move's score in the last iteration
+	rootPV  [][]env.Action // root: each move's line in the last iteration
+	next    []int32        // root: scores of the running iteration
+	nextPV  [][]env.Action // root: lines of the running iteration
+	walk    env.State      // scratch of extendPV
 
 	nodes    int64
+	selDepth int
 	ctx      context.Context
 	started  time.Time
 	deadline time.Time
@@ -69,7 +78,7 @@ func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	mib, err := o.int("tt", 16, 0, 4096)
+	mib, err := o.int("tt", 16, 0, MaxHash)
 	if err != nil {
 		return nil, err
 	}
@@ -114,10 +123,9 @@ func (s *alphaBeta) SetLimits(l Limits) error {
 // newSearcher returns an alpha-beta agent with a transposition table of mib
 // MiB (none for 0).
 func newSearcher(spec *env.Spec, depth int, limit time.Duration, mob int32, mib int, rng *rand.Rand) *alphaBeta {
-	s := &alphaBeta{spec: spec, depth: depth, limit: limit, mob: mob, half: spec.Stones / 2, rng: rng}
-	if mib > 0 {
-		s.tt = newTable(mib)
-	}
+	s := &alphaBeta{spec: spec, depth: depth, limit: limit, mob: mob, half: spec.Stones / 2, rng: rng, multi: 1, walk: spec.New()}
+	s.cal, s.calOK = CalibrationOf(spec.Name)
+	s.setHash(mib)
 	n := spec.NumActions
 	for i := range s.plies {
 		p := &s.plies[i]
@@ -130,7 +138,11 @@ func newSearcher(spec *env.Spec, depth int, limit time.Duration, mob int32, mib 
 		p.order = make([]int, n)
 	}
 	s.history = [2][]int32{make([]int32, n), make([]int32, n)}
-	s.scores = make([]int32, n)
+	s.scores, s.next = make([]int32, n), make([]int32, n)
+	s.rootPV, s.nextPV = make([][]env.Action, n), make([][]env.Action, n)
+	for i := range s.rootPV {
+		s.rootPV[i], s.nextPV[i] = make([]env.Action, 0, maxPly), make([]env.Action, 0, maxPly)
+	}
 	s.legalBuf = make([]env.Action, 0, n)
 	s.ana.PV = make([]env.Action, 0, maxPly)
 	s.ana.Moves = make([]MoveStat, 0, n)
@@ -151,7 +163,8 @@ func (s *alphaBeta) Reset() {
 func (s *alphaBeta) Analysis() Analysis { return s.ana }
 
 // Move searches st by iterative deepening and returns the best move of the
-// deepest iteration; a move found better in an unfinished iteration wins.
+// deepest finished iteration (of the unfinished first one, when none
+// finished), which the analysis describes.
 func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) {
 	root := &s.plies[0]
 	root.moves = st.Legal(root.moves[:0])
@@ -163,16 +176,17 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 	}
 	s.begin(ctx)
 	s.expandRoot(st)
-	if len(root.moves) == 1 {
-		s.single(root.moves[0])
-		return root.moves[0], nil
+	depth := s.depth
+	if len(root.moves) == 1 { // forced: searched only to be evaluated
+		depth = min(depth, singleDepth)
 	}
-	for d := 1; d <= s.depth; d++ {
+	for d := 1; d <= depth; d++ {
 		done := s.searchRoot(st.ToMove(), d)
 		if !done {
 			break
 		}
 		s.ana.Depth = d
+		s.extendPV(st, d)
 		if abs32(s.score) >= winBound || (s.limit > 0 && time.Since(s.started) > s.limit/2) {
 			break
 		}
@@ -188,12 +202,18 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 	return s.ana.PV[0], nil
 }
 
+// singleDepth is the depth a forced move is searched to, for its value.
+const singleDepth = 6
+
 // begin resets the per-move counters.
 func (s *alphaBeta) begin(ctx context.Context) {
-	s.ctx, s.nodes, s.stopped = ctx, 0, false
+	s.ctx, s.nodes, s.selDepth, s.stopped = ctx, 0, 0, false
 	if s.limit > 0 {
 		s.started = time.Now()
 		s.deadline = s.started.Add(s.limit)
+	}
+	if s.tt == nil && s.mib > 0 {
+		s.tt = newTable(s.mib)
 	}
 	if s.tt != nil {
 		s.tt.gen++
@@ -211,45 +231,74 @@ func (s *alphaBeta) expandRoot(st env.State) {
 		r.kids[i].CopyFrom(st)
 		r.kids[i].Apply(a)
 		r.order[i] = i
-		s.scores[i] = 0
+		s.scores[i], s.next[i] = 0, 0
+		s.rootPV[i], s.nextPV[i] = s.rootPV[i][:0], s.nextPV[i][:0]
 	}
 }
 
-// single records the analysis of a forced move, which is not searched.
-func (s *alphaBeta) single(a env.Action) {
-	s.score = 0
-	s.ana.PV = append(s.ana.PV[:0], a)
-	s.ana.Moves = append(s.ana.Moves[:0], MoveStat{Action: a, Share: 1})
-	s.ana.Value, s.ana.WinProb = 0, 0.5
-}
-
 // searchRoot runs one iteration to depth d over the root moves, best of the
-// previous iteration first. It reports whether the iteration finished; an
-// unfinished one still updates the best move when one beat the first.
+// previous iteration first. It reports whether the iteration finished. The
+// result (score, line, the root moves' scores and lines) is that of the
+// last finished iteration; an unfinished one counts only when none
+// finished, and then only for the moves it searched.
 func (s *alphaBeta) searchRoot(me env.Player, d int) bool {
 	r := &s.plies[0]
 	alpha := int32(-infScore)
 	found := false
-	for _, i := range r.order[:len(r.moves)] {
-		v := s.child(me, r.kids[i], d-1, 1, alpha, infScore)
+	for k, i := range r.order[:len(r.moves)] {
+		bound := alpha // the score a move must beat to count
+		if s.multi > 1 {
+			bound = s.nthBest(r.order[:k])
+		}
+		v := s.child(me, r.kids[i], d-1, 1, bound, infScore)
 		if s.stopped {
 			break
 		}
-		s.scores[i] = v
+		s.next[i] = v
+		s.nextPV[i] = s.nextPV[i][:0]
+		if v > bound {
+			s.nextPV[i] = append(append(s.nextPV[i], r.moves[i]), s.pv[1][:s.pvLen[1]]...)
+		}
 		if v > alpha {
 			alpha, found = v, true
 			s.setPV(0, r.moves[i])
 		}
 	}
-	if found {
-		s.score = alpha
-		s.ana.PV = append(s.ana.PV[:0], s.pv[0][:s.pvLen[0]]...)
+	if s.stopped && (s.ana.Depth > 0 || !found) {
+		return false
 	}
+	s.score = alpha
+	s.ana.PV = append(s.ana.PV[:0], s.pv[0][:s.pvLen[0]]...)
+	copy(s.scores, s.next)
+	s.rootPV, s.nextPV = s.nextPV, s.rootPV
 	if s.stopped {
 		return false
 	}
 	sortByKey(r.order[:len(r.moves)], s.scores)
 	return true
+}
+
+// nthBest returns the multi-th best score of the root moves searched, or
+// -infScore while fewer have been.
+func (s *alphaBeta) nthBest(searched []int) int32 {
+	if len(searched) < s.multi {
+		return -infScore
+	}
+	var top [MaxMultiPV]int32
+	n := 0
+	for _, i := range searched {
+		v := s.next[i]
+		k := min(n, s.multi-1)
+		if n == s.multi && v <= top[k] {
+			continue
+		}
+		for ; k > 0 && top[k-1] < v; k-- {
+			top[k] = top[k-1]
+		}
+		top[k] = v
+		n = min(n+1, s.multi)
+	}
+	return top[s.multi-1]
 }
 
 // child returns the score of child position c for me, the mover at the
@@ -265,6 +314,9 @@ func (s *alphaBeta) child(me env.Player, c env.State, depth, ply int, alpha, bet
 // within the window (alpha, beta) (fail-soft).
 func (s *alphaBeta) search(st env.State, depth, ply int, alpha, beta int32) int32 {
 	s.nodes++
+	if ply > s.selDepth {
+		s.selDepth = ply
+	}
 	if s.nodes&1023 == 0 && s.expired() {
 		s.stopped = true
 	}
@@ -395,35 +447,6 @@ func (s *alphaBeta) expired() bool {
 		return true
 	}
 	return s.ctx.Err() != nil
-}
-
-// finishAnalysis fills the value and per-move figures of the analysis.
-func (s *alphaBeta) finishAnalysis() {
-	r := &s.plies[0]
-	s.ana.Nodes = s.nodes
-	s.ana.Value = s.toValue(s.score)
-	s.ana.WinProb = winProb(s.ana.Value)
-	s.ana.Moves = s.ana.Moves[:0]
-	for _, i := range r.order[:len(r.moves)] {
-		m := MoveStat{Action: r.moves[i], Value: s.toValue(s.scores[i])}
-		if r.moves[i] == s.ana.PV[0] {
-			m.Share, m.Value = 1, s.ana.Value
-		}
-		s.ana.Moves = append(s.ana.Moves, m)
-	}
-}
-
-// toValue maps a score to -1..1: ±1 for a proven result, else a tanh of
-// the store lead measured in sixteenths of the stones.
-func (s *alphaBeta) toValue(v int32) float32 {
-	switch {
-	case v >= winBound:
-		return 1
-	case v <= -winBound:
-		return -1
-	}
-	scale := float64(stoneUnit) * max(1, float64(s.spec.Stones)/16)
-	return float32(math.Tanh(float64(v) / scale))
 }
 
 // sortByKey sorts idx by key[idx] descending; insertion sort keeps equal

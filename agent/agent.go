@@ -43,6 +43,46 @@ type Analysis struct {
 	Nodes   int64        // alpha-beta: nodes searched; MCTS: simulations at the root
 	PV      []env.Action // principal variation, starting with the chosen move
 	Moves   []MoveStat   // one entry per legal move, best first
+
+	// Score is the value in stones of store lead for the mover: alpha-beta's
+	// own score, or for MCTS the lead that alpha-beta's calibration maps
+	// to WinProb (ScoreOf). Mate, when not 0, is a proven result instead:
+	// a win in Mate plies, or a loss in -Mate.
+	Score float32
+	Mate  int
+	// WDL holds the chances of a win, a draw and a loss, summing to 1,
+	// when HasWDL: alpha-beta's calibration (Calibration.WDL).
+	WDL    [3]float32
+	HasWDL bool
+	// SelDepth is alpha-beta's deepest ply reached, HashFull the use of its
+	// transposition table per mille; 0 otherwise.
+	SelDepth, HashFull int
+	// Lines are the best moves with their lines, best first, when the
+	// agent was asked for more than one (MultiPV); nil otherwise.
+	Lines []Line
+}
+
+// Line is one of the best moves of a search with its expected line.
+type Line struct {
+	PV    []env.Action
+	Value float32 // for the mover, -1..1
+	Score float32 // as Analysis.Score
+	Mate  int     // as Analysis.Mate
+}
+
+// MultiPVer is implemented by agents that can report the N best moves,
+// each with its line (Analysis.Lines).
+type MultiPVer interface {
+	SetMultiPV(n int) error
+}
+
+// HashSizer is implemented by agents with a transposition table whose size
+// can be set.
+type HashSizer interface {
+	// SetHash replaces the table by one of mib MiB (0: none).
+	SetHash(mib int) error
+	// Hash returns the table's size in MiB.
+	Hash() int
 }
 
 // MoveStat describes one root move.

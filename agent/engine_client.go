@@ -18,6 +18,7 @@ var engineKeys = []key{
 	{"sims", "none", "send go sims N"},
 	{"movetime", "none", "send go movetime MS: milliseconds, or a duration such as 500ms"},
 	{"depth", "none", "send go depth D"},
+	{"timeout", "2×movetime+1s, else 5m", "the longest a move may take: an engine still thinking then is told stop and loses the move (a duration, or milliseconds)"},
 }
 
 // EngineClientConfig configures the client of an external engine: the
@@ -27,13 +28,28 @@ type EngineClientConfig struct {
 	Limits  Limits        // go sims, movetime, depth; zero fields are not sent
 	Startup time.Duration // time allowed for the handshake
 	Grace   time.Duration // time allowed for bestmove after stop, and for exit after quit
-	Stderr  io.Writer     // gets the engine's stderr as well as the kept tail; nil = tail only
+	// Timeout is the longest a move may take; an engine still thinking
+	// then is sent stop, and its move fails. 0: twice the movetime plus
+	// a second, or 5 minutes without a movetime.
+	Timeout time.Duration
+	Stderr  io.Writer // gets the engine's stderr as well as the kept tail; nil = tail only
 }
 
 // DefaultEngineClientConfig returns a config without a command: 10 s to
 // start and 2 s of grace.
 func DefaultEngineClientConfig() EngineClientConfig {
 	return EngineClientConfig{Startup: 10 * time.Second, Grace: 2 * time.Second}
+}
+
+// timeout returns the longest a move may take.
+func (c EngineClientConfig) timeout() time.Duration {
+	switch {
+	case c.Timeout > 0:
+		return c.Timeout
+	case c.Limits.Time > 0:
+		return 2*c.Limits.Time + time.Second
+	}
+	return 5 * time.Minute
 }
 
 // engineMax bounds the limits of an engine that declares none.
@@ -46,6 +62,8 @@ func (c EngineClientConfig) Validate() error {
 		return errors.New("agent: engine client: Command is empty")
 	case c.Startup <= 0 || c.Grace <= 0:
 		return fmt.Errorf("agent: engine client: Startup = %v and Grace = %v, want > 0", c.Startup, c.Grace)
+	case c.Timeout < 0:
+		return fmt.Errorf("agent: engine client: Timeout = %v, want >= 0", c.Timeout)
 	}
 	if err := c.Limits.check(engineMax); err != nil {
 		return fmt.Errorf("agent: engine client: Limits: %w", err)
@@ -61,6 +79,11 @@ func newEngineKind(spec *env.Spec, o *options, _ *rand.Rand) (Agent, error) {
 		return nil, err
 	}
 	cfg.Command, cfg.Limits = argv, o.lim
+	if v := o.str("timeout", ""); v != "" {
+		if cfg.Timeout, err = parseTime("timeout", v, MaxTime); err != nil {
+			return nil, err
+		}
+	}
 	return NewEngineClient(spec, cfg)
 }
 

@@ -23,13 +23,22 @@ func (e *EngineClient) Move(ctx context.Context, st env.State) (env.Action, erro
 		return 0, e.failed
 	}
 	e.ana = Analysis{PV: e.ana.PV[:0], Moves: e.ana.Moves[:0]}
-	best, err := e.client.Search(ctx, e.position(st), e.goCommand(), e.cfg.Grace, e.readInfo)
+	limit := e.cfg.timeout()
+	sctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	best, err := e.client.Search(sctx, e.position(st), e.goCommand(), e.cfg.Grace, e.readInfo)
+	late := ctx.Err() == nil && sctx.Err() != nil // our timeout, not the caller's
 	switch {
 	case errors.Is(err, protocol.ErrEnded), errors.Is(err, protocol.ErrNoAnswer):
 		e.failed = e.describe(e.explain(err))
+		if late {
+			e.failed = e.describe(fmt.Errorf("engine hung: no bestmove within %v, nor %v after stop", limit, e.cfg.Grace))
+		}
 		return 0, e.failed
 	case err != nil:
 		return 0, e.describe(err)
+	case late:
+		return 0, e.describe(fmt.Errorf("engine exceeded its time: no bestmove within %v", limit))
 	}
 	a, err := e.check(st, best)
 	if err != nil {
@@ -87,8 +96,30 @@ func (e *EngineClient) readInfo(ans protocol.Answer) {
 	}
 }
 
-// readSearchInfo keeps the fields of an info line that it gives.
+// readSearchInfo keeps the fields of an info line that it gives; of
+// MultiPV lines only the best (multipv 1) counts.
 func (e *EngineClient) readSearchInfo(in protocol.Info) {
+	if in.Has&protocol.InfoMultiPV != 0 && in.MultiPV != 1 {
+		return
+	}
+	if in.Has&protocol.InfoSelDepth != 0 {
+		e.ana.SelDepth = in.SelDepth
+	}
+	if in.Has&protocol.InfoHashFull != 0 {
+		e.ana.HashFull = in.HashFull
+	}
+	if in.Has&protocol.InfoScore != 0 {
+		e.ana.Score, e.ana.Mate = in.Score, 0
+	}
+	if in.Has&protocol.InfoMate != 0 {
+		e.ana.Mate = in.Mate
+	}
+	if in.Has&protocol.InfoWDL != 0 {
+		e.ana.HasWDL = true
+		for k, n := range in.WDL {
+			e.ana.WDL[k] = float32(n) / 1000
+		}
+	}
 	if in.Has&protocol.InfoDepth != 0 {
 		e.ana.Depth = in.Depth
 	}

@@ -97,7 +97,8 @@ func runFake(mode string) {
 				say("error position: no")
 				say("bestmove none")
 			default:
-				say("info depth 3 nodes 120 value 0.2500 winprob 0.6250 pv %d 1", first())
+				say("info multipv 1 depth 3 seldepth 5 nodes 120 score 2.5000 wdl 600 50 350 value 0.2500 winprob 0.6250 hashfull 7 pv %d 1", first())
+				say("info multipv 2 depth 3 score -9.0000 value -0.5000 winprob 0.2500 pv 9")
 				say("info move %d share 0.7500 value 0.2500", first())
 				say("bestmove %d", first())
 			}
@@ -159,6 +160,9 @@ func TestEnginePlaysAndParsesInfo(t *testing.T) {
 		an := e.Analysis()
 		if an.Depth != 3 || an.Nodes != 120 || an.Value != 0.25 || an.WinProb != 0.625 || len(an.PV) != 2 || an.PV[0] != a {
 			t.Fatalf("analysis %+v: want depth 3, nodes 120, value 0.25, winprob 0.625, pv starting %d", an, a.Pit())
+		}
+		if an.SelDepth != 5 || an.HashFull != 7 || an.Score != 2.5 || !an.HasWDL || an.WDL != [3]float32{0.6, 0.05, 0.35} {
+			t.Fatalf("analysis %+v: want seldepth 5, hashfull 7, score 2.5, wdl .6 .05 .35", an)
 		}
 		if len(an.Moves) != 1 || an.Moves[0] != (MoveStat{Action: a, Share: 0.75, Value: 0.25}) {
 			t.Fatalf("move stats %+v", an.Moves)

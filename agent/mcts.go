@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"kumalak/env"
@@ -31,6 +32,18 @@ type searcher struct {
 	rooted  bool
 	ana     Analysis
 	kids    []mcts.ChildStats
+	multi   int // lines to report (MultiPV); 0 or 1: one
+}
+
+// SetMultiPV sets the lines to report, in 1..MaxMultiPV: the n most
+// visited root moves, the best with its whole line, the others with
+// their first move.
+func (m *searcher) SetMultiPV(n int) error {
+	if n < 1 || n > MaxMultiPV {
+		return fmt.Errorf("mcts: multipv %d out of range 1..%d", n, MaxMultiPV)
+	}
+	m.multi = n
+	return nil
 }
 
 func newMCTS(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
@@ -147,6 +160,7 @@ func (m *searcher) analyse() {
 	root := m.search.Root()
 	m.ana.Value = root.Value
 	m.ana.WinProb = winProb(root.Value)
+	m.ana.Score = mctsScore(m.cur.Spec(), m.ana.WinProb)
 	m.ana.Nodes = int64(root.Visits)
 	m.ana.PV = m.search.PV(m.ana.PV[:0])
 	m.kids = m.search.Children(m.kids[:0])
@@ -167,4 +181,27 @@ func (m *searcher) analyse() {
 		}
 		m.ana.Moves = append(m.ana.Moves, s)
 	}
+	m.ana.Lines = m.ana.Lines[:0]
+	for i, k := range m.kids {
+		if m.multi <= 1 || i == m.multi {
+			break
+		}
+		l := Line{PV: []env.Action{k.Action}, Value: k.Q, Score: mctsScore(m.cur.Spec(), winProb(k.Q))}
+		if len(m.ana.PV) > 0 && m.ana.PV[0] == k.Action {
+			l.PV = m.ana.PV
+		}
+		m.ana.Lines = append(m.ana.Lines, l)
+	}
+}
+
+// mctsScore is the score of an MCTS win probability p: the store lead
+// whose calibrated alpha-beta chance is p (ScoreOf), within half the
+// stones; for a game without a calibration, p's logit in units of
+// ln(3)/10 (a 0.75 chance scores 10).
+func mctsScore(spec *env.Spec, p float32) float32 {
+	q := min(max(float64(p), 1e-6), 1-1e-6)
+	if s, ok := ScoreOf(spec.Name, q, float64(spec.Stones)/2); ok {
+		return float32(s)
+	}
+	return float32(10 * math.Log(q/(1-q)) / math.Log(3))
 }

@@ -46,6 +46,7 @@ func (t *table) probe(key uint64, depth, ply int, alpha, beta int32) (int32, int
 	if e.key != key || e.bound == boundNone {
 		return 0, noMove, false
 	}
+	e.gen = t.gen // in use by this search: kept against shallower entries, so the line can be read back
 	if int(e.depth) >= depth {
 		v := fromTable(e.score, ply)
 		if e.bound == boundExact || (e.bound == boundLower && v >= beta) || (e.bound == boundUpper && v <= alpha) {
@@ -93,4 +94,26 @@ func fromTable(v int32, ply int) int32 {
 		return v + int32(ply)
 	}
 	return v
+}
+
+// move returns the best move stored for key, when there is one.
+func (t *table) move(key uint64) (int, bool) {
+	e := &t.entries[key&t.mask]
+	if e.key != key || e.bound == boundNone || e.move == noMove {
+		return 0, false
+	}
+	return int(e.move), true
+}
+
+// full returns the use of the table per mille: the share of the first
+// 1000 slots (all, in a smaller table) written by the current search.
+func (t *table) full() int {
+	n := min(len(t.entries), 1000)
+	used := 0
+	for _, e := range t.entries[:n] {
+		if e.bound != boundNone && e.gen == t.gen {
+			used++
+		}
+	}
+	return used * 1000 / n
 }

@@ -14,7 +14,17 @@
 // JSON (Record): the players and colours, the start position, the opening
 // and the moves as pit numbers, the result, the final position, and the
 // whole game in the game's notation (Match.Notation, by default the game's
-// own: togyz's standard notation, pit numbers for the others).
+// own: togyz's standard notation, pit numbers for the others). A Records
+// writer that is a GameLog takes each game whole instead: Logs writes it
+// both as that JSON line and as a game record with header tags
+// (env.GameRecord, docs/RECORDS.md), which replay and analyze read.
+//
+// Recovery: an agent whose move fails (an engine that crashed, hung past
+// its timeout or answered an illegal move, or any other error) loses that
+// game, as cutechess-cli's -recover does: the record's Reason says why,
+// Result.ForfeitsA and ForfeitsB count such games, and the agent is built
+// anew for the next game. One failing 3 games in a row, or that cannot be
+// built again, ends the match with that error.
 //
 // Tournaments rate players by a maximum-likelihood Bradley-Terry fit of all
 // pairings (draws as half points, optional virtual draws as a prior),

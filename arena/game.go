@@ -35,8 +35,22 @@ type Record struct {
 // a game's record notation, such as togyz's "1. 21 65 2. 34 22x".
 type Notation func(start env.State, moves []env.Action) (string, error)
 
-// writeRecord writes r as one line of JSON.
+// GameLog is implemented by a Records writer that takes each game whole
+// (Logs) rather than as a line of JSON.
+type GameLog interface {
+	LogGame(r *Record) error
+}
+
+// writeRecord gives r to w's LogGame, or writes it as one line of JSON.
 func writeRecord(w io.Writer, r *Record) error {
+	if l, ok := w.(GameLog); ok {
+		return l.LogGame(r)
+	}
+	return writeJSON(w, r)
+}
+
+// writeJSON writes r as one line of JSON.
+func writeJSON(w io.Writer, r *Record) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("arena: record: %w", err)
@@ -45,6 +59,88 @@ func writeRecord(w io.Writer, r *Record) error {
 		return fmt.Errorf("arena: write record: %w", err)
 	}
 	return nil
+}
+
+// Logs is a Records writer that logs each game twice: as a line of JSON to
+// JSON and as a game record with header tags (env.GameRecord, the format
+// of docs/RECORDS.md) to Text. Either may be nil.
+type Logs struct {
+	JSON, Text io.Writer
+	Spec       *env.Spec // the game played; required with Text
+	Event      string    // the records' Event tag, e.g. "kumalak arena"
+	Site, Date string    // their Site and Date tags; "" = "?"
+	games      int
+}
+
+// Write passes p to JSON, so that Logs is an io.Writer.
+func (l *Logs) Write(p []byte) (int, error) {
+	if l.JSON == nil {
+		return len(p), nil
+	}
+	return l.JSON.Write(p)
+}
+
+// LogGame writes one game to both logs.
+func (l *Logs) LogGame(r *Record) error {
+	if l.JSON != nil {
+		if err := writeJSON(l.JSON, r); err != nil {
+			return err
+		}
+	}
+	if l.Text == nil {
+		return nil
+	}
+	g, err := r.GameRecord(l.Spec)
+	if err != nil {
+		return err
+	}
+	for _, t := range []env.Tag{{Name: "Event", Value: l.Event}, {Name: "Site", Value: l.Site}, {Name: "Date", Value: l.Date}} {
+		if t.Value != "" {
+			g.SetTag(t.Name, t.Value)
+		}
+	}
+	text, err := g.Text()
+	if err != nil {
+		return fmt.Errorf("arena: record of game %d: %w", r.Index+1, err)
+	}
+	if l.games > 0 {
+		text = "\n" + text
+	}
+	l.games++
+	if _, err := io.WriteString(l.Text, text); err != nil {
+		return fmt.Errorf("arena: write record: %w", err)
+	}
+	return nil
+}
+
+// GameRecord returns r as a game record: its tags Round (the game number
+// from 1), White, Black, Opening (the plies of the opening) and, for a game
+// not ended by the rules, Termination (the reason); its start, and the
+// opening and moves as its moves. spec is the game, r.Game's.
+func (r *Record) GameRecord(spec *env.Spec) (*env.GameRecord, error) {
+	if spec == nil || spec.Name != r.Game {
+		return nil, fmt.Errorf("arena: record of %s, not of game %v", r.Game, spec)
+	}
+	start, err := spec.Start(r.Start)
+	if err != nil {
+		return nil, fmt.Errorf("arena: record: %w", err)
+	}
+	res, err := env.ParseResult(r.Result)
+	if err != nil {
+		return nil, fmt.Errorf("arena: record: %w", err)
+	}
+	g := &env.GameRecord{Spec: spec, Start: start, Result: res}
+	for _, p := range append(append([]int(nil), r.Opening...), r.Moves...) {
+		g.Moves = append(g.Moves, env.Action(p-1))
+	}
+	g.SetTag("Round", strconv.Itoa(r.Index+1))
+	g.SetTag("White", r.White)
+	g.SetTag("Black", r.Black)
+	g.SetTag("Opening", strconv.Itoa(len(r.Opening)))
+	if r.Reason != "" {
+		g.SetTag("Termination", r.Reason)
+	}
+	return g, nil
 }
 
 // errAborted marks a game cut short by the match's context.
@@ -58,7 +154,8 @@ type player struct {
 
 // play plays one game from start after the opening, white and black
 // choosing moves, and returns its record (without Index and Pair) and the
-// result. A game still running after maxPlies moves is a draw.
+// result. A game still running after maxPlies moves is adjudicated by the
+// stores, as self-play does (env.Adjudicate).
 func play(ctx context.Context, start env.State, opening []env.Action, white, black player, maxPlies int, note Notation) (*Record, env.Result, error) {
 	st := env.Clone(start)
 	for _, a := range opening {
@@ -93,7 +190,7 @@ func play(ctx context.Context, start env.State, opening []env.Action, white, bla
 	}
 	res := st.Result()
 	if res == env.Ongoing {
-		res, rec.Reason = env.Draw, fmt.Sprintf("adjudicated a draw after %d moves", maxPlies)
+		res, rec.Reason = env.Adjudicate(st), fmt.Sprintf("adjudicated by the stores after %d moves", maxPlies) // as self-play
 	}
 	rec.Moves, rec.Result, rec.Final = pits(moves), res.String(), st.String()
 	n, err := note(start, append(append([]env.Action(nil), opening...), moves...))

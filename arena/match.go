@@ -20,7 +20,7 @@ type Config struct {
 	Openings     [][]env.Action // given openings, used in turn; none = generated
 	Start        string         // position string the openings start from; "" = the game's start
 	Seed         uint64         // seeds the openings and the agents
-	MaxPlies     int            // moves after the opening before a game is adjudicated a draw, in [1, 100000]
+	MaxPlies     int            // moves after the opening before a game is adjudicated by the stores (env.Adjudicate), in [1, 100000]
 	SPRT         *SPRT          // when set, stop as soon as the test decides
 }
 
@@ -84,14 +84,19 @@ type Result struct {
 	LLR     float64 // its log-likelihood ratio, on the pairs
 	Verdict Verdict
 	Stopped bool // the SPRT ended the match before all games were played
+	// Forfeits counts the games A and B lost by failing: a crash, a hang
+	// past their time, an illegal move or any other error of a move
+	// (their records say why).
+	ForfeitsA, ForfeitsB int
 }
 
 // gameOut is what a worker sends back for one game.
 type gameOut struct {
-	rec    *Record
-	score  float64 // for A
-	aWhite bool
-	err    error
+	rec     *Record
+	score   float64 // for A
+	aWhite  bool
+	forfeit int // 1: A lost by failing, 2: B did
+	err     error
 }
 
 // Run plays the match and returns its result. It stops early when the SPRT
@@ -192,11 +197,11 @@ func feed(ctx context.Context, pairs chan<- int, n int) {
 func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][]env.Action, pairs <-chan int, out chan<- gameOut) {
 	defer func() { out <- gameOut{} }()
 	seed := m.Config.Seed ^ uint64(w+1)*0x9e3779b97f4a7c15
-	a, err := m.newAgent()(m.Spec, m.A, seed)
+	a, err := m.guarded(m.A, seed)
 	if err == nil {
 		defer closeAgent(a, out)
-		var b agent.Agent
-		if b, err = m.newAgent()(m.Spec, m.B, seed^0xb); err == nil {
+		var b *guard
+		if b, err = m.guarded(m.B, seed^0xb); err == nil {
 			defer closeAgent(b, out)
 			m.playPairs(ctx, start, openings, player{a, m.A}, player{b, m.B}, pairs, out)
 			return
@@ -232,9 +237,14 @@ func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env
 				white, black = b, a
 			}
 			rec, r, err := play(ctx, start, open, white, black, m.Config.MaxPlies, note)
-			if err != nil {
-				out <- gameOut{err: err}
-				continue
+			forfeit := 0
+			if err == nil {
+				a.ag.(*guard).fails, b.ag.(*guard).fails = 0, 0
+			} else {
+				if rec, r, forfeit, err = m.forfeit(start, open, white, black, aWhite, note, err); err != nil {
+					out <- gameOut{err: err}
+					continue
+				}
 			}
 			rec.Index, rec.Pair, rec.A = g, p, "white"
 			if !aWhite {
@@ -244,7 +254,7 @@ func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env
 			if aWhite {
 				score = float64(r.Value(env.White)+1) / 2
 			}
-			out <- gameOut{rec: rec, score: score, aWhite: aWhite}
+			out <- gameOut{rec: rec, score: score, aWhite: aWhite, forfeit: forfeit}
 		}
 	}
 }
@@ -273,6 +283,12 @@ type tally struct {
 // add counts a game, completes its pair when the other game is in, and
 // updates the SPRT.
 func (t *tally) add(g gameOut) {
+	switch g.forfeit {
+	case 1:
+		t.res.ForfeitsA++
+	case 2:
+		t.res.ForfeitsB++
+	}
 	t.res.Counts.add(g.score)
 	if g.aWhite {
 		t.res.AWhite.add(g.score)

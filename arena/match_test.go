@@ -188,7 +188,8 @@ func TestMatchErrors(t *testing.T) {
 		}
 		return agent.New(spec, s, seed)
 	}
-	if _, err := m.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "cheat played pit 201") {
+	if _, err := m.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "cheat failed 3 games in a row") ||
+		!strings.Contains(err.Error(), "forfeits: played pit 201") {
 		t.Errorf("illegal move: %v", err)
 	}
 	m, _ = toyMatch("random", "random", 0)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"kumalak/agent"
@@ -17,6 +18,10 @@ type StateRequest struct {
 	Game     string `json:"game"`     // "togyz", "mangala" or "mangala-kale"; "" = the default game
 	Position string `json:"position"` // RULES.md position string; "" or "start" = the start
 	Moves    []int  `json:"moves"`    // pit numbers played from the position
+	// Record, instead of Moves, gives the moves as a record in the game's
+	// notation (togyz "1. 76 98 2. 36x"; pit numbers for the mangalas);
+	// header lines in brackets ([Event "..."]) are skipped.
+	Record string `json:"record,omitempty"`
 }
 
 // MoveRequest is the body of POST /api/move: a record and optional limits
@@ -39,18 +44,24 @@ type MoveStat struct {
 
 // MoveResponse is the answer of POST /api/move.
 type MoveResponse struct {
-	Move    int        `json:"move"`     // the pit the bot plays
-	Value   float32    `json:"value"`    // expected outcome for the bot, -1..1
-	WinProb float32    `json:"win_prob"` // the bot's chance, a draw counting half
-	Depth   int        `json:"depth,omitempty"`
-	Nodes   int64      `json:"nodes"`
-	PV      []int      `json:"pv"`
-	Moves   []MoveStat `json:"moves"` // per-move figures, best first
-	TimeMS  int64      `json:"time_ms"`
-	Agent   string     `json:"agent"`             // the spec that searched
-	Ignored []string   `json:"ignored,omitempty"` // limits the agent has no key for, e.g. sims for ab
-	Before  string     `json:"before"`            // the position searched
-	State   View       `json:"state"`             // the position after the move; its Moves include it
+	Move    int     `json:"move"`     // the pit the bot plays
+	Value   float32 `json:"value"`    // expected outcome for the bot, -1..1
+	WinProb float32 `json:"win_prob"` // the bot's chance, a draw counting half (calibrated: docs/ENGINE.md)
+	// Evaluated is false for an agent that gives no evaluation (random,
+	// greedy): then Value and WinProb mean nothing and are not shown.
+	Evaluated bool       `json:"evaluated"`
+	Score     float32    `json:"score"`          // in stones of store lead (docs/ENGINE.md, "Scores and probabilities")
+	Mate      int        `json:"mate,omitempty"` // a proven win in Mate plies, or a loss in -Mate
+	WDL       []float32  `json:"wdl,omitempty"`  // win, draw, loss chances, when the agent gives them
+	Depth     int        `json:"depth,omitempty"`
+	Nodes     int64      `json:"nodes"`
+	PV        []int      `json:"pv"`
+	Moves     []MoveStat `json:"moves"` // per-move figures, best first
+	TimeMS    int64      `json:"time_ms"`
+	Agent     string     `json:"agent"`             // the spec that searched
+	Ignored   []string   `json:"ignored,omitempty"` // limits the agent has no key for, e.g. sims for ab
+	Before    string     `json:"before"`            // the position searched
+	State     View       `json:"state"`             // the position after the move; its Moves include it
 }
 
 // GameInfo describes one game served.
@@ -97,12 +108,12 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	st, e := s.replay(req)
+	start, st, moves, e := s.replay(req)
 	if e != nil {
 		writeError(w, e)
 		return
 	}
-	v, err := NewView(st, req.Moves)
+	v, err := NewViewFrom(start, st, moves)
 	if err != nil {
 		writeError(w, &apiError{http.StatusInternalServerError, "internal", err.Error()})
 		return
@@ -110,23 +121,54 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// replay checks a record and returns its position.
-func (s *Server) replay(req StateRequest) (env.State, *apiError) {
+// replay checks a record and returns its start, its position and its
+// moves.
+func (s *Server) replay(req StateRequest) (env.State, env.State, []int, *apiError) {
 	spec, e := s.game(req.Game)
 	if e != nil {
-		return nil, e
+		return nil, nil, nil, e
 	}
-	if len(req.Moves) > s.cfg.MaxMoves {
-		return nil, badRequest("too_many_moves", "%d moves, limit %d", len(req.Moves), s.cfg.MaxMoves)
-	}
-	if _, err := spec.Start(req.Position); err != nil {
-		return nil, badRequest("bad_position", "%v", err)
-	}
-	st, err := Replay(spec, req.Position, req.Moves)
+	start, err := spec.Start(req.Position)
 	if err != nil {
-		return nil, badRequest("illegal_move", "%v", err)
+		return nil, nil, nil, badRequest("bad_position", "%v", err)
 	}
-	return st, nil
+	moves := req.Moves
+	if strings.TrimSpace(req.Record) != "" {
+		if len(moves) > 0 {
+			return nil, nil, nil, badRequest("bad_record", "give moves or record, not both")
+		}
+		if moves, err = parseRecord(start, req.Record); err != nil {
+			return nil, nil, nil, badRequest("bad_record", "%v", err)
+		}
+	}
+	if len(moves) > s.cfg.MaxMoves {
+		return nil, nil, nil, badRequest("too_many_moves", "%d moves, limit %d", len(moves), s.cfg.MaxMoves)
+	}
+	st, err := Replay(spec, req.Position, moves)
+	if err != nil {
+		return nil, nil, nil, badRequest("illegal_move", "%v", err)
+	}
+	return start, st, moves, nil
+}
+
+// parseRecord reads the moves of a record in the game's notation, header
+// lines in brackets skipped.
+func parseRecord(start env.State, rec string) ([]int, error) {
+	var body []string
+	for _, line := range strings.Split(rec, "\n") {
+		if t := strings.TrimSpace(line); !strings.HasPrefix(t, "[") {
+			body = append(body, t)
+		}
+	}
+	acts, err := start.Spec().ParseMoves(start, strings.Join(body, " "))
+	if err != nil {
+		return nil, err
+	}
+	moves := make([]int, len(acts))
+	for i, a := range acts {
+		moves[i] = a.Pit()
+	}
+	return moves, nil
 }
 
 func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
@@ -135,7 +177,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	st, e := s.replay(StateRequest{Game: req.Game, Position: req.Position, Moves: req.Moves})
+	start, st, moves, e := s.replay(StateRequest{Game: req.Game, Position: req.Position, Moves: req.Moves})
 	if e == nil {
 		e = s.checkMoveRequest(req, st)
 	}
@@ -145,7 +187,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
 	defer cancel()
-	resp, e := s.search(ctx, st, req)
+	resp, e := s.search(ctx, start, st, moves, req)
 	if e != nil {
 		writeError(w, e)
 		return
@@ -177,7 +219,7 @@ func (s *Server) checkMoveRequest(req MoveRequest, st env.State) *apiError {
 // search waits for a search slot, borrows an agent, bounds it by the
 // request's limits in the dimensions it has (the others are reported as
 // ignored, and leave its own limits alone) and plays its move.
-func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*MoveResponse, *apiError) {
+func (s *Server) search(ctx context.Context, start, st env.State, moves []int, req MoveRequest) (*MoveResponse, *apiError) {
 	lims := s.lims[st.Spec().Name]
 	want := agent.Limits{Sims: req.Sims, Time: time.Duration(req.TimeMS) * time.Millisecond, Depth: req.Depth}
 	lim, dropped := lims.base.Replace(want, lims.max)
@@ -206,7 +248,7 @@ func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*Mo
 	var resp *MoveResponse
 	var e *apiError
 	if err == nil { // the analysis is the agent's: read it before another request may
-		resp, e = s.answer(st, req.Moves, a, ag, spec.String(), time.Since(began))
+		resp, e = s.answer(start, st, moves, a, ag, spec.String(), time.Since(began))
 	}
 	s.pool.put(st.Spec(), ag, err != nil)
 	switch {
@@ -222,12 +264,16 @@ func (s *Server) search(ctx context.Context, st env.State, req MoveRequest) (*Mo
 }
 
 // answer builds the response for move a played from st.
-func (s *Server) answer(st env.State, moves []int, a env.Action, ag agent.Agent, spec string, took time.Duration) (*MoveResponse, *apiError) {
+func (s *Server) answer(start, st env.State, moves []int, a env.Action, ag agent.Agent, spec string, took time.Duration) (*MoveResponse, *apiError) {
 	resp := &MoveResponse{Move: a.Pit(), WinProb: 0.5, PV: []int{a.Pit()}, Moves: []MoveStat{}, TimeMS: took.Milliseconds(),
 		Agent: spec, Before: st.String()}
 	if an, ok := ag.(agent.Analyzer); ok {
 		r := an.Analysis()
 		resp.Value, resp.WinProb, resp.Depth, resp.Nodes = r.Value, r.WinProb, r.Depth, r.Nodes
+		resp.Evaluated, resp.Score, resp.Mate = true, r.Score, r.Mate
+		if r.HasWDL {
+			resp.WDL = r.WDL[:]
+		}
 		if len(r.PV) > 0 && r.PV[0] == a {
 			resp.PV = resp.PV[:0]
 			for _, m := range r.PV {
@@ -240,7 +286,7 @@ func (s *Server) answer(st env.State, moves []int, a env.Action, ag agent.Agent,
 	}
 	next := env.Clone(st)
 	next.Apply(a)
-	v, err := NewView(next, append(append([]int{}, moves...), a.Pit()))
+	v, err := NewViewFrom(start, next, append(append([]int{}, moves...), a.Pit()))
 	if err != nil {
 		return nil, &apiError{http.StatusInternalServerError, "internal", err.Error()}
 	}

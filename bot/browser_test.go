@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -28,25 +29,31 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// TestBrowserPlaysTheBot loads the page in headless Chromium, plays a
-// togyz move as white, sees the bot answer, then plays mangala as black
-// (the bot opens), and takes a move back.
-func TestBrowserPlaysTheBot(t *testing.T) {
+// page drives the web page of a test server in headless Chromium.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu       sync.Mutex
+	problems []string // console errors and exceptions
+}
+
+// openPage starts the browser on ts; Close checks the console.
+func openPage(t *testing.T, ts *httptest.Server, width, height int64) *page {
 	path := chromium(t)
-	ts := newTestServer(t, "ab:depth=2", nil)
-	parent, cancelAll := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancelAll()
+	parent, cancelAll := context.WithTimeout(context.Background(), 40*time.Second)
 	actx, cancelAlloc := chromedp.NewExecAllocator(parent,
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(t.TempDir()))
-	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-
-	var mu sync.Mutex
-	var problems []string
+	p := &page{t: t, ctx: ctx}
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+		cancelAll()
+	})
 	messages := chromedp.Console(ctx)
 	go func() {
 		for m, err := range messages {
@@ -54,68 +61,165 @@ func TestBrowserPlaysTheBot(t *testing.T) {
 				return
 			}
 			if m.IsException() || m.Type == chromedp.ConsoleError {
-				mu.Lock()
-				problems = append(problems, m.String())
-				mu.Unlock()
+				p.mu.Lock()
+				p.problems = append(p.problems, m.String())
+				p.mu.Unlock()
 			}
 		}
 	}()
+	p.run("viewport", chromedp.EmulateViewport(width, height))
+	p.run("load the page", chromedp.Navigate(ts.URL), chromedp.WaitVisible(chromedp.CSS("#board .pit")))
+	return p
+}
 
-	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
+func (p *page) run(what string, steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, steps...); err != nil {
+		p.t.Fatalf("%s: %v", what, err)
 	}
-	text := func(js string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatalf("%s: %v", js, err)
-		}
-		return s
-	}
-	wait := func(js string) chromedp.Action[chromedp.Void] {
-		return chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(8*time.Second))
-	}
+}
 
-	run("load the page", chromedp.Navigate(ts.URL), chromedp.WaitVisible(chromedp.CSS("#pit-w-7.legal")))
-	if n := text(`String(document.querySelectorAll("#board .pit").length)`); n != "18" {
+func (p *page) text(js string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		p.t.Fatalf("%s: %v", js, err)
+	}
+	return s
+}
+
+func (p *page) wait(js string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(15*time.Second))
+}
+
+// checkConsole fails the test on console errors.
+func (p *page) checkConsole() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, m := range p.problems {
+		p.t.Errorf("browser console: %s", m)
+	}
+}
+
+// TestBrowserPlaysTheBot loads the page in headless Chromium, plays a
+// togyz move as white, sees the bot answer in the move list's notation,
+// then plays mangala as black (the bot opens), and takes a move back.
+func TestBrowserPlaysTheBot(t *testing.T) {
+	ts := newTestServer(t, "ab:depth=2", nil)
+	p := openPage(t, ts, 1200, 900)
+	p.run("togyz", p.wait(`document.querySelector("#pit-w-7.legal") !== null`))
+	if n := p.text(`String(document.querySelectorAll("#board .pit").length)`); n != "18" {
 		t.Fatalf("togyz board with %s pits, want 18", n)
 	}
-	run("play pit 7", chromedp.Click(chromedp.CSS("#pit-w-7")),
-		wait(`document.querySelectorAll("#record li").length >= 2 && document.getElementById("botmove").textContent !== ""`))
-	if got := text(`document.getElementById("botmove").textContent`); !strings.HasPrefix(got, "Bot played pit ") || !strings.Contains(got, "its chance") {
+	p.run("play pit 7", chromedp.Click(chromedp.CSS("#pit-w-7")),
+		p.wait(`document.querySelectorAll("#record .mv").length >= 2 && document.getElementById("botmove").textContent !== ""`))
+	if got := p.text(`document.getElementById("botmove").textContent`); !strings.HasPrefix(got, "Bot played ") || !strings.Contains(got, "its chance") {
 		t.Errorf("bot move text %q", got)
 	}
-	if got := text(`document.getElementById("record").textContent`); !strings.HasPrefix(got, "white 7black ") {
-		t.Errorf("record %q", got)
+	// 7 with 9 stones ends on black's 6, which then holds 10: an even
+	// count, captured; the list reads "1. 76+10 ..".
+	if got := p.text(`document.getElementById("record").textContent`); !strings.HasPrefix(got, "76+10 ") {
+		t.Errorf("record %q, want it to start 76+10", got)
 	}
-	if got := text(`document.getElementById("pit-w-7").dataset.count + "/" + document.getElementById("store-white").textContent`); got == "9/0" {
-		t.Errorf("the board did not change: pit 7 and white's kazan read %s", got)
+	if got := p.text(`document.querySelector("#mv-1").className + "|" + document.getElementById("announce").textContent`); !strings.Contains(got, "cap") || !strings.Contains(got, "The bot played") {
+		t.Errorf("first move's marks and the announcement: %q", got)
 	}
 
-	run("mangala as black", chromedp.Evaluate[chromedp.Void](`(() => {
+	p.run("mangala as black", chromedp.Evaluate[chromedp.Void](`(() => {
 		document.getElementById("side").value = "b";
 		const g = document.getElementById("game");
 		g.value = "mangala";
 		g.dispatchEvent(new Event("change"));
-	})()`), wait(`document.querySelectorAll("#board .pit").length === 12 && document.querySelector("#board .pit.legal") !== null`))
-	before := text(`String(document.querySelectorAll("#record li").length)`)
-	if !strings.HasPrefix(text(`document.getElementById("record").textContent`), "white ") {
-		t.Errorf("playing black, the bot did not open: record %q", text(`document.getElementById("record").textContent`))
+	})()`), p.wait(`document.querySelectorAll("#board .pit").length === 12 && document.querySelector("#board .pit.legal") !== null`))
+	before := p.text(`String(document.querySelectorAll("#record .mv").length)`)
+	if !strings.HasPrefix(p.text(`document.getElementById("record").textContent`), "white ") {
+		t.Errorf("playing black, the bot did not open: record %q", p.text(`document.getElementById("record").textContent`))
 	}
-	pit := text(`document.querySelector("#board .pit.legal").id`)
-	run("play "+pit, chromedp.Click(chromedp.CSS("#"+pit)),
-		wait(`document.querySelectorAll("#record li").length > `+before+` && document.querySelector("#board .pit.legal") !== null`))
-	run("undo", chromedp.Click(chromedp.CSS("#undo")),
-		wait(`document.querySelectorAll("#record li").length === `+before))
-	if got := text(`document.getElementById("turn").textContent`); got != "Your move (black)" {
+	pit := p.text(`document.querySelector("#board .pit.legal").id`)
+	p.run("play "+pit, chromedp.Click(chromedp.CSS("#"+pit)),
+		p.wait(`document.querySelectorAll("#record .mv").length > `+before+` && document.querySelector("#board .pit.legal") !== null`))
+	p.run("undo", chromedp.Click(chromedp.CSS("#undo")),
+		p.wait(`document.querySelectorAll("#record .mv").length === `+before))
+	if got := p.text(`document.getElementById("turn").textContent`); got != "Your move (black)" {
 		t.Errorf("after undo: %q", got)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, p := range problems {
-		t.Errorf("browser console: %s", p)
+	p.checkConsole()
+}
+
+// TestBrowserPhoneRecordAnalysis, on a phone's 390 px: the page fits the
+// width, a move is played, a pasted record is loaded, its analysis is
+// stepped through with the value bar and best move at each step, the
+// record is copied back, and a set-up position shows a tuzdyk in its
+// owner's colour.
+func TestBrowserPhoneRecordAnalysis(t *testing.T) {
+	ts := newTestServer(t, "ab:depth=2", nil)
+	p := openPage(t, ts, 390, 844)
+	p.run("togyz", p.wait(`document.querySelector("#pit-w-7.legal") !== null`))
+	if w := p.text(`String(document.documentElement.scrollWidth)`); w != "390" {
+		t.Errorf("page %s px wide on a 390 px screen", w)
 	}
+	if w := p.text(`String(Math.round(document.getElementById("board").getBoundingClientRect().width))`); w < "300" || len(w) != 3 {
+		t.Errorf("board %s px wide, want most of 390", w)
+	}
+	p.run("play pit 3", chromedp.Click(chromedp.CSS("#pit-w-3")),
+		p.wait(`document.querySelectorAll("#record .mv").length >= 2`))
+
+	const record = `[Game "togyz"]
+1. 76 98 2. 33 12 3. 45 *`
+	p.run("paste a record", chromedp.Evaluate[chromedp.Void](`document.getElementById("setup").open = true`),
+		chromedp.SetValue(chromedp.CSS("#recordin"), record), chromedp.Click(chromedp.CSS("#load")),
+		p.wait(`document.querySelectorAll("#record .mv").length === 5 && document.getElementById("announce").textContent === "Loaded 5 moves."`))
+	if got := p.text(`document.getElementById("record").textContent`); !strings.HasPrefix(got, "76+10 98") {
+		t.Errorf("loaded record reads %q", got)
+	}
+	if got := p.text(`document.getElementById("turn").textContent`); got != "Your move (black)" {
+		t.Errorf("after loading: %q, want black (the side to move) for the person", got)
+	}
+
+	p.run("analyse", chromedp.Click(chromedp.CSS("#analyse")),
+		p.wait(`document.getElementById("anatext").textContent.includes("best")`))
+	if got := p.text(`document.getElementById("turn").textContent`); got != "Analysis: move 5 of 5, black to move" {
+		t.Errorf("analysis turn line %q", got)
+	}
+	p.run("to the start", chromedp.Click(chromedp.CSS("#first")),
+		p.wait(`document.getElementById("turn").textContent.startsWith("Analysis: move 0 ") && document.getElementById("anatext").textContent.includes("played: 76")`))
+	start := p.text(`document.getElementById("evalfill").style.width + " " + document.getElementById("evallabel").textContent`)
+	if !strings.HasSuffix(start, "white's chance") || start == "50% white's chance" {
+		t.Errorf("value bar at the start: %q", start)
+	}
+	p.run("one step on", chromedp.Click(chromedp.CSS("#next")),
+		p.wait(`document.getElementById("turn").textContent.startsWith("Analysis: move 1 ") && document.getElementById("anatext").textContent.includes("black to move; best")`))
+	if got := p.text(`document.querySelector("#record .now").id`); got != "mv-1" {
+		t.Errorf("the move shown is %q in the list, want mv-1", got)
+	}
+	p.run("click a move", chromedp.Click(chromedp.CSS("#mv-3")),
+		p.wait(`document.getElementById("turn").textContent.startsWith("Analysis: move 3 ") && document.getElementById("anatext").textContent.includes("best")`))
+	if n := p.text(`String(document.querySelectorAll("#board .pit.legal").length)`); n != "0" {
+		t.Errorf("%s pits can be played in analysis", n)
+	}
+	p.run("back to play", chromedp.Click(chromedp.CSS("#analyse")), p.wait(`document.getElementById("analysis").hidden`))
+
+	p.run("copy", chromedp.Click(chromedp.CSS("#copy")), p.wait(`document.getElementById("recordin").value.includes("1. 76 98 2. 33 12 3. 45")`))
+
+	p.run("set up a position", chromedp.Evaluate[chromedp.Void](`document.getElementById("recordin").value = ""`),
+		chromedp.SetValue(chromedp.CSS("#posin"), "9,9,9,9,9,9,9,9,9/9,9,0,9,9,9,9,9,15 3 0 3 - b"),
+		chromedp.Click(chromedp.CSS("#load")), p.wait(`document.querySelector("#pit-b-3.special-w") !== null`))
+	if got := p.text(`document.querySelector("#pit-b-3 .mark").textContent + " " + document.querySelector("#pit-b-3 title").textContent`); got != "Tw black pit 3: 0 stones — white's tuzdyk" {
+		t.Errorf("tuzdyk drawn as %q", got)
+	}
+
+	// mangala: 4 from the start ends in the store; the move is
+	// announced, and white moves again.
+	p.run("mangala as white", chromedp.Evaluate[chromedp.Void](`(() => {
+		document.getElementById("posin").value = "";
+		document.getElementById("side").value = "w";
+		const g = document.getElementById("game");
+		g.value = "mangala";
+		g.dispatchEvent(new Event("change"));
+	})()`), p.wait(`document.querySelectorAll("#board .pit").length === 12 && document.querySelector("#pit-w-4.legal") !== null`))
+	p.run("play 4", chromedp.Click(chromedp.CSS("#pit-w-4")), p.wait(`document.querySelector("#board .pit.legal") !== null && document.getElementById("announce").textContent !== ""`))
+	if got := p.text(`document.getElementById("announce").textContent + " | " + document.getElementById("turn").textContent + " | " + document.getElementById("record").textContent`); got != "You played 4, 1 sown into the store, white moves again. | Your move (white) | white 4↻" {
+		t.Errorf("after mangala 4: %q", got)
+	}
+	p.checkConsole()
 }

@@ -1,16 +1,28 @@
-// Package bot puts an agent in front of people and programs, three ways:
+// Package bot puts an agent in front of people and programs, four ways:
 //
-//   - Play: a game in the terminal. The board is drawn as the players see
-//     it; the person types pit numbers (and, where the command wires it,
-//     togyz's record form "76"), hint, undo, new, board, help and quit. The
-//     bot's moves come with its evaluation, the end with the result.
+//   - Play: a game in the terminal. The board is drawn as the person sees
+//     it from their seat (turned round for black), each move is stated
+//     with what it did (stones sown, captures, a tuzdyk or castle made, an
+//     extra turn); the person types one token of the record notation (a
+//     pit number, togyz's "76" with its landing pit checked), hint, undo,
+//     new, board, save FILE, load FILE (record files of package env), help
+//     and quit. The bot's moves come with its evaluation, the end with the
+//     result.
+//   - Analyze: the judgement of every move of a game record (analyze.go):
+//     the mover's value and chance to win before and after the move, the
+//     best move and line, and a mark by the chance lost (Thresholds).
+//     WinProb is the one place that decides which agents' values are
+//     probabilities; AnalyzeConfig.Exact is the seam for a tablebase.
 //   - ServeEngine: the kumalak engine protocol on standard input and output, a
 //     line protocol in the manner of UCI for tournament programs. It is
 //     specified, with a full example session, in docs/ENGINE.md; the
 //     agent package's "engine" kind is its client.
 //   - Server: an HTTP JSON API (GET /api/info, POST /api/state, POST
 //     /api/move) and an embedded web page (web/, plain HTML, CSS and JS,
-//     no build step) where a person plays the bot in any of the games.
+//     no build step) where a person plays the bot in any of the games,
+//     pastes or copies a record, sets up a position and steps through a
+//     game's analysis; board.js draws the board and the sowings,
+//     analysis.js the analysis mode.
 //
 // Agents are built from agent spec strings (agent.ParseSpec, once, when
 // the engine or server starts). A request or a go command may bound one
@@ -30,7 +42,10 @@
 //
 // Perspective: values and win probabilities are from the view of the
 // player to move in the position searched, as in package agent: the bot's
-// own chances after its move, the person's for a hint.
+// own chances after its move, the person's for a hint (the analysis mode
+// turns them into White's). They are calibrated: the network's value, or
+// alpha-beta's score through agent.Calibration; an agent that evaluates
+// nothing shows no chance (MoveResponse.Evaluated).
 //
 // Concurrency: agents are not safe for concurrent use. Play and Engine use
 // one goroutine for the game (Engine's search runs in a second one, while

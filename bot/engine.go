@@ -78,18 +78,21 @@ func ServeEngine(ctx context.Context, in io.Reader, out io.Writer, cfg EngineSer
 // engine is the protocol.Handler of ServeEngine: the game, the agent for
 // it and the options set.
 type engine struct {
-	cfg   EngineServerConfig
-	sp    agent.Spec
-	games []string
-	spec  *env.Spec
-	start string    // position string of the record's start; "" = the start
-	moves []int     // the record's moves
-	st    env.State // start with moves played
-	opts  agent.Limits
-	ag    agent.Agent
-	base  agent.Limits // the agent's own limits
-	max   agent.Limits // the largest it takes; zero: not a dimension of it
-	seeds uint64
+	cfg     EngineServerConfig
+	sp      agent.Spec
+	games   []string
+	spec    *env.Spec
+	start   string    // position string of the record's start; "" = the start
+	moves   []int     // the record's moves
+	st      env.State // start with moves played
+	opts    agent.Limits
+	ag      agent.Agent
+	base    agent.Limits // the agent's own limits
+	max     agent.Limits // the largest it takes; zero: not a dimension of it
+	hash    int          // the agent's table in MiB (agent.HashSizer); 0: none or not one
+	hashSet bool         // hash was set by setoption, and carries over to the next game's agent
+	multi   int          // lines reported (MultiPV), >= 1
+	seeds   uint64
 }
 
 func newEngine(cfg EngineServerConfig) (*engine, error) {
@@ -97,7 +100,7 @@ func newEngine(cfg EngineServerConfig) (*engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bot: engine: %w", err)
 	}
-	e := &engine{cfg: cfg, sp: sp, games: cfg.Games}
+	e := &engine{cfg: cfg, sp: sp, games: cfg.Games, multi: 1}
 	if len(e.games) == 0 {
 		e.games = env.Games()
 	}
@@ -134,7 +137,14 @@ func (e *engine) Hello() []protocol.Answer {
 	spin(protocol.OptionSims, int64(e.max.Sims))
 	spin(protocol.OptionTime, e.max.Time.Milliseconds())
 	spin(protocol.OptionDepth, int64(e.max.Depth))
-	return append(out, protocol.Option{Name: protocol.OptionThreads, Type: protocol.Spin, Default: "1", Min: 1, Max: 1})
+	if _, ok := e.ag.(agent.HashSizer); ok {
+		out = append(out, protocol.Option{Name: protocol.OptionHash, Type: protocol.Spin, Default: strconv.Itoa(e.hash), Max: agent.MaxHash})
+	}
+	if _, ok := e.ag.(agent.MultiPVer); ok {
+		out = append(out, protocol.Option{Name: protocol.OptionMultiPV, Type: protocol.Spin, Default: "1", Min: 1, Max: agent.MaxMultiPV})
+	}
+	return append(out, protocol.Option{Name: protocol.OptionThreads, Type: protocol.Spin, Default: "1", Min: 1, Max: 1},
+		protocol.Option{Name: protocol.OptionPonder, Type: protocol.Check, Default: "false"})
 }
 
 // NewGame starts a new game, of another game when named.
@@ -174,10 +184,26 @@ func (e *engine) buildAgent(spec *env.Spec) error {
 	if err != nil {
 		return err
 	}
+	if h, ok := a.(agent.HashSizer); ok && e.hashSet && e.hash != h.Hash() {
+		if err := h.SetHash(e.hash); err != nil { // the size set for the last game
+			_ = closeAgent(a)
+			return err
+		}
+	}
+	if m, ok := a.(agent.MultiPVer); ok {
+		if err := m.SetMultiPV(e.multi); err != nil {
+			_ = closeAgent(a)
+			return err
+		}
+	}
 	e.closeAgent()
 	e.ag, e.base, e.max = a, agent.Limits{}, agent.Limits{}
 	if l, ok := a.(agent.Limiter); ok {
 		e.base, e.max = l.Limits(), l.MaxLimits()
+	}
+	e.hash = 0
+	if h, ok := a.(agent.HashSizer); ok {
+		e.hash = h.Hash()
 	}
 	return nil
 }
@@ -219,8 +245,14 @@ func (e *engine) follow(start string, moves []int) {
 // SetOption sets game, threads, or a limit the agent has, within its
 // range; 0 restores the agent's own.
 func (e *engine) SetOption(c protocol.SetOption) error {
-	if c.Name == protocol.OptionGame {
+	switch c.Name {
+	case protocol.OptionGame:
 		return e.newGame(strings.ToLower(c.Value))
+	case protocol.OptionPonder:
+		if v := strings.ToLower(c.Value); v != "true" && v != "false" {
+			return fmt.Errorf("option %s: value %q is not true or false", c.Name, c.Value)
+		}
+		return nil
 	}
 	set, max, ok := e.limitOption(c.Name)
 	if !ok {
@@ -249,6 +281,23 @@ func (e *engine) limitOption(name string) (set func(int64), max int64, ok bool) 
 		return func(n int64) { e.opts.Depth = int(n) }, int64(e.max.Depth), true
 	case name == protocol.OptionThreads:
 		return func(int64) {}, 1, true
+	}
+	if h, ok := e.ag.(agent.HashSizer); ok && name == protocol.OptionHash {
+		return func(n int64) {
+			if h.SetHash(int(n)) == nil { // in range; an agent that refuses keeps its table
+				e.hash, e.hashSet = int(n), true
+			}
+		}, agent.MaxHash, true
+	}
+	if m, ok := e.ag.(agent.MultiPVer); ok && name == protocol.OptionMultiPV {
+		return func(n int64) {
+			if n < 1 {
+				n = 1
+			}
+			if m.SetMultiPV(int(n)) == nil { // in range
+				e.multi = int(n)
+			}
+		}, agent.MaxMultiPV, true
 	}
 	return nil, 0, false
 }

@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
+	"math"
+	"strings"
 	"time"
 
 	"kumalak/agent"
@@ -61,7 +63,8 @@ type search struct {
 	began    time.Time
 	found    bool
 	best     env.Action
-	ana      agent.Analysis // copy of the last slice's analysis
+	ana      agent.Analysis // copy of the deepest slice's analysis
+	nodes    int64          // alpha-beta's nodes over all slices
 	lastInfo time.Time
 	lastLine string // the last info line written, less its time
 	failed   error
@@ -144,49 +147,141 @@ func (s *search) slice() error {
 		}
 		return err
 	}
-	s.found, s.best = true, a
-	s.ana = agent.Analysis{WinProb: 0.5, PV: append(s.ana.PV[:0], a), Moves: s.ana.Moves[:0]} // an agent that does not say
+	r := agent.Analysis{WinProb: 0.5, PV: []env.Action{a}} // an agent that does not say
 	if an, ok := s.e.ag.(agent.Analyzer); ok {
-		r := an.Analysis()
-		s.ana = agent.Analysis{Value: r.Value, WinProb: r.WinProb, Depth: r.Depth, Nodes: r.Nodes,
-			PV: append(s.ana.PV[:0], r.PV...), Moves: append(s.ana.Moves[:0], r.Moves...)}
+		r = an.Analysis()
 	}
+	if r.Depth > 0 {
+		s.nodes += r.Nodes
+	}
+	if s.found && r.Depth < s.ana.Depth { // a slice cut short: the deeper result stands
+		return nil
+	}
+	s.found, s.best = true, a
+	s.keep(r)
 	if time.Since(s.lastInfo) >= s.e.cfg.Slice {
 		s.info()
 	}
 	return nil
 }
 
-// info writes the analysis so far, unless it says what the last one said.
+// keep copies r, whose slices are the agent's, into s.ana.
+func (s *search) keep(r agent.Analysis) {
+	pv, moves, lines := s.ana.PV[:0], s.ana.Moves[:0], s.ana.Lines[:0]
+	s.ana = r
+	s.ana.PV, s.ana.Moves = append(pv, r.PV...), append(moves, r.Moves...)
+	s.ana.Lines = lines
+	for _, l := range r.Lines {
+		l.PV = append([]env.Action(nil), l.PV...)
+		s.ana.Lines = append(s.ana.Lines, l)
+	}
+	if r.Depth > 0 {
+		s.ana.Nodes = s.nodes
+	}
+}
+
+// info writes the analysis so far, unless it says what the last one said:
+// one line, or with MultiPV one line per move asked for, best first.
 func (s *search) info() {
 	s.lastInfo = time.Now()
 	if !s.found {
 		return
 	}
 	a := s.ana
-	in := protocol.Info{Has: protocol.InfoValue | protocol.InfoWinProb | protocol.InfoPV, Value: a.Value, WinProb: a.WinProb}
-	switch {
-	case a.Depth > 0:
-		in.Has |= protocol.InfoDepth | protocol.InfoNodes
-		in.Depth, in.Nodes = a.Depth, a.Nodes
-	case a.Nodes > 0:
-		in.Has |= protocol.InfoVisits
-		in.Visits = a.Nodes
-	}
 	pv := a.PV
 	if len(pv) == 0 || pv[0] != s.best {
 		pv = []env.Action{s.best}
 	}
-	for _, m := range pv {
-		in.PV = append(in.PV, m.Pit())
+	lines := []protocol.Info{s.infoLine(a, pv)}
+	if len(a.Lines) > 1 {
+		lines = lines[:0]
+		for k, l := range a.Lines {
+			in := protocol.Info{Has: protocol.InfoMultiPV | protocol.InfoValue | protocol.InfoWinProb | protocol.InfoPV, MultiPV: k + 1, Value: l.Value, WinProb: winProb(l.Value)}
+			if k == 0 {
+				in = s.infoLine(a, l.PV)
+				in.Has, in.MultiPV = in.Has|protocol.InfoMultiPV, 1
+			} else {
+				in.PV = pits(l.PV)
+				setScore(&in, l.Score, l.Mate)
+				if a.Depth > 0 {
+					in.Has, in.Depth = in.Has|protocol.InfoDepth, a.Depth
+				}
+			}
+			lines = append(lines, in)
+		}
 	}
-	if same := in.Format(); same != s.lastLine {
-		s.lastLine = same
+	var same strings.Builder
+	for _, in := range lines {
+		same.WriteString(in.Format() + "\n")
+	}
+	if same.String() == s.lastLine {
+		return
+	}
+	s.lastLine = same.String()
+	elapsed := time.Since(s.began)
+	for _, in := range lines {
 		in.Has |= protocol.InfoTime
-		in.Time = time.Since(s.began)
+		in.Time = elapsed
+		if n := max(in.Nodes, in.Visits); n > 0 && in.MultiPV <= 1 {
+			in.Has, in.NPS = in.Has|protocol.InfoNPS, n*int64(time.Second)/int64(max(elapsed, time.Millisecond))
+		}
 		s.out(in)
 	}
 }
+
+// infoLine is the info line of analysis a with line pv, less its time.
+func (s *search) infoLine(a agent.Analysis, pv []env.Action) protocol.Info {
+	in := protocol.Info{Has: protocol.InfoValue | protocol.InfoWinProb | protocol.InfoPV, Value: a.Value, WinProb: a.WinProb, PV: pits(pv)}
+	switch {
+	case a.Depth > 0:
+		in.Has |= protocol.InfoDepth | protocol.InfoSelDepth | protocol.InfoNodes
+		in.Depth, in.SelDepth, in.Nodes = a.Depth, max(a.SelDepth, a.Depth), a.Nodes
+		if s.e.hash > 0 || a.HashFull > 0 {
+			in.Has, in.HashFull = in.Has|protocol.InfoHashFull, a.HashFull
+		}
+	case a.Nodes > 0:
+		in.Has |= protocol.InfoVisits
+		in.Visits = a.Nodes
+	}
+	if a.Depth > 0 || a.Nodes > 0 {
+		setScore(&in, a.Score, a.Mate)
+	}
+	if a.HasWDL {
+		in.Has |= protocol.InfoWDL
+		in.WDL = perMille(a.WDL)
+	}
+	return in
+}
+
+// setScore gives in the score, or the plies to a proven result.
+func setScore(in *protocol.Info, score float32, mate int) {
+	if mate != 0 {
+		in.Has, in.Mate = in.Has|protocol.InfoMate, mate
+		return
+	}
+	in.Has, in.Score = in.Has|protocol.InfoScore, protocol.Round(score)
+}
+
+// perMille rounds chances to per mille that sum to 1000, the draw taking
+// the rounding.
+func perMille(wdl [3]float32) [3]int {
+	w := int(math.Round(float64(wdl[0]) * 1000))
+	l := int(math.Round(float64(wdl[2]) * 1000))
+	w, l = min(max(w, 0), 1000), min(max(l, 0), 1000-min(max(w, 0), 1000))
+	return [3]int{w, 1000 - w - l, l}
+}
+
+// pits returns actions as pit numbers.
+func pits(line []env.Action) []int {
+	out := make([]int, len(line))
+	for i, m := range line {
+		out[i] = m.Pit()
+	}
+	return out
+}
+
+// winProb is (value+1)/2 within 0..1.
+func winProb(v float32) float32 { return min(1, max(0, (v+1)/2)) }
 
 // finish writes the move statistics and the last info line, and returns
 // the move. A search that failed, or was stopped before its first move,

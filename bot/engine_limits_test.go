@@ -66,8 +66,9 @@ func TestEngineOptionRanges(t *testing.T) {
 		spec string
 		want map[string]int64 // option → max
 	}{
-		{"ab:depth=3", map[string]int64{"time": agent.MaxTime.Milliseconds(), "depth": agent.MaxDepth, "threads": 1}},
-		{"mcts:sims=50", map[string]int64{"sims": agent.MaxSims, "time": agent.MaxTime.Milliseconds(), "threads": 1}},
+		{"ab:depth=3", map[string]int64{"time": agent.MaxTime.Milliseconds(), "depth": agent.MaxDepth, "threads": 1,
+			"hash": agent.MaxHash, "multipv": agent.MaxMultiPV}},
+		{"mcts:sims=50", map[string]int64{"sims": agent.MaxSims, "time": agent.MaxTime.Milliseconds(), "threads": 1, "multipv": agent.MaxMultiPV}},
 		{"random", map[string]int64{"threads": 1}},
 	}
 	for _, c := range cases {
@@ -93,6 +94,9 @@ func TestEngineOptionRanges(t *testing.T) {
 			if r := s.ask(fmt.Sprintf("setoption name %s value %d", name, max+1)); len(r) != 1 || !strings.HasPrefix(r[0], "error setoption") {
 				t.Errorf("%s: %s above its max accepted: %q", c.spec, name, r)
 			}
+		}
+		if _, ok := got["hash"]; ok { // a search would make the 4 GiB table
+			s.ask("setoption name hash value 1")
 		}
 		if _, ok := got["depth"]; ok {
 			s.ask("setoption name depth value " + strconv.Itoa(agent.MaxDepth))

@@ -146,10 +146,12 @@ func TestEngineSession(t *testing.T) {
 		"position start moves 7 10":          "error position: move 2 (pit 10): illegal move: pit 10 out of range 1..9",
 		"go sims":                            `error go: "sims" needs a number`,
 		"go sims -4":                         `error go: sims "-4"`,
-		"go ponder 3":                        `error go: unknown word "ponder"`,
+		"go ponder 3":                        `error go: "3" needs a number`,
+		"ponderhit":                          "error ponderhit: no go ponder search is running",
+		"setoption name ponder value maybe":  `error setoption: option ponder: value "maybe" is not true or false`,
 		"setoption name bogus value 1":       `error setoption: unknown option "bogus"`,
 		"setoption name depth value many":    "error setoption: option depth: value \"many\" is not a whole number in 0..60",
-		"setoption name sims value 400":      `error setoption: unknown option "sims" (options: game, time, depth, threads)`,
+		"setoption name sims value 400":      `error setoption: unknown option "sims" (options: game, time, depth, hash, multipv, threads, ponder)`,
 		"setoption name threads value 4":     "error setoption: option threads: 4 not supported",
 		"setoption sims 4":                   "error setoption: want setoption name",
 		"newgame chess":                      `error newgame: game "chess" not played here`,
@@ -172,7 +174,7 @@ func TestEngineSession(t *testing.T) {
 	}
 	s.send("go depth 2")
 	got := s.expect("bestmove ", 5*time.Second)
-	if len(got) == 0 || !strings.HasPrefix(got[len(got)-1], "bestmove ") || !hasPrefix(got, "info depth 2 nodes ") || !hasPrefix(got, "info move ") {
+	if len(got) == 0 || !strings.HasPrefix(got[len(got)-1], "bestmove ") || !hasPrefix(got, "info depth 2 seldepth ") || !hasPrefix(got, "info move ") {
 		t.Fatalf("go depth 2: %q", got)
 	}
 	if _, err := env.CheckMove(want, bestMove(t, got)); err != nil {
@@ -182,7 +184,8 @@ func TestEngineSession(t *testing.T) {
 	if got := s.ask("position fen 0,0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1,1 82 71 - - w"); len(got) != 0 {
 		t.Errorf("a finished position was refused: %q", got)
 	}
-	if got := s.ask("go"); !slices.Equal(got, []string{"info string game is over (1-0)", "bestmove none"}) {
+	s.send("go") // the search answers in its own goroutine: wait for its bestmove, not for readyok
+	if got := s.expect("bestmove", 5*time.Second); !slices.Equal(got, []string{"info string game is over (1-0)", "bestmove none"}) {
 		t.Errorf("go on a finished game: %q", got)
 	}
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"kumalak/agent"
 	"kumalak/env"
@@ -20,13 +21,16 @@ type PlayConfig struct {
 	Human env.Player  // the side the person plays
 	Start string      // position string to start from; "" = the start position
 	Name  string      // the bot's name in messages; "" = "kumalak"
-	// ParseMove reads a move typed by the person, e.g. togyz's record form
-	// "76", for st (which it must not change). Nil: pit numbers only; a
-	// plain pit number is always tried first.
+	// ParseMove reads a move typed by the person for st (which it must not
+	// change). Nil: one token of the game's record notation (env.Spec.ReadMove):
+	// a pit number, and for togyz also the record form "76", whose landing
+	// pit is checked.
 	ParseMove func(st env.State, tok string) (env.Action, error)
 	// FormatMove writes a played from st (not changed) in the record form.
 	// Nil: the game's notation (env.Spec.FormatMoves), e.g. togyz's "76".
 	FormatMove func(st env.State, a env.Action) string
+	// Now gives the date of a saved record; nil = time.Now.
+	Now func() time.Time
 }
 
 // Validate names the first bad field.
@@ -45,13 +49,16 @@ func (c PlayConfig) Validate() error {
 
 // playHelp is the help text of the terminal session.
 const playHelp = `Commands:
-  <pit>    play the pit with that number, from your own left (togyz also takes the record form, e.g. 76)
-  hint     the bot's suggestion for you, with your chance to win
-  undo     take back your last move and the bot's reply
-  board    draw the board again
-  new      start a new game
-  help     this text
-  quit     leave (so does the end of input)
+  <pit>      play the pit with that number, from your own left (togyz also takes the record form,
+             e.g. 76: pit 7, last stone in pit 6, checked)
+  hint       the bot's suggestion for you, with your chance to win
+  undo       take back your last move and the bot's reply
+  board      draw the board again
+  new        start a new game
+  save FILE  write the game so far to FILE as a record (docs/RECORDS.md)
+  load FILE  go on from the game in a record file (its first game; load FILE N for game N)
+  help       this text
+  quit       leave (so does the end of input)
 `
 
 // Play runs a game between a person typing on in and the bot, writing to
@@ -124,7 +131,19 @@ func (s *session) loop(ctx context.Context) error {
 
 // command carries out one line typed by the person; quit ends the session.
 func (s *session) command(ctx context.Context, line string) (quit bool, err error) {
+	if word, arg, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+		switch strings.ToLower(word) {
+		case "save":
+			s.save(strings.TrimSpace(arg))
+			return false, nil
+		case "load":
+			s.load(strings.TrimSpace(arg))
+			return false, nil
+		}
+	}
 	switch strings.ToLower(line) {
+	case "save", "load":
+		s.printf("%s needs a file name, e.g. %s game.kgn\n", line, line)
 	case "":
 	case "quit", "exit", "q":
 		s.printf("bye\n")
@@ -190,15 +209,24 @@ func (s *session) humanMove(tok string) {
 	s.show()
 }
 
-// parseMove reads a pit number, or the game's record form.
+// parseMove reads one move: ParseMove's, else one token of the game's
+// record notation, played on a copy of st.
 func (s *session) parseMove(st env.State, tok string) (env.Action, error) {
-	if pit, err := strconv.Atoi(tok); err == nil && (s.cfg.ParseMove == nil || len(tok) == 1) {
-		return env.CheckMove(st, pit)
-	}
 	if s.cfg.ParseMove != nil {
 		return s.cfg.ParseMove(st, tok)
 	}
-	return 0, fmt.Errorf("not a pit number or a command (type help)")
+	if strings.ContainsAny(tok, " \t") {
+		return 0, errors.New("one move at a time")
+	}
+	read := st.Spec().ReadMove
+	if read == nil {
+		read = env.ReadPit
+	}
+	a, err := read(env.Clone(st), tok)
+	if err != nil && !errors.Is(err, env.ErrIllegal) && !strings.ContainsAny(tok, "0123456789") {
+		return 0, fmt.Errorf("not a move or a command (type help)")
+	}
+	return a, err
 }
 
 // moveText writes a move as its pit, with the record form when it differs:
@@ -279,10 +307,15 @@ func (s *session) undo() {
 	s.show()
 }
 
-// show draws the board and, on the person's turn, the legal moves.
+// show states the last move, draws the board from the person's seat and,
+// on the person's turn, lists the legal moves.
 func (s *session) show() {
 	st := s.cur()
-	s.printf("%s", drawing(st))
+	if n := len(s.moves); n > 0 {
+		before := s.hist[n-1]
+		s.printf("last move: %s\n", describeMove(before, st, s.moves[n-1], s.moveText(before, s.moves[n-1])))
+	}
+	s.printf("%s", boardFor(st, s.cfg.Human))
 	if st.Result() == env.Ongoing && st.ToMove() == s.cfg.Human {
 		s.printf("your move (%s); legal: %s\n", sideName(s.cfg.Human), pitList(legalPits(st)))
 	}

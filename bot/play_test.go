@@ -35,7 +35,7 @@ func wantInOrder(t *testing.T, out string, parts ...string) {
 
 func TestPlayScriptedSession(t *testing.T) {
 	spec, a := mustAgent(t, "togyz", "ab:depth=2")
-	cfg := PlayConfig{Spec: spec, Agent: a, Human: env.White, ParseMove: togyzParse}
+	cfg := PlayConfig{Spec: spec, Agent: a, Human: env.White}
 	script := strings.Join([]string{
 		"help", "banana", "0", "10", "hint", "7", "undo", "undo", "75", "76", "board",
 		strings.Repeat("x", protocol.MaxLine+10), "new", "", "quit", "9",
@@ -45,7 +45,7 @@ func TestPlayScriptedSession(t *testing.T) {
 		"Togyz Kumalak: you play white, kumalak plays black",
 		"your move (white); legal: 1 2 3 4 5 6 7 8 9",
 		"Commands:",
-		`can't play "banana"`,
+		`can't play "banana": not a move or a command (type help)`,
 		`can't play "0": illegal move: pit 0 out of range 1..9 (legal: 1 2 3 4 5 6 7 8 9)`,
 		`can't play "10"`,
 		"hint: ", ", your chance ",
@@ -54,7 +54,7 @@ func TestPlayScriptedSession(t *testing.T) {
 		"your move (white)",
 		"took back your 7 (76), kumalak's ",
 		"nothing to undo",
-		`can't play "75": togyz: move 1 (75): last stone fell in pit 6`,
+		`can't play "75": last stone fell in pit 6`,
 		"you play 7 (76)",
 		"kumalak plays ",
 		"that line is too long",

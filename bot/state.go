@@ -44,17 +44,47 @@ type View struct {
 	Drawing string `json:"drawing"`          // the board drawn as text
 	Moves   []int  `json:"moves"`            // the record's moves, as given
 	Ply     int    `json:"ply"`              // len(Moves)
+	// Start is the position string the record starts from; Notation the
+	// record in the game's notation (togyz: "1. 76 98 2. 36x ..."; the
+	// mangalas: pit numbers); Plies describes each move.
+	Start    string    `json:"start"`
+	Notation string    `json:"notation"`
+	Plies    []PlyInfo `json:"plies"`
 }
 
-// NewView describes st, reached by moves. It reads the pits, stores and
-// specials from the position string, whose form RULES.md fixes for every
-// game.
+// PlyInfo describes one move of a record, for the move list and the
+// announcements of the page.
+type PlyInfo struct {
+	Mover string `json:"mover"` // "w" or "b"
+	Pit   int    `json:"pit"`
+	Token string `json:"token"` // the move in the game's notation: togyz "76x", else the pit
+	// Gain is what the mover's store gained; Captured the part of it taken
+	// from the opponent (captures, and the end-of-game collection), the
+	// rest being stones sown into the store or the mover's tuzdyk or
+	// castle.
+	Gain     int  `json:"gain"`
+	Captured int  `json:"captured"`
+	Special  bool `json:"special"` // the move made a tuzdyk (togyz) or castle (kale)
+	Extra    bool `json:"extra"`   // the mover moves again (mangala)
+}
+
+// NewView describes st, reached by moves from the start position. It
+// reads the pits, stores and specials from the position string, whose form
+// RULES.md fixes for every game.
 func NewView(st env.State, moves []int) (View, error) {
+	return NewViewFrom(st.Spec().New(), st, moves)
+}
+
+// NewViewFrom describes st, reached by moves from start.
+func NewViewFrom(start, st env.State, moves []int) (View, error) {
 	spec := st.Spec()
 	v := View{Game: spec.Name, Title: spec.Title, Position: st.String(), ToMove: st.ToMove().String(),
 		Result: st.Result().String(), Over: st.Result() != env.Ongoing, Drawing: drawing(st),
-		Moves: append([]int{}, moves...), Ply: len(moves), Legal: legalPits(st)}
+		Moves: append([]int{}, moves...), Ply: len(moves), Legal: legalPits(st), Start: start.String(), Plies: []PlyInfo{}}
 	if err := v.readPosition(spec); err != nil {
+		return View{}, fmt.Errorf("bot: view of %s: %w", v.Position, err)
+	}
+	if err := v.describeMoves(start); err != nil {
 		return View{}, fmt.Errorf("bot: view of %s: %w", v.Position, err)
 	}
 	if v.Over {
@@ -120,4 +150,74 @@ func resultText(st env.State) string {
 		text += fmt.Sprintf(" (stores: white %d, black %d)", sc.Store(env.White), sc.Store(env.Black))
 	}
 	return text
+}
+
+// describeMoves fills Notation and Plies by replaying the moves from start.
+func (v *View) describeMoves(start env.State) error {
+	spec := start.Spec()
+	acts := make([]env.Action, len(v.Moves))
+	for i, p := range v.Moves {
+		acts[i] = env.Action(p - 1)
+	}
+	note, err := spec.FormatMoves(start, acts)
+	if err != nil {
+		return err
+	}
+	v.Notation = note
+	st := env.Clone(start)
+	before, err := env.ParsePosition(st.String(), spec.Pits, spec.Stones)
+	if err != nil {
+		return err
+	}
+	for _, a := range acts {
+		tok, err := spec.FormatMoves(st, []env.Action{a})
+		if err != nil {
+			return err
+		}
+		f := strings.Fields(tok)
+		mover := st.ToMove()
+		n := before.Pits[mover][a]
+		st.Apply(a)
+		after, err := env.ParsePosition(st.String(), spec.Pits, spec.Stones)
+		if err != nil {
+			return err
+		}
+		gain := after.Stores[mover] - before.Stores[mover]
+		info := PlyInfo{Mover: mover.String(), Pit: a.Pit(), Token: f[len(f)-1], Gain: gain,
+			Special: before.Special[mover] == 0 && after.Special[mover] != 0,
+			Extra:   st.Result() == env.Ongoing && st.ToMove() == mover}
+		info.Captured = max(0, gain-sownHome(spec, int(a), n, before.Special[mover]))
+		v.Plies = append(v.Plies, info)
+		before = after
+	}
+	return nil
+}
+
+// sownHome counts the stones of a sowing of n stones from the mover's pit
+// i (from 0) that fall into the mover's store directly: its own store in
+// mangala, its tuzdyk or castle on the opponent's pit special (1-based; 0
+// for none) in togyz and mangala-kale. The places of the cycle are counted
+// from the mover's pit 1 (RULES.md, "Sowing cycle").
+func sownHome(spec *env.Spec, i, n, special int) int {
+	cycle, home := 2*spec.Pits, -1
+	switch {
+	case spec.Name == "mangala":
+		cycle, home = 2*spec.Pits+1, spec.Pits // the mover's store follows its pit 6
+	case special > 0:
+		home = spec.Pits + special - 1
+	}
+	if home < 0 {
+		return 0
+	}
+	start := i
+	if n == 1 {
+		start = i + 1
+	}
+	count := 0
+	for k := 0; k < n; k++ {
+		if (start+k)%cycle == home {
+			count++
+		}
+	}
+	return count
 }

@@ -17,6 +17,11 @@
 // Spec.ParseMoves reads a record in the game's notation (Spec.ReadMove),
 // as Spec.FormatMoves writes one.
 //
+// Record files (docs/RECORDS.md): a GameRecord is one game with header
+// tags in the manner of chess's PGN; RecordReader and ReadRecords read a
+// file of several, with errors naming the game, the line and the move, and
+// GameRecord.Text and WriteRecords write them.
+//
 // Games live in subpackages (env/togyz, env/mangala) and register themselves
 // in init; import kumalak/env/games to register all of them. The conformance
 // suite every game passes is in env/envtest.

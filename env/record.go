@@ -41,10 +41,11 @@ func (s *Spec) ParseMoves(start State, rec string) ([]Action, error) {
 	return moves, nil
 }
 
-// ReadPit reads a move written as a pit number ("5") and plays it on st
-// through the checked door (CheckMove), leaving st unchanged on error.
+// ReadPit reads a move written as a pit number ("5": one or two digits,
+// no leading zero) and plays it on st through the checked door
+// (CheckMove), leaving st unchanged on error.
 func ReadPit(st State, tok string) (Action, error) {
-	if !digits(tok) || len(tok) > 2 {
+	if !digits(tok) || len(tok) > 2 || len(tok) == 2 && tok[0] == '0' {
 		return 0, errors.New("want a pit number")
 	}
 	pit, _ := value(tok, 99)

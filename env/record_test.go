@@ -19,6 +19,8 @@ func TestParseMoves(t *testing.T) {
 		{"mangala", "", []int{}, ""},
 		{"mangala", "4 7", nil, "mangala: move 2 (7): illegal move: pit 7 out of range 1..6"},
 		{"mangala", "4 x", nil, "mangala: move 2 (x): want a pit number"},
+		{"mangala", "04", nil, "mangala: move 1 (04): want a pit number"},
+		{"mangala", "44", nil, "mangala: move 1 (44): illegal move: pit 44 out of range 1..6"},
 		{"mangala", "4 1-0 3", nil, "mangala: record: result 1-0 before the last move"},
 		{"togyz", "1. 21 65 2. 34 22x", []int{2, 6, 3, 2}, ""},
 		{"togyz", "1. 7 9 2. 5 1", []int{7, 9, 5, 1}, ""},

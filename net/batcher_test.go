@@ -209,7 +209,7 @@ func TestBatcherClose(t *testing.T) {
 	obs, mask := infTestInputs(c, 1, rand.New(rand.NewPCG(1, 1)))
 	done := make(chan error)
 	go func() { done <- b.Evaluate(obs, mask, make([]float32, c.Actions), make([]float32, 1)) }()
-	for b.Stats().Calls == 0 { // the call waits for a second row
+	for !b.hasQueued() && b.Stats().NetRows == 0 { // the call waits for a second row (at most MaxWait)
 		time.Sleep(time.Millisecond)
 	}
 	b.Close() // answers the queued call at once
@@ -224,6 +224,15 @@ func TestBatcherClose(t *testing.T) {
 	if err := b.Evaluate(nil, nil, nil, nil); err != nil {
 		t.Fatalf("empty Evaluate: %v", err)
 	}
+}
+
+// hasQueued reports whether a request is queued. Stats().Calls is no sign
+// of it: Evaluate counts a call before it queues it, so a Close in between
+// answers the call with ErrClosed.
+func (b *Batcher) hasQueued() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.queue) > 0
 }
 
 func TestBatcherMaxWait(t *testing.T) {

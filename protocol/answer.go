@@ -53,6 +53,9 @@ const (
 	OptionDepth   = "depth"   // plies; 0 = the agent's own
 	OptionThreads = "threads" // search threads
 	OptionGame    = "game"    // the game played, as newgame <game>
+	OptionHash    = "hash"    // MiB of the transposition table (alpha-beta)
+	OptionMultiPV = "multipv" // lines reported: the N best moves, each with its line and value
+	OptionPonder  = "ponder"  // check: the engine may be sent go ponder
 )
 
 // Answer is one line from the engine to the controller. Format writes it

@@ -165,6 +165,7 @@ var commandParsers = map[string]func(args []string) (Command, error){
 	wordPosition:   parsePosition,
 	wordGo:         parseGo,
 	wordStop:       func([]string) (Command, error) { return Stop{}, nil },
+	wordPonderHit:  func([]string) (Command, error) { return PonderHit{}, nil },
 	wordShow:       func([]string) (Command, error) { return Show{}, nil },
 	wordShowLong:   func([]string) (Command, error) { return Show{}, nil },
 	wordHelp:       func([]string) (Command, error) { return Help{}, nil },

@@ -20,6 +20,11 @@ type Go struct {
 	Inc       [2]time.Duration
 	MovesToGo int  // movestogo N
 	Infinite  bool // infinite: search until stop
+	// Ponder is "go ponder": search the position, in which the opponent
+	// is to move, until ponderhit (the opponent played the expected move:
+	// the search goes on under the limits given) or stop (it did not:
+	// bestmove follows and is ignored).
+	Ponder bool
 }
 
 // goField is one "word N" limit of go: how it reads and writes.
@@ -52,7 +57,10 @@ var goFields = []goField{
 // goAliases are other words for a go field, as other engines spell them.
 var goAliases = map[string]string{"nodes": "sims", "visits": "sims"}
 
-const wordInfinite = "infinite"
+const (
+	wordInfinite  = "infinite"
+	wordPonderHit = "ponderhit"
+)
 
 // maxNumber bounds every number of go: 2^31-1 (24 days in milliseconds).
 const maxNumber = 1<<31 - 1
@@ -63,7 +71,7 @@ var goUsage = func() string {
 	for _, f := range goFields {
 		parts = append(parts, "["+f.word+" "+f.arg+"]")
 	}
-	return strings.Join(append(parts, "["+wordInfinite+"]"), " ")
+	return strings.Join(append(parts, "["+wordInfinite+"]", "["+wordPonder+"]"), " ")
 }()
 
 // Format writes go and the limits given, in a fixed order.
@@ -78,6 +86,9 @@ func (g Go) Format() string {
 	if g.Infinite {
 		b.WriteString(" " + wordInfinite)
 	}
+	if g.Ponder {
+		b.WriteString(" " + wordPonder)
+	}
 	return b.String()
 }
 
@@ -86,8 +97,9 @@ func parseGo(args []string) (Command, error) {
 	var g Go
 	for i := 0; i < len(args); i++ {
 		w := strings.ToLower(args[i])
-		if w == wordInfinite {
-			g.Infinite = true
+		if w == wordInfinite || w == wordPonder {
+			g.Infinite = g.Infinite || w == wordInfinite
+			g.Ponder = g.Ponder || w == wordPonder
 			continue
 		}
 		if a, ok := goAliases[w]; ok {
@@ -118,3 +130,13 @@ func findGoField(w string) (goField, bool) {
 	}
 	return goField{}, false
 }
+
+// PonderHit tells a go ponder search that the opponent played the move
+// it pondered on: the search goes on under the limits of its go, and ends
+// with bestmove as a normal search does.
+type PonderHit struct{}
+
+func (PonderHit) word() string { return wordPonderHit }
+
+// Format writes "ponderhit".
+func (PonderHit) Format() string { return wordPonderHit }

@@ -13,44 +13,71 @@ type InfoField uint32
 
 // The fields of an Info line, in the order Format writes them.
 const (
-	InfoDepth   InfoField = 1 << iota // depth D: alpha-beta's deepest completed iteration
-	InfoNodes                         // nodes N: alpha-beta's nodes searched
-	InfoVisits                        // visits N: MCTS root visits
-	InfoValue                         // value V: -1 (a loss) .. +1 (a win) for the side to move
-	InfoWinProb                       // winprob P: (value+1)/2, a draw counting half
-	InfoTime                          // time MS: since the search began
-	InfoPV                            // pv P P …: the expected line, the best move first; always last
+	InfoMultiPV  InfoField = 1 << iota // multipv K: the line's rank, 1 the best, under the MultiPV option
+	InfoDepth                          // depth D: alpha-beta's deepest completed iteration
+	InfoSelDepth                       // seldepth D: the deepest ply the search reached
+	InfoNodes                          // nodes N: alpha-beta's nodes searched
+	InfoVisits                         // visits N: MCTS root visits
+	InfoScore                          // score S: the value in stones of store lead (docs/ENGINE.md, "Scores")
+	InfoMate                           // mate N: a proven win in N plies, or a loss in -N
+	InfoWDL                            // wdl W D L: win, draw and loss chances per mille
+	InfoValue                          // value V: -1 (a loss) .. +1 (a win) for the side to move
+	InfoWinProb                        // winprob P: (value+1)/2, a draw counting half
+	InfoNPS                            // nps N: nodes (or visits) a second
+	InfoHashFull                       // hashfull N: the transposition table's use per mille
+	InfoTime                           // time MS: since the search began
+	InfoPV                             // pv P P …: the expected line, the best move first; always last
 )
 
-// Info is "info [depth D] [nodes N] [visits N] [value V] [winprob P]
-// [time MS] [pv P …]": the progress of a search. Has says which fields
-// are given; the others are zero. Numbers V and P carry 4 decimals: Parse
-// rounds to them, so what Format writes reads back the same.
+// Info is "info [multipv K] [depth D] [seldepth D] [nodes N] [visits N]
+// [score S] [mate N] [wdl W D L] [value V] [winprob P] [nps N] [hashfull
+// N] [time MS] [pv P …]": the progress of a search. Has says which fields
+// are given; the others are zero. Numbers S, V and P carry 4 decimals:
+// Parse rounds to them, so what Format writes reads back the same.
 type Info struct {
-	Has     InfoField
-	Depth   int
-	Nodes   int64
-	Visits  int64
-	Value   float32
-	WinProb float32
-	Time    time.Duration // whole milliseconds
-	PV      []int         // nil when empty
+	Has      InfoField
+	MultiPV  int
+	Depth    int
+	SelDepth int
+	Nodes    int64
+	Visits   int64
+	Score    float32
+	Mate     int
+	WDL      [3]int // per mille: win, draw, loss; each 0..1000
+	Value    float32
+	WinProb  float32
+	NPS      int64
+	HashFull int
+	Time     time.Duration // whole milliseconds
+	PV       []int         // nil when empty
 }
 
-// infoField is one "word value" field of an Info: how it reads and writes.
+// infoField is one field of an Info: its word, its count of values, and
+// how it reads and writes them.
 type infoField struct {
 	word   string
 	bit    InfoField
+	n      int // values after the word; 0 means 1
 	format func(i *Info) string
-	parse  func(i *Info, s string) error
+	parse  func(i *Info, s []string) error
 }
 
 // intField is an infoField holding a whole number >= 0.
 func intField(word string, bit InfoField, f func(i *Info) *int64) infoField {
 	return infoField{word: word, bit: bit,
 		format: func(i *Info) string { return strconv.FormatInt(*f(i), 10) },
-		parse: func(i *Info, s string) (err error) {
-			*f(i), err = parseCount(s)
+		parse: func(i *Info, s []string) (err error) {
+			*f(i), err = parseCount(s[0])
+			return err
+		}}
+}
+
+// smallField is an infoField holding a whole number in lo..hi.
+func smallField(word string, bit InfoField, lo, hi int, f func(i *Info) *int) infoField {
+	return infoField{word: word, bit: bit,
+		format: func(i *Info) string { return strconv.Itoa(*f(i)) },
+		parse: func(i *Info, s []string) (err error) {
+			*f(i), err = parseInt(s[0], lo, hi)
 			return err
 		}}
 }
@@ -59,30 +86,45 @@ func intField(word string, bit InfoField, f func(i *Info) *int64) infoField {
 func floatField(word string, bit InfoField, f func(i *Info) *float32) infoField {
 	return infoField{word: word, bit: bit,
 		format: func(i *Info) string { return formatFloat(*f(i)) },
-		parse: func(i *Info, s string) (err error) {
-			*f(i), err = parseFloat(s)
+		parse: func(i *Info, s []string) (err error) {
+			*f(i), err = parseFloat(s[0])
 			return err
 		}}
 }
 
+// maxSmall bounds depths, ranks and plies to a proven result.
+const maxSmall = 1 << 16
+
 // infoFields are the fields of Info but pv, in the order Format writes
 // them. A new field is one more entry here and one more InfoField.
 var infoFields = []infoField{
-	{word: "depth", bit: InfoDepth,
-		format: func(i *Info) string { return strconv.Itoa(i.Depth) },
-		parse: func(i *Info, s string) error {
-			n, err := parseCount(s)
-			i.Depth = int(n)
-			return err
-		}},
+	smallField("multipv", InfoMultiPV, 1, maxSmall, func(i *Info) *int { return &i.MultiPV }),
+	smallField("depth", InfoDepth, 0, maxSmall, func(i *Info) *int { return &i.Depth }),
+	smallField("seldepth", InfoSelDepth, 0, maxSmall, func(i *Info) *int { return &i.SelDepth }),
 	intField("nodes", InfoNodes, func(i *Info) *int64 { return &i.Nodes }),
 	intField("visits", InfoVisits, func(i *Info) *int64 { return &i.Visits }),
+	floatField("score", InfoScore, func(i *Info) *float32 { return &i.Score }),
+	smallField("mate", InfoMate, -maxSmall, maxSmall, func(i *Info) *int { return &i.Mate }),
+	{word: "wdl", bit: InfoWDL, n: 3,
+		format: func(i *Info) string {
+			return strconv.Itoa(i.WDL[0]) + " " + strconv.Itoa(i.WDL[1]) + " " + strconv.Itoa(i.WDL[2])
+		},
+		parse: func(i *Info, s []string) (err error) {
+			for k := range i.WDL {
+				if i.WDL[k], err = parseInt(s[k], 0, 1000); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
 	floatField("value", InfoValue, func(i *Info) *float32 { return &i.Value }),
 	floatField("winprob", InfoWinProb, func(i *Info) *float32 { return &i.WinProb }),
+	intField("nps", InfoNPS, func(i *Info) *int64 { return &i.NPS }),
+	smallField("hashfull", InfoHashFull, 0, 1000, func(i *Info) *int { return &i.HashFull }),
 	{word: "time", bit: InfoTime,
 		format: func(i *Info) string { return strconv.FormatInt(i.Time.Milliseconds(), 10) },
-		parse: func(i *Info, s string) error {
-			n, err := parseCount(s)
+		parse: func(i *Info, s []string) error {
+			n, err := parseCount(s[0])
 			i.Time = time.Duration(n) * time.Millisecond
 			return err
 		}},
@@ -122,13 +164,14 @@ func parseInfo(args []string) (Answer, error) {
 		if !ok {
 			continue
 		}
-		if k+1 == len(args) {
-			return nil, fmt.Errorf("%q needs a value", w)
+		n := max(f.n, 1)
+		if k+n >= len(args) {
+			return nil, fmt.Errorf("%q needs %d value(s)", w, n)
 		}
-		k++
-		if err := f.parse(&in, args[k]); err != nil {
+		if err := f.parse(&in, args[k+1:k+1+n]); err != nil {
 			return nil, fmt.Errorf("%s: %w", w, err)
 		}
+		k += n
 		in.Has |= f.bit
 	}
 	return in, nil
@@ -162,6 +205,15 @@ func parseCount(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 0 || n > 1<<62 {
 		return 0, fmt.Errorf("%q: not a whole number >= 0", s)
+	}
+	return n, nil
+}
+
+// parseInt reads a whole number in lo..hi.
+func parseInt(s string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%q: not a whole number in %d..%d", s, lo, hi)
 	}
 	return n, nil
 }

@@ -90,6 +90,8 @@ type server struct {
 // job is one search started by go.
 type job struct {
 	infinite bool
+	ponder   *Go  // go ponder: the search to run on ponderhit
+	hit      bool // ponderhit came: the search is replaced, its bestmove not written
 	stopped  bool // stop was sent (set by the command loop)
 	cancel   context.CancelFunc
 	done     chan struct{} // closed after bestmove is written
@@ -128,6 +130,8 @@ func (s *server) do(line string) (quit bool) {
 		return true
 	case Stop:
 		s.stop()
+	case PonderHit:
+		s.ponderHit()
 	case IsReady:
 		s.out.write(ReadyOK{})
 	case Hello:
@@ -180,20 +184,42 @@ func (s *server) idle(c Command) {
 }
 
 // start runs the search of g in a goroutine, which writes bestmove; an
-// infinite search writes it only after stop.
+// infinite search writes it only after stop. A ponder search is an
+// infinite one until ponderhit, which starts g without Ponder.
 func (s *server) start(g Go) {
 	ctx, cancel := context.WithCancel(context.Background())
-	j := &job{infinite: g.Infinite, cancel: cancel, done: make(chan struct{})}
+	j := &job{infinite: g.Infinite || g.Ponder, cancel: cancel, done: make(chan struct{})}
+	run := g
+	if g.Ponder {
+		then := g
+		then.Ponder = false
+		j.ponder, run = &then, Go{Infinite: true}
+	}
 	s.job = j
 	go func() {
 		defer close(j.done)
 		defer cancel()
-		best := s.h.Search(ctx, g, func(a Answer) { s.out.write(a) })
-		if g.Infinite {
-			<-ctx.Done()
+		best := s.h.Search(ctx, run, func(a Answer) { s.out.write(a) })
+		if j.infinite {
+			<-ctx.Done() // j.hit is set before the cancel that ends ctx
 		}
-		s.out.write(best)
+		if !j.hit {
+			s.out.write(best)
+		}
 	}()
+}
+
+// ponderHit turns the running ponder search into the search of its go.
+func (s *server) ponderHit() {
+	j := s.job
+	if j == nil || j.ponder == nil || j.stopped || j.hit || !j.endless() {
+		s.out.write(Error{Text: wordPonderHit + ": no " + wordGo + " " + wordPonder + " search is running"})
+		return
+	}
+	j.hit = true
+	j.cancel()
+	<-j.done
+	s.start(*j.ponder)
 }
 
 // stop ends the running search, which then writes bestmove.
@@ -227,6 +253,7 @@ func usage() []string {
 		positionUsage,
 		goUsage,
 		wordStop + ": end the search now: " + wordBestMove + " follows",
+		wordPonderHit + ": the pondered move was played: the " + wordGo + " " + wordPonder + " search goes on under its limits",
 		wordShow + ": draw the board",
 		wordQuit,
 	}

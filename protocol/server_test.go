@@ -15,6 +15,7 @@ import (
 type fakeHandler struct {
 	pos  Position
 	opts []SetOption
+	goes []Go // the searches run
 }
 
 func (h *fakeHandler) Hello() []Answer {
@@ -33,8 +34,9 @@ func (h *fakeHandler) SetOption(c SetOption) error {
 }
 func (h *fakeHandler) Show() []Answer { return []Answer{Raw{Line: "board"}} }
 func (h *fakeHandler) Search(ctx context.Context, g Go, out func(Answer)) BestMove {
+	h.goes = append(h.goes, g)
 	out(Info{Has: InfoDepth, Depth: 1})
-	if g.Depth == 9 { // a slow search: until stop
+	if g.Depth == 9 || g.Infinite { // a slow search: until stop
 		<-ctx.Done()
 	}
 	return BestMove{Pit: len(h.pos.Moves) + 1}
@@ -124,6 +126,42 @@ func TestServeAndClient(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve did not end after quit")
+	}
+}
+
+func TestServePonder(t *testing.T) {
+	h := &fakeHandler{}
+	c, _ := session(t, h)
+	// go ponder runs as an infinite search; ponderhit replaces it by the
+	// search of its limits, and only that one answers bestmove.
+	c.Send(Position{Moves: []int{4}})
+	c.Send(Go{Depth: 2, Ponder: true})
+	c.Send(IsReady{})
+	upTo[ReadyOK](t, c)
+	c.Send(PonderHit{})
+	got := upTo[BestMove](t, c)
+	if got[len(got)-1] != (BestMove{Pit: 2}) {
+		t.Errorf("bestmove after ponderhit: %v", got)
+	}
+	c.Send(IsReady{})
+	for _, a := range upTo[ReadyOK](t, c) {
+		if _, ok := a.(BestMove); ok {
+			t.Errorf("a second bestmove after ponderhit: %v", a)
+		}
+	}
+	if len(h.goes) != 2 || h.goes[0] != (Go{Infinite: true}) || h.goes[1] != (Go{Depth: 2}) {
+		t.Errorf("searches run: %+v", h.goes)
+	}
+	// stop during go ponder: the ponder search answers; a ponderhit
+	// without a ponder search is refused.
+	c.Send(Go{MoveTime: time.Second, Ponder: true})
+	c.Send(Stop{})
+	if got := upTo[BestMove](t, c); got[len(got)-1] != (BestMove{Pit: 2}) {
+		t.Errorf("bestmove after stop of go ponder: %v", got)
+	}
+	c.Send(PonderHit{})
+	if got := upTo[Error](t, c); got[len(got)-1] != (Error{Text: "ponderhit: no go ponder search is running"}) {
+		t.Errorf("ponderhit without go ponder: %v", got)
 	}
 }
 

@@ -315,20 +315,8 @@ func agree(score, outcome float32, stones int) float32 {
 
 // adjudicate scores an unfinished game: the larger store wins (the same
 // stores as the score targets) when the game has stores, otherwise it is a
-// draw.
-func adjudicate(st env.State) env.Result {
-	store := storeFunc(st)
-	if store == nil {
-		return env.Draw
-	}
-	switch w, b := store(env.White), store(env.Black); {
-	case w > b:
-		return env.WhiteWins
-	case b > w:
-		return env.BlackWins
-	}
-	return env.Draw
-}
+// draw; the arena scores its capped games the same way (env.Adjudicate).
+func adjudicate(st env.State) env.Result { return env.Adjudicate(st) }
 
 func winFor(p env.Player) env.Result {
 	if p == env.White {

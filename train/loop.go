@@ -69,15 +69,10 @@ func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetr
 	if err := r.selfPlayer(); err != nil {
 		return nil, SelfPlayMetrics{}, err
 	}
-	b, pool := r.spNet, r.pool
-	before := b.Stats()
-	fill := func() float64 { return batchFill(before, b.Stats()) }
+	pool, meter := r.pool, newNetMeter(r.spNet)
 	bar := newBar(r.out, r.cfg.Games, fmt.Sprintf("iter %d self-play", it))
 	var samples []data.Sample
-	stop := r.watch(bar, func() string {
-		p := pool.Progress()
-		return fmt.Sprintf("%.1f games/s %.0f pos/s fill %.1f", p.GamesPerSec(), p.PositionsPerSec(), fill()) + r.remoteStatus()
-	})
+	stop := r.watch(bar, func() string { return selfPlayRate(pool.Progress(), meter.read()) + r.remoteStatus() })
 	st, err := pool.Run(ctx, r.cfg.Games, r.seed(it, 1), func(g selfplay.GameResult) {
 		samples = append(samples, g.Samples...)
 		bar.Add(1)
@@ -87,7 +82,7 @@ func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetr
 	if err != nil {
 		return nil, SelfPlayMetrics{}, err
 	}
-	return samples, selfPlayMetrics(st, fill()), nil
+	return samples, selfPlayMetrics(st, meter.read()), nil
 }
 
 // selfPlayer makes the run's self-play pool and its batcher the first time,
@@ -109,14 +104,6 @@ func (r *Run) selfPlayer() error {
 	}
 	r.spNet, r.pool, r.spGen = b, pool, r.state.BestIteration
 	return nil
-}
-
-// batchFill is the mean rows per network call between two readings.
-func batchFill(a, b net.BatcherStats) float64 {
-	if b.Batches == a.Batches {
-		return 0
-	}
-	return float64(b.NetRows-a.NetRows) / float64(b.Batches-a.Batches)
 }
 
 // trainCandidate trains the latest network on the window and returns it as

@@ -36,8 +36,12 @@ type SelfPlayMetrics struct {
 	Samples         int     `json:"samples"`
 	MeanLength      float64 `json:"mean_length"`
 	GamesPerSec     float64 `json:"games_per_sec"`
-	PositionsPerSec float64 `json:"positions_per_sec"` // simulations (network evaluations or terminal visits) per second
-	BatchFill       float64 `json:"batch_fill"`        // mean rows per network call
+	PositionsPerSec float64 `json:"positions_per_sec"`    // simulations (tree visits: network rows, terminal and proven nodes) per second
+	NetRowsPerSec   float64 `json:"net_rows_per_sec"`     // positions the network evaluated per second (the batcher's count)
+	NetRowsPerCPU   float64 `json:"net_rows_per_cpu_sec"` // the same per second of the process's CPU time (0 where unknown)
+	CPUPerSec       float64 `json:"cpu_per_sec"`          // process CPU seconds per second of self-play (less than the cores when they are shared or idle)
+	IdleShare       float64 `json:"idle_share"`           // share of the Go scheduler's processor time with nothing to run: cores self-play left idle
+	BatchFill       float64 `json:"batch_fill"`           // mean batch size: network rows per network run
 	WhiteWins       int     `json:"white_wins"`
 	BlackWins       int     `json:"black_wins"`
 	Draws           int     `json:"draws"`
@@ -49,10 +53,16 @@ type SelfPlayMetrics struct {
 	Forced          int     `json:"forced"`          // moves played at once, unsearched and unrecorded (the only legal move)
 }
 
-func selfPlayMetrics(s selfplay.Stats, fill float64) SelfPlayMetrics {
+func selfPlayMetrics(s selfplay.Stats, r netReading) SelfPlayMetrics {
+	var perCPU, busy float64
+	if r.cpu > 0 && s.Elapsed > 0 {
+		perCPU = r.rowsPer(r.cpu)
+		busy = r.cpu.Seconds() / s.Elapsed.Seconds()
+	}
 	return SelfPlayMetrics{
 		Games: s.Games, Samples: s.Samples, MeanLength: s.MeanLength(),
-		GamesPerSec: s.GamesPerSec(), PositionsPerSec: s.PositionsPerSec(), BatchFill: fill,
+		GamesPerSec: s.GamesPerSec(), PositionsPerSec: s.PositionsPerSec(),
+		NetRowsPerSec: r.rowsPer(s.Elapsed), NetRowsPerCPU: perCPU, CPUPerSec: busy, IdleShare: r.idleShare(s.Elapsed), BatchFill: r.meanBatch(),
 		WhiteWins: s.WhiteWins, BlackWins: s.BlackWins, Draws: s.Draws,
 		Resigned: s.Resigned, ResignOff: s.ResignOff, FalseResignRate: s.FalseResignRate(), Capped: s.Capped,
 		SimsPerSample: s.SimsPerSample(), Forced: s.Forced,
@@ -97,9 +107,10 @@ type EvalMetrics struct {
 // Summary is the one line printed after each iteration.
 func (m Metrics) Summary() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f pos/s, fill %.1f, len %.0f, %.0f sims/sample)  loss %.3f (p %.3f v %.3f)",
-		m.Iteration, m.IterationSec, m.SelfPlay.Games, m.SelfPlay.GamesPerSec, m.SelfPlay.PositionsPerSec,
-		m.SelfPlay.BatchFill, m.SelfPlay.MeanLength, m.SelfPlay.SimsPerSample, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
+	sp := m.SelfPlay
+	fmt.Fprintf(&sb, "iter %d  %.0fs  games %d (%.1f/s, %.0f sims/s, %.0f rows/s, %.0f rows/cpu-s, batch %.1f, idle %.0f%%, len %.0f, %.0f sims/sample)  loss %.3f (p %.3f v %.3f)",
+		m.Iteration, m.IterationSec, sp.Games, sp.GamesPerSec, sp.PositionsPerSec, sp.NetRowsPerSec, sp.NetRowsPerCPU,
+		sp.BatchFill, 100*sp.IdleShare, sp.MeanLength, sp.SimsPerSample, m.Train.LossTotal, m.Train.LossPolicy, m.Train.LossValue)
 	if v := m.Eval.Versus; v != nil {
 		fmt.Fprintf(&sb, "  vs best %.1f%%", 100*v.Score)
 	}

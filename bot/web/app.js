@@ -1,20 +1,25 @@
 // The page that plays the bot. The rules live in the Go server: the page
-// keeps the record (start position + pit numbers), asks POST /api/state for
-// the position each record reaches (legal moves, stores, result) and POST
-// /api/move for the bot's moves. It draws the board from those answers.
+// keeps the record (a start position and pit numbers), asks POST
+// /api/state for the position each record reaches (legal moves, stores,
+// result, the moves in notation) and POST /api/move for the bot's moves
+// and evaluations. board.js draws; analysis.js steps through a game.
 "use strict";
 
-const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
 
 const S = {
-  info: null,   // GET /api/info
-  game: "",     // game name
-  human: "w",   // the person's side
-  views: [],    // views[i]: the position after i moves (see View in bot/state.go)
-  busy: false,  // a request is running
-  gen: 0,       // bumped by new game: late answers of the old game are dropped
-  hint: 0,      // pit suggested by hint, 0 for none
+  info: null,      // GET /api/info
+  game: "",        // game name
+  human: "w",      // the person's side
+  start: "start",  // the position string the record starts from
+  views: [],       // views[i]: the position after i moves (View in bot/state.go)
+  busy: false,     // a request or an animation is running
+  gen: 0,          // bumped by a new game: late answers of the old one are dropped
+  hint: 0,         // pit suggested by hint, 0 for none
+  changed: null,   // pits to flash, while a sowing is shown
+  shown: null,     // the view drawn while a sowing is shown
+  ana: null,       // analysis mode: {ply, evals} (analysis.js)
 };
 
 async function api(path, body) {
@@ -33,8 +38,7 @@ async function api(path, body) {
 }
 
 const cur = () => S.views[S.views.length - 1];
-const other = (p) => (p === "w" ? "b" : "w");
-const sideName = (p) => (p === "w" ? "white" : "black");
+const pct = (p) => Math.round(100 * p) + "%";
 
 async function init() {
   try {
@@ -52,11 +56,14 @@ async function init() {
     sel.appendChild(opt);
   }
   if (S.info.games.some((g) => g.name === "togyz")) sel.value = "togyz";
-  sel.addEventListener("change", newGame);
+  sel.addEventListener("change", () => { S.start = "start"; newGame(); });
   $("side").addEventListener("change", newGame);
-  $("new").addEventListener("click", newGame);
+  $("new").addEventListener("click", () => { S.start = "start"; newGame(); });
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
+  $("load").addEventListener("click", loadRecord);
+  $("copy").addEventListener("click", copyRecord);
+  initAnalysis();
   await newGame();
 }
 
@@ -70,17 +77,20 @@ function cardText(card) {
   return parts.length ? " (" + parts.join(", ") + ")" : "";
 }
 
+// newGame starts the game at S.start, the person playing the side chosen.
 async function newGame() {
   const gen = ++S.gen;
   S.game = $("game").value;
   S.human = $("side").value;
   S.hint = 0;
+  leaveAnalysis(false);
   message("");
-  $("botmove").textContent = "";
-  $("hinttext").textContent = "";
+  say("botmove", "");
+  say("hinttext", "");
+  say("announce", "");
   setEval(null);
   try {
-    const v = await api("/api/state", { game: S.game, position: "start", moves: [] });
+    const v = await api("/api/state", { game: S.game, position: S.start, moves: [] });
     if (gen !== S.gen) return;
     S.views = [v];
   } catch (e) {
@@ -93,19 +103,21 @@ async function newGame() {
 }
 
 // play sows the person's pit: the server checks the move and returns the
-// position after it; then the bot answers.
+// position after it; the sowing is shown, then the bot answers.
 async function play(pit) {
   const v = cur();
-  if (S.busy || v.over || v.to_move !== S.human || !v.legal.includes(pit)) return;
+  if (S.busy || S.ana || v.over || v.to_move !== S.human || !v.legal.includes(pit)) return;
   const gen = S.gen;
   S.busy = true;
   S.hint = 0;
-  $("hinttext").textContent = "";
+  say("hinttext", "");
   message("");
   try {
-    const next = await api("/api/state", { game: S.game, position: "start", moves: [...v.moves, pit] });
+    const next = await api("/api/state", { game: S.game, position: S.start, moves: [...v.moves, pit] });
     if (gen !== S.gen) return;
+    await showSowing(v, next, gen);
     S.views.push(next);
+    announce(next, "You");
   } catch (e) {
     message(e.message);
   } finally {
@@ -115,18 +127,22 @@ async function play(pit) {
   await botTurn(gen);
 }
 
-// botTurn asks for the bot's moves while it is the bot's turn (in
-// mangala a move into the store keeps the turn).
+// botTurn asks for the bot's moves while it is the bot's turn: in mangala
+// a move into the store keeps the turn, and each sowing is shown and
+// announced in turn.
 async function botTurn(gen) {
-  while (gen === S.gen && !cur().over && cur().to_move !== S.human) {
+  while (gen === S.gen && !S.ana && !cur().over && cur().to_move !== S.human) {
     S.busy = true;
     render();
     try {
-      const r = await api("/api/move", { game: S.game, position: "start", moves: cur().moves });
+      const before = cur();
+      const r = await api("/api/move", { game: S.game, position: S.start, moves: before.moves });
       if (gen !== S.gen) return;
+      await showSowing(before, r.state, gen);
       S.views.push(r.state);
-      $("botmove").textContent = "Bot played pit " + r.move + " — " + evalText(r);
-      setEval(r.win_prob);
+      say("botmove", "Bot played " + lastToken(r.state) + " — " + evalText(r));
+      setEval(r.evaluated ? r.win_prob : null, "bot's chance");
+      announce(r.state, "The bot");
     } catch (e) {
       if (gen === S.gen) message("the bot failed: " + e.message);
       break;
@@ -137,18 +153,67 @@ async function botTurn(gen) {
   if (gen === S.gen) render();
 }
 
+// showSowing draws the sowing from view before to view after one stone at
+// a time, then flashes what the move changed (captures included).
+async function showSowing(before, after, gen) {
+  const pit = after.moves[after.moves.length - 1];
+  const frames = sowingFrames(before, pit);
+  const step = Math.max(25, Math.min(120, 1200 / Math.max(1, frames.length)));
+  for (const f of frames) {
+    if (gen !== S.gen) return;
+    S.shown = f.view;
+    S.changed = f.changed;
+    render();
+    await pause(step);
+  }
+  S.shown = null;
+  S.changed = changedPits(before, after);
+  render();
+  await pause(200);
+  S.changed = null;
+}
+
+// changedPits lists the pits and stores whose counts differ.
+function changedPits(a, b) {
+  const out = new Set();
+  for (const p of ["w", "b"]) {
+    a.pits[sideIdx(p)].forEach((c, i) => { if (b.pits[sideIdx(p)][i] !== c) out.add(p + "-" + (i + 1)); });
+    if (a.stores[sideIdx(p)] !== b.stores[sideIdx(p)]) out.add("store-" + p);
+  }
+  return out;
+}
+
+const lastToken = (v) => (v.plies.length ? v.plies[v.plies.length - 1].token : "");
+
+// announce says what the last move of v did: captures, a tuzdyk or
+// castle, an extra turn.
+function announce(v, who) {
+  const p = v.plies[v.plies.length - 1];
+  if (!p) return;
+  const kazan = v.game === "togyz" ? "kazan" : "store";
+  const parts = [who + " played " + p.token];
+  if (p.captured > 0) parts.push("captured " + p.captured);
+  if (p.gain > p.captured) parts.push((p.gain - p.captured) + " sown into the " + kazan);
+  if (p.special) parts.push(v.game === "togyz" ? "a tuzdyk!" : "a castle!");
+  if (p.extra) parts.push(sideName(p.mover) + " moves again");
+  say("announce", parts.join(", ") + ".");
+}
+
 function evalText(r) {
-  let t = "its chance " + Math.round(100 * r.win_prob) + "%, value " + signed(r.value);
+  if (!r.evaluated) return "no evaluation";
+  let t = "its chance " + pct(r.win_prob);
+  if (r.mate) t += r.mate > 0 ? ", a win in " + r.mate : ", a loss in " + -r.mate;
+  else t += ", score " + signed(r.score);
   if (r.depth) t += ", depth " + r.depth;
   else if (r.nodes) t += ", " + r.nodes + " simulations";
   return t;
 }
 
-const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(2);
+const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
 
 // undo takes back the person's last move and the bot's replies after it.
 function undo() {
-  if (S.busy) return;
+  if (S.busy || S.ana) return;
   const humanMoved = S.views.slice(0, -1).some((v) => v.to_move === S.human);
   if (!humanMoved) {
     message("nothing to undo");
@@ -161,23 +226,24 @@ function undo() {
   }
   S.hint = 0;
   message("");
-  $("hinttext").textContent = "";
-  $("botmove").textContent = "";
+  say("hinttext", "");
+  say("botmove", "");
+  say("announce", "");
   render();
 }
 
 // hint asks the bot which move it would play for the person.
 async function hint() {
   const v = cur();
-  if (S.busy || v.over || v.to_move !== S.human) return;
+  if (S.busy || S.ana || v.over || v.to_move !== S.human) return;
   const gen = S.gen;
   S.busy = true;
   render();
   try {
-    const r = await api("/api/move", { game: S.game, position: "start", moves: v.moves });
+    const r = await api("/api/move", { game: S.game, position: S.start, moves: v.moves });
     if (gen !== S.gen) return;
     S.hint = r.move;
-    $("hinttext").textContent = "Hint: pit " + r.move + " (your chance " + Math.round(100 * r.win_prob) + "%)";
+    say("hinttext", "Hint: " + lastToken(r.state) + (r.evaluated ? " (your chance " + pct(r.win_prob) + ")" : ""));
   } catch (e) {
     message(e.message);
   } finally {
@@ -186,26 +252,99 @@ async function hint() {
   render();
 }
 
-function message(text) { $("message").textContent = text; }
+// recordText writes the game as a record: a header naming the game (and
+// the start when set up), then the moves in the game's notation.
+function recordText() {
+  const v = cur();
+  let t = '[Game "' + S.game + '"]\n';
+  if (S.start !== "start") t += '[Position "' + S.start + '"]\n';
+  return t + (v.notation ? v.notation + " " : "") + v.result + "\n";
+}
 
-function setEval(p) {
-  $("evalfill").style.width = p == null ? "50%" : Math.round(100 * p) + "%";
-  $("evaltext").textContent = p == null ? "–" : Math.round(100 * p) + "%";
+async function copyRecord() {
+  const text = recordText();
+  $("recordin").value = text;
+  try {
+    await navigator.clipboard.writeText(text);
+    say("announce", "The record is copied.");
+  } catch (e) {
+    say("announce", "The record is in the box below: copy it from there.");
+  }
+}
+
+// loadRecord sets up the position and the record pasted: [Game] and
+// [Position] headers are read, the moves replayed; the person then plays
+// the side to move.
+async function loadRecord() {
+  if (S.busy) return;
+  const text = $("recordin").value;
+  const game = header(text, "Game");
+  if (game) $("game").value = game;
+  const pos = $("posin").value.trim() || header(text, "Position") || "start";
+  const gen = ++S.gen;
+  S.busy = true;
+  message("");
+  try {
+    const end = await api("/api/state", { game: $("game").value, position: pos, record: text });
+    const views = [];
+    for (let k = 0; k <= end.moves.length; k++) {
+      views.push(k === end.moves.length ? end : await api("/api/state", { game: $("game").value, position: pos, moves: end.moves.slice(0, k) }));
+    }
+    if (gen !== S.gen) return;
+    leaveAnalysis(false);
+    S.game = $("game").value;
+    S.start = pos;
+    S.views = views;
+    S.hint = 0;
+    if (!end.over) $("side").value = S.human = end.to_move;
+    say("announce", "Loaded " + end.moves.length + " moves.");
+    say("botmove", "");
+    setEval(null);
+  } catch (e) {
+    message("can't load the record: " + e.message);
+  } finally {
+    if (gen === S.gen) S.busy = false;
+  }
+  render();
+}
+
+// header returns the value of a [Name "value"] line of a record.
+function header(text, name) {
+  const m = text.match(new RegExp("^\\s*\\[" + name + '\\s+"([^"]*)"\\]', "m"));
+  return m ? m[1] : "";
+}
+
+function message(text) { say("message", text); }
+function say(id, text) { $(id).textContent = text; }
+
+// setEval shows a chance on the value bar, or none.
+function setEval(p, label) {
+  if (label) say("evallabel", label);
+  $("evalfill").style.width = p == null ? "50%" : pct(p);
+  say("evaltext", p == null ? "–" : pct(p));
 }
 
 function render() {
-  const v = cur();
+  const v = S.ana ? S.views[S.ana.ply] : cur();
   if (!v) return;
-  drawBoard(v);
+  const playing = !S.busy && !S.ana && !v.over && v.to_move === S.human;
+  const last = v.plies.length ? v.plies[v.plies.length - 1] : null;
+  drawBoard($("board"), S.shown || v, S.human, {
+    me: S.human, legal: playing ? v.legal : null, onPlay: play, hint: S.hint,
+    last: last && { mover: last.mover, pit: last.pit }, changed: S.changed,
+  });
   renderTurn(v);
   renderRecord();
-  $("undo").disabled = S.busy;
-  $("hint").disabled = S.busy || v.over || v.to_move !== S.human;
+  $("undo").disabled = S.busy || !!S.ana;
+  $("hint").disabled = !playing;
+  $("load").disabled = S.busy;
 }
 
 function renderTurn(v) {
   let t;
-  if (v.over) {
+  if (S.ana) {
+    t = "Analysis: move " + S.ana.ply + " of " + (S.views.length - 1) + (v.over ? ", the end (" + v.result + ")" : ", " + sideName(v.to_move) + " to move");
+  } else if (v.over) {
     const verdict = v.winner === "draw" ? "a draw" : v.winner === S.human ? "you win!" : "the bot wins";
     t = "Game over, " + v.result + ": " + verdict + " (stores " + v.stores[0] + " : " + v.stores[1] + ")";
   } else if (v.to_move === S.human) {
@@ -213,124 +352,36 @@ function renderTurn(v) {
   } else {
     t = "The bot is thinking…";
   }
-  $("turn").textContent = t;
+  say("turn", t);
 }
 
+// renderRecord writes the moves in the game's notation: togyz in numbered
+// pairs ("1. 76 98"), the mangalas one move a line; captures, tuzdyks,
+// castles and extra turns are marked. In analysis a move can be clicked.
 function renderRecord() {
   const ol = $("record");
   ol.replaceChildren();
-  for (let i = 1; i < S.views.length; i++) {
-    const mover = S.views[i - 1].to_move;
-    const li = document.createElement("li");
-    li.textContent = sideName(mover) + " " + S.views[i].moves[i - 1];
-    if (mover !== S.human) li.className = "bot";
-    ol.appendChild(li);
-  }
-}
-
-// Board geometry, in SVG units. The person's row is at the bottom, pits
-// numbered from their left; the other row runs the other way, as seen
-// across the board. Mangala's stores sit at the ends (each after its
-// owner's pit 6); togyz's kazans lie between the rows.
-function drawBoard(v) {
-  const n = v.pits[0].length;
-  const togyz = v.game === "togyz";
-  const pw = togyz ? 78 : 100;          // pit pitch
-  const rx = togyz ? 31 : 40, ry = togyz ? 52 : 40;
-  const side = togyz ? 40 : 130;        // room at each end
-  const midH = togyz ? 110 : 40;        // band between the rows
-  const rowH = 2 * ry + 50;             // row with its labels
-  const W = 2 * side + n * pw;
-  const H = 2 * rowH + midH + 20;
-  const svg = $("board");
-  svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-  svg.replaceChildren();
-  svg.appendChild(el("rect", { class: "frame", x: 2, y: 2, width: W - 4, height: H - 4, rx: 40 }));
-
-  const me = S.human, opp = other(me);
-  const idx = (p) => (p === "w" ? 0 : 1);
-  const topY = 10 + 25 + ry, botY = H - 10 - 25 - ry;
-  const lastPit = S.views.length > 1 ? v.moves[v.moves.length - 1] : 0;
-  const lastMover = S.views.length > 1 ? S.views[S.views.length - 2].to_move : "";
-  for (let i = 1; i <= n; i++) {
-    const xb = side + (i - 0.5) * pw;             // bottom row: my pit i from the left
-    const xt = side + (n - i + 0.5) * pw;         // top row: their pit i from their left
-    drawPit(svg, v, me, i, xb, botY, rx, ry, botY + ry + 16, lastMover === me && lastPit === i);
-    drawPit(svg, v, opp, i, xt, topY, rx, ry, topY - ry - 16, lastMover === opp && lastPit === i);
-  }
-  if (togyz) {
-    const kw = (n * pw) / 2 - 20, cy = H / 2;
-    drawStore(svg, v.stores[idx(opp)], side + kw / 2 + 10, cy, kw / 2, 38, "kazan " + sideName(opp), opp === v.to_move && !v.over);
-    drawStore(svg, v.stores[idx(me)], W - side - kw / 2 - 10, cy, kw / 2, 38, "kazan " + sideName(me), me === v.to_move && !v.over);
-  } else {
-    const sh = (H - 80) / 2;
-    drawStore(svg, v.stores[idx(opp)], side / 2 + 5, H / 2, 50, sh, "store " + sideName(opp), opp === v.to_move && !v.over);
-    drawStore(svg, v.stores[idx(me)], W - side / 2 - 5, H / 2, 50, sh, "store " + sideName(me), me === v.to_move && !v.over);
-  }
-}
-
-// drawPit draws one pit of player p; its owner's opponent may have made it
-// a tuzdyk or castle (v.special of the other player names it).
-function drawPit(svg, v, p, pit, x, y, rx, ry, labelY, last) {
-  const row = v.pits[p === "w" ? 0 : 1];
-  const count = row[pit - 1];
-  const taker = other(p);
-  const special = v.special[taker === "w" ? 0 : 1] === pit;
-  const legal = !S.busy && !v.over && p === S.human && v.to_move === S.human && v.legal.includes(pit);
-  const cls = ["pit"];
-  if (legal) cls.push("legal");
-  if (last) cls.push("last");
-  if (special) cls.push("special");
-  if (S.hint === pit && p === S.human) cls.push("hint");
-  const g = el("g", { class: cls.join(" "), id: "pit-" + p + "-" + pit, "data-count": count });
-  const title = el("title", {});
-  title.textContent = sideName(p) + " pit " + pit + ": " + count + " stones" +
-    (special ? " — " + (v.game === "togyz" ? "tuzdyk" : "castle") + " of " + sideName(taker) : "");
-  g.appendChild(title);
-  g.appendChild(el("ellipse", { cx: x, cy: y, rx: rx, ry: ry }));
-  drawStones(g, count, x, y, rx, ry);
-  g.appendChild(el("circle", { class: "badge", cx: x, cy: y, r: 14 }));
-  g.appendChild(el("text", { class: "count", x: x, y: y }, String(count)));
-  if (special) g.appendChild(el("text", { class: "mark", x: x, y: y + ry - 10 }, "X"));
-  svg.appendChild(g);
-  svg.appendChild(el("text", { class: "label", x: x, y: labelY }, String(pit)));
-  if (legal) {
-    g.setAttribute("tabindex", "0");
-    g.setAttribute("role", "button");
-    g.addEventListener("click", () => play(pit));
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") play(pit); });
-  }
-}
-
-// drawStones scatters up to 40 stones in a fixed pattern over the pit,
-// around the badge that shows the count.
-function drawStones(g, count, x, y, rx, ry) {
-  const shown = Math.min(count, 40);
-  const n = Math.max(shown, 8);
-  for (let k = 0; k < shown; k++) {
-    const a = k * 2.39996 + 0.5;           // golden angle: an even spread
-    const r = 0.42 + 0.5 * Math.sqrt((k + 0.5) / n);
-    g.appendChild(el("circle", {
-      class: "stone", r: 5,
-      cx: (x + Math.cos(a) * r * (rx - 5)).toFixed(1),
-      cy: (y + Math.sin(a) * r * (ry - 5)).toFixed(1),
-    }));
-  }
-}
-
-function drawStore(svg, count, x, y, rx, ry, label, toMove) {
-  const g = el("g", { class: "store", id: "store-" + label.split(" ")[1] });
-  g.appendChild(el("ellipse", { cx: x, cy: y, rx: rx, ry: ry }));
-  g.appendChild(el("text", { class: "count", x: x, y: y }, String(count)));
-  svg.appendChild(g);
-  svg.appendChild(el("text", { class: "storelabel" + (toMove ? " tomove" : ""), x: x, y: y + ry + 16 }, label));
-}
-
-function el(name, attrs, text) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
+  const plies = cur().plies;
+  let li = null;
+  plies.forEach((p, i) => {
+    if (S.game !== "togyz" || p.mover === "w" || li === null) {
+      li = document.createElement("li");
+      ol.appendChild(li);
+      if (S.game !== "togyz") li.appendChild(document.createTextNode(sideName(p.mover) + " "));
+      else if (p.mover === "b") li.appendChild(document.createTextNode("… "));
+    } else {
+      li.appendChild(document.createTextNode(" "));
+    }
+    const span = document.createElement("span");
+    span.className = "mv" + (p.mover !== S.human ? " bot" : "") + (p.captured > 0 ? " cap" : "") + (p.special ? " spec" : "") +
+      (p.extra ? " extra" : "") + (S.ana && S.ana.ply === i + 1 ? " now" : "");
+    span.id = "mv-" + (i + 1);
+    span.textContent = p.token + (p.captured > 0 ? "+" + p.captured : "") + (p.extra ? "↻" : "");
+    span.title = [p.captured > 0 && "captured " + p.captured, p.special && (S.game === "togyz" ? "tuzdyk" : "castle"),
+      p.extra && "moves again"].filter(Boolean).join(", ");
+    span.addEventListener("click", () => { if (S.ana) showPly(i + 1); });
+    li.appendChild(span);
+  });
 }
 
 document.addEventListener("DOMContentLoaded", init);

@@ -40,8 +40,8 @@ func (f *matchFlags) add(c *cobra.Command, games int) {
 	fl.IntVar(&f.plies, "openings-plies", 4, "random plies from the start that make each pair's opening")
 	fl.StringVar(&f.openings, "openings", "", "file of openings, one a line as pit numbers (instead of random ones)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the openings and the agents")
-	fl.IntVar(&f.maxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated a draw")
-	fl.StringVar(&f.out, "out", "runs/arena", "folder for the game records (JSON lines); empty: keep none")
+	fl.IntVar(&f.maxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated by the stores")
+	fl.StringVar(&f.out, "out", "runs/arena", "folder for the game logs (JSON lines and a record file); empty: keep none")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 }
 
@@ -90,18 +90,51 @@ func checkAgents(cmd string, spec *env.Spec, specs ...string) error {
 	return nil
 }
 
-// records creates the record file in --out, named after the game and the
-// time, and returns it (nil with no --out) and its path.
-func (f *matchFlags) records(prefix string) (*os.File, string, error) {
+// gameLogs are the two logs of a match in --out: JSON lines and a record
+// file (docs/RECORDS.md).
+type gameLogs struct {
+	json, text *os.File
+	logs       *arena.Logs
+}
+
+// records creates the game logs in --out, named after the command, the
+// game and the time (PREFIX-GAME-TIME.jsonl and .kgn), or returns nil with
+// no --out.
+func (f *matchFlags) records(prefix string, spec *env.Spec) (*gameLogs, error) {
 	if f.out == "" {
-		return nil, "", nil
+		return nil, nil
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	path := filepath.Join(f.out, fmt.Sprintf("%s-%s-%s.jsonl", prefix, f.game, time.Now().Format("20060102-150405")))
-	file, err := os.Create(path)
-	return file, path, err
+	now := time.Now()
+	base := filepath.Join(f.out, fmt.Sprintf("%s-%s-%s", prefix, f.game, now.Format("20060102-150405")))
+	js, err := os.Create(base + ".jsonl")
+	if err != nil {
+		return nil, err
+	}
+	text, err := os.Create(base + ".kgn")
+	if err != nil {
+		js.Close()
+		return nil, err
+	}
+	l := &arena.Logs{JSON: js, Text: text, Spec: spec, Event: "kumalak " + prefix, Site: "kumalak", Date: now.Format("2006.01.02")}
+	return &gameLogs{json: js, text: text, logs: l}, nil
+}
+
+// close names the logs on w and closes them; the error of the run, when
+// there is one, wins over the close's.
+func (g *gameLogs) close(w io.Writer, cmd string, runErr error) error {
+	if g == nil {
+		return runErr
+	}
+	fmt.Fprintf(w, "records  %s\ngames    %s\n", g.json.Name(), g.text.Name())
+	for _, f := range []*os.File{g.json, g.text} {
+		if err := f.Close(); err != nil && runErr == nil {
+			runErr = fmt.Errorf("%s: %w", cmd, err)
+		}
+	}
+	return runErr
 }
 
 // newBar returns a progress bar on w for total games, hidden when quiet.
@@ -160,7 +193,8 @@ func newArenaCmd() *cobra.Command {
 			"(--openings-plies random plies from the start, or --openings) with the colours swapped.\n" +
 			"It prints W/D/L, the score and the Elo difference with its 95% interval, all from A's view,\n" +
 			"and with --sprt the verdict of a sequential test that stops the match once it decides.\n" +
-			"Every game is saved as a line of JSON in a file under --out.\n\n" + agent.Help(),
+			"Every game is saved under --out twice: as a line of JSON (.jsonl) and in a record file\n" +
+			"(.kgn, docs/RECORDS.md) that replay and analyze read.\n\n" + agent.Help(),
 		Example: "  kumalak arena --game togyz --a ab:depth=4 --b random --games 100\n" +
 			"  kumalak arena --game mangala --a mcts:sims=2000 --b mcts:sims=100 --games 20\n" +
 			"  kumalak arena --game togyz --a model:path=runs/togyz/best.kmodel --b ab:depth=6 --games 400 --sprt 0,20",
@@ -197,13 +231,12 @@ func newArenaCmd() *cobra.Command {
 
 // runMatch plays m with a progress bar and prints its result.
 func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match) error {
-	file, path, err := f.records("arena")
+	logs, err := f.records("arena", m.Spec)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	if file != nil {
-		defer file.Close()
-		m.Records = file
+	if logs != nil {
+		m.Records = logs.logs
 	}
 	bar := newBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
 	m.Progress = showProgress(bar)
@@ -212,22 +245,9 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match) error {
 	res, runErr := m.Run(ctx)
 	_ = bar.Finish()
 	printResult(c.OutOrStdout(), m, res)
-	runErr = closeRecords(c.OutOrStdout(), file, path, "arena", runErr)
+	runErr = logs.close(c.OutOrStdout(), "arena", runErr)
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())
-	}
-	return runErr
-}
-
-// closeRecords names the record file and closes it; the error of the run,
-// when there is one, wins over the close's.
-func closeRecords(w io.Writer, file *os.File, path, cmd string, runErr error) error {
-	if file == nil {
-		return runErr
-	}
-	fmt.Fprintf(w, "records  %s\n", path)
-	if err := file.Close(); err != nil && runErr == nil {
-		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	return runErr
 }

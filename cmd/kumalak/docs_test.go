@@ -40,7 +40,7 @@ func (d docCommand) String() string {
 // TestDocCommands runs every "kumalak ..." line of the code blocks of
 // README.md and docs/*.md, and of the commands' --help examples, as written
 // (but for the port of --addr: see freePort), each in a fresh folder holding the
-// repository's configs/, a trained tiny run in runs/togyz (with best.kmodel
+// repository's configs/ and docs/, a trained tiny run in runs/togyz (with best.kmodel
 // and export.kmodel), togyz.kmodel and a bin/kumalak that is this binary
 // (except for train, which gets no run). A command must succeed, or still
 // be running without failure at docDeadline; a transcript line
@@ -249,8 +249,10 @@ func runDoc(args []string) (code int, out string, running bool) {
 	return code, buf.String(), errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
-// docFixture trains the tiny config into runs/togyz of a new folder and
-// exports it there as runs/togyz/export.kmodel and togyz.kmodel.
+// docFixture trains the tiny config into runs/togyz of a new folder,
+// exports it there as runs/togyz/export.kmodel and togyz.kmodel, and builds
+// a small mangala tablebase in tb/mangala (the documented build of 16
+// stones outlasts the deadline; the documented positions have fewer).
 func docFixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -259,6 +261,7 @@ func docFixture(t *testing.T) string {
 		{"train", "--config", "../../configs/tiny.yaml", "--run", run, "--quiet"},
 		{"export", "--run", run},
 		{"export", "--run", run, "--out", filepath.Join(dir, "togyz.kmodel")},
+		{"tablebase", "build", "--game", "mangala", "--stones", "10", "--out", filepath.Join(dir, "tb", "mangala"), "--quiet"},
 	}
 	for _, s := range steps {
 		if code, out, errs := kumalak(t, s...); code != 0 {
@@ -268,17 +271,19 @@ func docFixture(t *testing.T) string {
 	return dir
 }
 
-// copyFixture makes dst a folder for one documented command: configs/
-// linked from the repository, bin/kumalak running this test binary as the
+// copyFixture makes dst a folder for one documented command: configs/ and
+// docs/ linked from the repository, bin/kumalak running this test binary as the
 // command, and, with run, a copy of the fixture's run and model.
 func copyFixture(t *testing.T, fixture, dst string, run bool) {
 	t.Helper()
-	configs, err := filepath.Abs(filepath.Join("..", "..", "configs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(configs, filepath.Join(dst, "configs")); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"configs", "docs"} { // docs/examples holds the sample records
+		src, err := filepath.Abs(filepath.Join("..", "..", d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(src, filepath.Join(dst, d)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -150,7 +150,7 @@ func TestTrainExportInfo(t *testing.T) {
 		t.Fatalf("training over an existing run without --resume: exit %d %s", code, errs)
 	}
 	code, out, errs = kumalak(t, "train", "--run", run, "--resume", "--iterations", "3", "--quiet")
-	if code != 0 || !strings.Contains(out, "iteration 2 done") || strings.Count(out, "\niter ") != 1 {
+	if code != 0 || !strings.Contains(out, "iteration 2 done") || !strings.Contains(out, "inference kernel ") || strings.Count(out, "\niter ") != 1 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errs)
 	}
 	model := filepath.Join(run, "bot.kmodel")
@@ -163,7 +163,7 @@ func TestTrainExportInfo(t *testing.T) {
 		t.Fatalf("onnx: %v", err)
 	}
 	code, out, errs = kumalak(t, "info", model)
-	for _, w := range []string{"game          togyz", "iteration", "vs random", "rating", "search"} {
+	for _, w := range []string{"game          togyz", "iteration", "vs random", "rating", "search", "kernel        inference on this machine: "} {
 		if code != 0 || !strings.Contains(out, w) {
 			t.Fatalf("info: exit %d, want %q in\n%s\n%s", code, w, out, errs)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"kumalak/agent"
 	"kumalak/bot"
 	"kumalak/env"
-	"kumalak/env/togyz"
 	"kumalak/net"
 )
 
@@ -129,11 +127,13 @@ func newPlayCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "play",
 		Short: "Play a game against the bot in the terminal",
-		Long: "play draws the board as the players see it and reads your moves as pit numbers, counted\n" +
-			"from your own left (togyz also takes the record form, e.g. 76). Commands: hint (the bot's\n" +
-			"suggestion with your chance to win), undo (your last move and the bot's reply), board, new,\n" +
-			"help, quit. The bot is a model file (--model, whose card sets the search size) or any agent\n" +
-			"spec (--agent with --game).",
+		Long: "play draws the board as the players see it from your seat (turned round when you play\n" +
+			"black), says what each move did (stones sown, captures, a tuzdyk or castle made, an extra\n" +
+			"turn) and reads your moves as pit numbers, counted from your own left (togyz also takes the\n" +
+			"record form, e.g. 76, whose landing pit is checked). Commands: hint (the bot's suggestion\n" +
+			"with your chance to win), undo (your last move and the bot's reply), board, new,\n" +
+			"save FILE and load FILE (a record file, docs/RECORDS.md), help, quit. The bot is a model\n" +
+			"file (--model, whose card sets the search size) or any agent spec (--agent with --game).",
 		Example: "  kumalak play --model runs/togyz/export.kmodel --as b --time 2s\n" +
 			"  kumalak play --agent ab:depth=8 --game mangala\n" +
 			"  kumalak play --agent mcts --sims 3000 --game mangala-kale",
@@ -160,9 +160,6 @@ func newPlayCmd() *cobra.Command {
 			}
 			defer closeAgent(a)
 			cfg := bot.PlayConfig{Spec: spec, Agent: a, Human: human, Start: g.position}
-			if spec.Name == "togyz" {
-				cfg.ParseMove = togyzParse
-			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			err = bot.Play(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
@@ -187,20 +184,4 @@ func parseSide(s string) (env.Player, error) {
 		return env.Black, nil
 	}
 	return 0, badInput("play", "--as %q: want w or b", s)
-}
-
-// togyzParse reads one move in togyz's record form ("7", "76", "36x").
-func togyzParse(st env.State, tok string) (env.Action, error) {
-	b, ok := st.(*togyz.Board)
-	if !ok {
-		return 0, fmt.Errorf("not a togyz position")
-	}
-	moves, err := togyz.ParseRecord(b, tok)
-	if err != nil {
-		return 0, err
-	}
-	if len(moves) != 1 {
-		return 0, fmt.Errorf("%q: want one move", tok)
-	}
-	return moves[0], nil
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"strings"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -13,55 +13,65 @@ func init() { commands = append(commands, newReplayCmd) }
 
 func newReplayCmd() *cobra.Command {
 	var g gameFlags
+	var asRecord bool
 	c := &cobra.Command{
-		Use:   "replay [flags] MOVES...",
-		Short: "Play a sequence of moves and print the final position and result",
-		Long: "replay plays MOVES from the start (or --position) and prints the final position\n" +
-			"string, then \"result R\" (1-0, 0-1, 1/2-1/2 or *), then the board and, for togyz,\n" +
-			"the record in standard notation. Moves are pit numbers from the mover's side;\n" +
+		Use:   "replay [flags] (RECORD | - | MOVES...)",
+		Short: "Play a game's moves and print the final position and result",
+		Long: "replay plays a game and prints the final position string, then \"result R\" (1-0, 0-1,\n" +
+			"1/2-1/2 or *), then the board and, for togyz, the record in standard notation. The game\n" +
+			"is a record file with header tags (docs/RECORDS.md; every game in it), - for standard\n" +
+			"input, or MOVES from the start (or --position): pit numbers from the mover's side;\n" +
 			"togyz also takes the record form (\"76\", \"36x\": pit, landing pit, x for a tuzdyk),\n" +
 			"whose landing pit is checked. Move numbers such as \"1.\" are skipped, and a result\n" +
-			"(1-0, 0-1, 1/2-1/2, *) may end the moves. docs/RULES.md describes the notation.",
-		Example: "  kumalak replay --game togyz 7 9 5 5\n  kumalak replay --game togyz 1. 21 65 2. 34 22x\n  kumalak replay --game mangala 3 6 1",
+			"(1-0, 0-1, 1/2-1/2, *) may end the moves. docs/RULES.md describes the notation.\n" +
+			"--record prints the games as a record file instead.",
+		Example: "  kumalak replay --game togyz 7 9 5 5\n  kumalak replay --game togyz 1. 21 65 2. 34 22x\n" +
+			"  kumalak replay --game mangala 3 6 1\n  kumalak replay docs/examples/games.kgn\n" +
+			"  kumalak replay --record --game togyz 1. 21 65 2. 34 22x",
 		RunE: func(c *cobra.Command, args []string) error {
-			spec, st, err := g.state("replay")
-			if err != nil {
-				return err
-			}
-			start := env.Clone(st)
-			moves, err := replay(st, args)
+			games, err := readGames(c, &g, "replay", "", args)
 			if err != nil {
 				return err
 			}
 			out := c.OutOrStdout()
-			fmt.Fprintln(out, st.String())
-			fmt.Fprintf(out, "result %s\n", st.Result())
-			fmt.Fprint(out, env.Drawing(st))
-			if spec.Notation != nil {
-				rec, err := spec.FormatMoves(start, moves)
-				if err != nil {
+			if asRecord {
+				if err := env.WriteRecords(out, games...); err != nil {
 					return fmt.Errorf("replay: %w", err)
 				}
-				fmt.Fprintf(out, "record %s %s\n", rec, st.Result())
+				return nil
+			}
+			for i, game := range games {
+				if i > 0 {
+					fmt.Fprintln(out)
+				}
+				if err := printReplay(out, game); err != nil {
+					return err
+				}
 			}
 			return nil
 		},
 	}
 	g.add(c)
+	c.Flags().BoolVar(&asRecord, "record", false, "print the games as a record file (tags and moves) instead of the final boards")
 	return c
 }
 
-// replay plays the move tokens, read as one record of the game's notation
-// (env.Spec.ParseMoves), on st and returns the actions played, or a usage
-// error naming the first bad move, e.g.
-// "replay: togyz: move 4 (12x): no tuzdyk was made".
-func replay(st env.State, tokens []string) ([]env.Action, error) {
-	moves, err := st.Spec().ParseMoves(st, strings.Join(tokens, " "))
+// printReplay writes the final position, the result, the board and, for
+// a game with its own notation, the record.
+func printReplay(out io.Writer, game *env.GameRecord) error {
+	st, err := game.Final()
 	if err != nil {
-		return nil, badInput("replay", "%v", err)
+		return fmt.Errorf("replay: %w", err)
 	}
-	for _, a := range moves {
-		st.Apply(a)
+	fmt.Fprintln(out, st.String())
+	fmt.Fprintf(out, "result %s\n", game.Result)
+	fmt.Fprint(out, env.Drawing(st))
+	if game.Spec.Notation != nil {
+		rec, err := game.Spec.FormatMoves(game.StartState(), game.Moves)
+		if err != nil {
+			return fmt.Errorf("replay: %w", err)
+		}
+		fmt.Fprintf(out, "record %s %s\n", rec, game.Result)
 	}
-	return moves, nil
+	return nil
 }

@@ -26,7 +26,8 @@ func newTournamentCmd() *cobra.Command {
 		Long: "tournament plays a match of --games paired games between every two --players (all on\n" +
 			"the same openings) and rates them by a maximum-likelihood Bradley-Terry fit, anchored on\n" +
 			"random = 0 when random plays, else on the first player, with 95% intervals.\n" +
-			"Every game is saved as a line of JSON in a file under --out.\n\n" + agent.Help(),
+			"Every game is saved under --out twice: as a line of JSON (.jsonl) and in a record file\n" +
+			"(.kgn, docs/RECORDS.md) that replay and analyze read.\n\n" + agent.Help(),
 		Example: "  kumalak tournament --game togyz --players random --players greedy --players ab:depth=4 --games 40",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -55,13 +56,12 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if err := validateTournament(t); err != nil {
 		return badInput("tournament", "%v", err)
 	}
-	file, path, err := f.records("tournament")
+	logs, err := f.records("tournament", t.Spec)
 	if err != nil {
 		return fmt.Errorf("tournament: %w", err)
 	}
-	if file != nil {
-		defer file.Close()
-		t.Records = file
+	if logs != nil {
+		t.Records = logs.logs
 	}
 	n := len(t.Players)
 	bar := newBar(c.ErrOrStderr(), t.Config.Games*n*(n-1)/2, f.quiet)
@@ -73,7 +73,7 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if runErr == nil {
 		printTable(c.OutOrStdout(), t, res)
 	}
-	runErr = closeRecords(c.OutOrStdout(), file, path, "tournament", runErr)
+	runErr = logs.close(c.OutOrStdout(), "tournament", runErr)
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
 	}

@@ -112,7 +112,8 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 		fmt.Fprintf(out, "nats: run id %s\n", id)
 	}
 	st := run.State()
-	fmt.Fprintf(out, "run %s: game %s, iteration %d done, %s trained\n", f.run, cfg.Game, st.Iteration, st.Elapsed().Round(time.Second))
+	fmt.Fprintf(out, "run %s: game %s, iteration %d done, %s trained, inference kernel %s\n",
+		f.run, cfg.Game, st.Iteration, st.Elapsed().Round(time.Second), kernelName())
 	err = run.Train(ctx)
 	st = run.State()
 	switch {

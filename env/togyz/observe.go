@@ -82,18 +82,60 @@ func (b *Board) need(p env.Player) float32 {
 // gains writes, for each of p's pits, the stones p's kazan would gain at
 // once by playing it now (captures, a new tuzdyk, stones sown into p's
 // tuzdyk), divided by 18; 0 for an empty pit.
+//
+// Observe runs at every leaf of every search, so gains works each sowing
+// out from the counts (see gain) instead of sowing on a copy of the board:
+// trial sowings were two thirds of Observe's time.
 func (b *Board) gains(p env.Player, dst []float32) {
 	base := int(p) * PitsPerSide
 	for i := range dst {
-		c := base + i
-		if b.pits[c] == 0 {
-			continue
-		}
-		child := *b
-		child.turn = p
-		child.sow(c)
-		dst[i] = float32(child.kazan[p]-b.kazan[p]) / lap
+		dst[i] = float32(b.gain(p, base+i)) / lap
 	}
+}
+
+// gain returns the stones p's kazan gains at once if p sows the pit at
+// cycle index c, as sow would add them: the stones sown into p's tuzdyk,
+// then the even capture or the new tuzdyk at the last stone's pit.
+func (b *Board) gain(p env.Player, c int) int {
+	n := int(b.pits[c])
+	if n == 0 {
+		return 0
+	}
+	s := c // the first pit sown: the pit itself, or the next one for a single stone
+	if n == 1 {
+		s = int(next[c])
+	}
+	g := 0
+	if t := int(b.tuz[p]); t >= 0 {
+		g += b.sownCount(t, s, n)
+	}
+	last := (s + n - 1) % Cycle
+	i := last - int(p.Other())*PitsPerSide // the last pit's number - 1 on the opponent's row
+	if uint(i) >= PitsPerSide || int(b.tuz[p]) == last {
+		return g
+	}
+	// The opponent's row holds no tuzdyk but p's, so the last pit keeps its stones.
+	v := b.sownCount(last, s, n)
+	switch {
+	case v&1 == 0:
+		g += v
+	case v != 3 || b.tuz[p] >= 0 || i == PitsPerSide-1:
+	case int(b.tuz[p.Other()])-int(p)*PitsPerSide == i: // opposite the opponent's tuzdyk (none: -1, never i)
+	default:
+		g += 3
+	}
+	return g
+}
+
+// sownCount returns pit j's count after n stones are sown one a pit from
+// pit s on (whole laps add n/Cycle to every pit). j is on the opponent's
+// row, so it is never the pit the stones were lifted from.
+func (b *Board) sownCount(j, s, n int) int {
+	v := int(b.pits[j]) + n/Cycle
+	if (j-s+Cycle)%Cycle < n%Cycle {
+		v++
+	}
+	return v
 }
 
 func flag(ok bool) float32 {

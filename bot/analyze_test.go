@@ -1,0 +1,218 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"kumalak/agent"
+	"kumalak/env"
+)
+
+// staged holds a game of each kind whose first move is a blunder: the
+// mover had a win (found by alpha-beta at depth 10) and plays a loss; the
+// rest is the best play.
+const staged = `[Game "mangala"]
+[Position "1,0,0,1,2,2/0,0,0,1,0,1 20 20 - - w"]
+
+1 6 4 0-1
+
+[Game "mangala-kale"]
+[Position "0,1,1,0,0,1/1,5,0,0,0,8 20 11 - 4 b"]
+
+6 6 6 6 2 5 2 6 3 3 6 1 3 3 4 2 4 2 5 1 5 2 6 3 6 1-0
+
+[Game "togyz"]
+[Position "0,0,0,0,0,0,0,2,6/0,0,0,1,1,0,1,1,1 77 72 1 3 w"]
+
+1. 89 45 2. 96 78 3. 91 57 4. 89 67 5. 91 45 0-1
+`
+
+func stagedGames(t *testing.T) []*env.GameRecord {
+	t.Helper()
+	games, err := env.ReadRecords(strings.NewReader(staged), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
+}
+
+// TestAnalyzeStagedBlunders: the staged blunder, and only it, is marked,
+// by alpha-beta (whose proven results are probabilities) and by MCTS.
+func TestAnalyzeStagedBlunders(t *testing.T) {
+	for _, g := range stagedGames(t) {
+		for _, spec := range []string{"ab:depth=10", "mcts:sims=3000"} {
+			an, err := Analyze(context.Background(), AnalyzeConfig{Game: g, Agent: spec, Seed: 1})
+			if err != nil {
+				t.Fatalf("%s %s: %v", g.Spec.Name, spec, err)
+			}
+			if !an.Probabilities || len(an.Moves) != len(g.Moves) {
+				t.Fatalf("%s %s: %+v", g.Spec.Name, spec, an)
+			}
+			if m := an.Moves[0]; m.Mark != Blunder || m.Loss < 0.5 {
+				t.Errorf("%s %s: the staged blunder is %+v", g.Spec.Name, spec, m)
+			}
+			for _, m := range an.Moves[1:] {
+				if spec[:2] == "ab" && m.Mark != Good {
+					t.Errorf("%s %s: best play marked: %+v", g.Spec.Name, spec, m)
+				}
+			}
+			mover := 0
+			if an.Moves[0].Mover == "black" {
+				mover = 1
+			}
+			if an.Summary[mover].Blunders < 1 {
+				t.Errorf("%s %s: summary %+v", g.Spec.Name, spec, an.Summary)
+			}
+		}
+	}
+}
+
+func TestAnalyzeTextAndJSON(t *testing.T) {
+	g := stagedGames(t)[2]
+	an, err := Analyze(context.Background(), AnalyzeConfig{Game: g, Agent: "ab:depth=10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := an.WriteText(&sb); err != nil {
+		t.Fatal(err)
+	}
+	wantInOrder(t, sb.String(), "togyz: ? (white) vs ? (black), 0-1; 10 moves judged by ab:depth=10",
+		"ply  move", "1    1. 89    100%  0%     100%  +1.00  -1.00  95", "blunder ??",
+		"white: 5 moves, 0 inaccuracies, 0 mistakes, 1 blunders")
+	b, err := json.Marshal(an)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Moves []struct {
+			Mark   string
+			Best   string
+			Before struct {
+				WinProb *float32 `json:"win_prob"`
+			}
+		}
+		Probabilities bool
+	}
+	if err := json.Unmarshal(b, &back); err != nil || !back.Probabilities || back.Moves[0].Mark != "blunder" || back.Moves[0].Best != "95" || *back.Moves[0].Before.WinProb != 1 {
+		t.Errorf("JSON %s: %v", b, err)
+	}
+	if back.Moves[1].Mark != "" {
+		t.Errorf("JSON mark of a good move: %q", back.Moves[1].Mark)
+	}
+}
+
+// TestAnalyzeNoProbabilities: alpha-beta's value in the opening is no
+// probability, so the table has values and no marks.
+func TestAnalyzeNoProbabilities(t *testing.T) {
+	spec, _ := env.Lookup("togyz")
+	moves, _ := spec.ParseMoves(spec.New(), "1. 76 98")
+	an, err := Analyze(context.Background(), AnalyzeConfig{Game: &env.GameRecord{Spec: spec, Moves: moves}, Agent: "ab:depth=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an.Probabilities || an.Moves[0].Before.WinProb != nil || an.Moves[0].Mark != Good {
+		t.Errorf("%+v", an.Moves[0])
+	}
+	var sb strings.Builder
+	if err := an.WriteText(&sb); err != nil {
+		t.Fatal(err)
+	}
+	wantInOrder(t, sb.String(), "no win probabilities", "ply  move     value  after  best  line\n", "1    1. 76")
+	if strings.Contains(sb.String(), "win%") {
+		t.Errorf("probability columns without probabilities:\n%s", sb.String())
+	}
+}
+
+func TestWinProbHook(t *testing.T) {
+	cases := []struct {
+		kind string
+		r    agent.Analysis
+		ok   bool
+	}{
+		{"ab", agent.Analysis{Value: 0.3, WinProb: 0.65}, false},
+		{"ab", agent.Analysis{Value: 1, WinProb: 1}, true},
+		{"ab", agent.Analysis{Value: -1, WinProb: 0}, true},
+		{"mcts", agent.Analysis{Value: 0.3, WinProb: 0.65}, true},
+		{"model", agent.Analysis{Value: -0.5, WinProb: 0.25}, true},
+	}
+	for _, c := range cases {
+		p, ok := WinProb(c.kind, c.r)
+		if ok != c.ok || ok && p != c.r.WinProb {
+			t.Errorf("WinProb(%s, %+v) = %v, %v", c.kind, c.r, p, ok)
+		}
+	}
+}
+
+// TestAnalyzeForcedAndExact: a position with one legal move takes the
+// value of the next; the Exact hook replaces the search's values.
+func TestAnalyzeForcedAndExact(t *testing.T) {
+	spec, _ := env.Lookup("mangala")
+	// White has only pit 5; black then moves.
+	start, err := spec.Start("0,0,0,0,2,0/4,4,4,4,4,4 12 10 - - w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &env.GameRecord{Spec: spec, Start: start, Moves: []env.Action{4, 1}}
+	an, err := Analyze(context.Background(), AnalyzeConfig{Game: g, Agent: "mcts:sims=200", Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := an.Moves[0]
+	if m.Loss != 0 || m.Before.Value != m.After.Value || m.Best != "5" {
+		t.Errorf("forced move: %+v", m)
+	}
+	calls := 0
+	exact := func(st env.State) (float32, bool) { calls++; return 0, true }
+	an, err = Analyze(context.Background(), AnalyzeConfig{Game: g, Agent: "mcts:sims=50", Exact: exact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || !an.Moves[1].Before.Exact || an.Moves[1].Before.Value != 0 || *an.Moves[1].Before.WinProb != 0.5 {
+		t.Errorf("exact: %d calls, %+v", calls, an.Moves[1])
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	g := stagedGames(t)[0]
+	bad := *g
+	bad.Moves = []env.Action{0, 0, 0, 0}
+	cases := []struct {
+		cfg AnalyzeConfig
+		err string
+	}{
+		{AnalyzeConfig{Agent: "ab"}, "bot: analyze: no game"},
+		{AnalyzeConfig{Game: g, Agent: "random"}, "reports no values"},
+		{AnalyzeConfig{Game: g, Agent: "nope"}, "bot: analyze: "},
+		{AnalyzeConfig{Game: &bad, Agent: "ab"}, "bot: analyze: mangala: move 2"},
+		{AnalyzeConfig{Game: g, Agent: "ab", Thresholds: Thresholds{0.3, 0.2, 0.1}}, "want 0 < inaccuracy <= mistake <= blunder <= 1"},
+	}
+	for _, c := range cases {
+		_, err := Analyze(context.Background(), c.cfg)
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%+v: %v, want %q", c.cfg, err, c.err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Analyze(ctx, AnalyzeConfig{Game: stagedGames(t)[1], Agent: "mcts:sims=100000"}); err == nil {
+		t.Error("cancelled analysis succeeded")
+	}
+}
+
+func TestThresholdsMark(t *testing.T) {
+	th := DefaultThresholds()
+	for _, c := range []struct {
+		loss float32
+		want Mark
+	}{{0, Good}, {0.049, Good}, {0.05, Inaccuracy}, {0.1, Mistake}, {0.19, Mistake}, {0.2, Blunder}, {1, Blunder}} {
+		if got := th.Mark(c.loss); got != c.want {
+			t.Errorf("Mark(%g) = %v, want %v", c.loss, got, c.want)
+		}
+	}
+	if Blunder.Symbol() != "??" || Mistake.Symbol() != "?" || Inaccuracy.Symbol() != "?!" || Good.String() != "" {
+		t.Error("mark names")
+	}
+}

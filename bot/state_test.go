@@ -1,0 +1,122 @@
+package bot
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"kumalak/env"
+)
+
+// TestStateRecordAndPlies: a record in the game's notation reads back to
+// its moves, and each ply says what it did: its token, store gain,
+// capture, extra turn and tuzdyk.
+func TestStateRecordAndPlies(t *testing.T) {
+	ts := newTestServer(t, "random", nil)
+	var v View
+	if code, body := post(t, ts, "/api/state", `{"game":"togyz","moves":[7,3,2,8,4,9,1,6]}`, &v); code != http.StatusOK {
+		t.Fatalf("%d %s", code, body)
+	}
+	if !strings.HasPrefix(v.Notation, "1. 7") || len(v.Plies) != 8 {
+		t.Fatalf("notation %q, plies %+v", v.Notation, v.Plies)
+	}
+	var toks []string
+	gains := [2]int{}
+	for i, p := range v.Plies {
+		toks = append(toks, p.Token)
+		if p.Pit != v.Moves[i] || p.Mover != []string{"w", "b"}[i%2] || p.Captured > p.Gain {
+			t.Errorf("ply %d: %+v", i+1, p)
+		}
+		gains[i%2] += p.Gain
+	}
+	if gains != v.Stores {
+		t.Errorf("gains %v, stores %v", gains, v.Stores)
+	}
+	for _, tok := range toks {
+		if !strings.Contains(v.Notation, tok) {
+			t.Errorf("token %q not in %q", tok, v.Notation)
+		}
+	}
+	var back View
+	if code, body := post(t, ts, "/api/state", `{"game":"togyz","record":"[Event \"test\"]\n`+v.Notation+`"}`, &back); code != http.StatusOK {
+		t.Fatalf("record %q: %d %s", v.Notation, code, body)
+	}
+	if !slices.Equal(back.Moves, v.Moves) || back.Position != v.Position {
+		t.Errorf("record read back as %v, want %v", back.Moves, v.Moves)
+	}
+	if code, body := post(t, ts, "/api/state", `{"game":"togyz","record":"1. 76 98x"}`, nil); code != http.StatusBadRequest || !strings.Contains(body, "move 2") {
+		t.Errorf("bad record: %d %s", code, body)
+	}
+	if code, body := post(t, ts, "/api/state", `{"game":"togyz","record":"1. 76","moves":[7]}`, nil); code != http.StatusBadRequest || !strings.Contains(body, "not both") {
+		t.Errorf("record and moves: %d %s", code, body)
+	}
+
+	// mangala: 4 ends in the store (an extra turn, nothing captured);
+	// from a set-up position, 6 empties white's side and collects black's.
+	if code, body := post(t, ts, "/api/state", `{"game":"mangala","moves":[4]}`, &v); code != http.StatusOK ||
+		v.Plies[0] != (PlyInfo{Mover: "w", Pit: 4, Token: "4", Gain: 1, Extra: true}) {
+		t.Errorf("mangala 4: %d %s %+v", code, body, v.Plies)
+	}
+	if code, body := post(t, ts, "/api/state", `{"game":"mangala","position":"0,0,0,0,0,1/4,4,4,4,4,4 20 3 - - w","moves":[6]}`, &v); code != http.StatusOK ||
+		v.Plies[0].Gain != 25 || v.Plies[0].Captured != 24 || v.Plies[0].Extra || v.Start != "0,0,0,0,0,1/4,4,4,4,4,4 20 3 - - w" {
+		t.Errorf("mangala set-up win: %d %s %+v", code, body, v)
+	}
+}
+
+func TestSownHome(t *testing.T) {
+	cases := []struct {
+		game             string
+		i, n, special, w int
+	}{
+		{"mangala", 3, 3, 0, 0},  // pit 4, 3 stones: pits 4, 5, 6
+		{"mangala", 3, 4, 0, 1},  // and the store
+		{"mangala", 5, 1, 0, 1},  // pit 6, one stone: the store
+		{"mangala", 0, 27, 0, 2}, // two laps
+		{"togyz", 0, 18, 3, 1},   // a full lap passes the tuzdyk on the opponent's 3
+		{"togyz", 0, 5, 3, 0},    // not that far
+		{"mangala-kale", 0, 9, 0, 0},
+	}
+	for _, c := range cases {
+		spec, err := env.Lookup(c.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sownHome(spec, c.i, c.n, c.special); got != c.w {
+			t.Errorf("%s sownHome(%d, %d, %d) = %d, want %d", c.game, c.i, c.n, c.special, got, c.w)
+		}
+	}
+}
+
+// FuzzRecordView holds the record path of /api/state to its round trip:
+// a record that reads gives a view whose notation reads back to the same
+// moves, with one ply described per move.
+func FuzzRecordView(f *testing.F) {
+	for _, s := range []string{"1. 76 98 2. 33 12", "[Game \"togyz\"]\n1. 7", "4 4", "1. 76 98x", "6 1 2 3", ""} {
+		f.Add("togyz", s)
+		f.Add("mangala", s)
+	}
+	f.Fuzz(func(t *testing.T, game, rec string) {
+		spec, err := env.Lookup(game)
+		if err != nil {
+			return
+		}
+		start := spec.New()
+		moves, err := parseRecord(start, rec)
+		if err != nil {
+			return
+		}
+		st, err := Replay(spec, "", moves)
+		if err != nil {
+			t.Fatalf("%q read to %v, which does not replay: %v", rec, moves, err)
+		}
+		v, err := NewViewFrom(start, st, moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := parseRecord(start, v.Notation)
+		if err != nil || !slices.Equal(back, moves) || len(v.Plies) != len(moves) {
+			t.Fatalf("%q: notation %q reads back as %v, %v; want %v", rec, v.Notation, back, err, moves)
+		}
+	})
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/agent"
+	"kumalak/bot"
+	"kumalak/env"
+)
+
+func init() { commands = append(commands, newAnalyzeCmd) }
+
+// analyzeFlags are analyze's own flags.
+type analyzeFlags struct {
+	json  bool
+	plot  string
+	index int
+	marks []float64
+}
+
+// thresholds returns --marks as the marks' thresholds (the default when
+// not given), or a usage error.
+func (f *analyzeFlags) thresholds() (bot.Thresholds, error) {
+	if len(f.marks) == 0 {
+		return bot.DefaultThresholds(), nil
+	}
+	if len(f.marks) != 3 {
+		return bot.Thresholds{}, badInput("analyze", "--marks wants three numbers, e.g. 0.05,0.1,0.2")
+	}
+	t := bot.Thresholds{Inaccuracy: float32(f.marks[0]), Mistake: float32(f.marks[1]), Blunder: float32(f.marks[2])}
+	if err := t.Validate(); err != nil {
+		return t, badInput("analyze", "--marks: %s", strings.TrimPrefix(err.Error(), "bot: "))
+	}
+	return t, nil
+}
+
+func newAnalyzeCmd() *cobra.Command {
+	var g gameFlags
+	var b botFlags
+	var f analyzeFlags
+	c := &cobra.Command{
+		Use:   "analyze [flags] (RECORD | - | MOVES...)",
+		Short: "Judge every move of a game: values, the best move and line, inaccuracies, mistakes, blunders",
+		Long: "analyze searches every position of a game with the bot (--model, or --agent with --game)\n" +
+			"and prints, for each move, the mover's chance to win before and after it, the engine's\n" +
+			"values, its best move and line, and a mark by the win probability the move lost:\n" +
+			"inaccuracy (?!) from 5 points lost, mistake (?) from 10, blunder (??) from 20 (--marks).\n" +
+			"The game is a record file (docs/RECORDS.md; every game in it, or --index N), - for\n" +
+			"standard input, or moves on the command line from the start or --position.\n" +
+			"Alpha-beta's score is no probability: with an ab agent the table shows values only (and\n" +
+			"marks only for proven results). --json prints the analyses as a JSON array; --plot\n" +
+			"draws white's chance (or value) over the game as a PNG.",
+		Example: "  kumalak analyze --agent mcts:sims=400 docs/examples/games.kgn\n" +
+			"  kumalak analyze --model runs/togyz/export.kmodel --sims 200 --index 1 --json docs/examples/games.kgn\n" +
+			"  kumalak analyze --game mangala --agent ab:depth=8 --plot mangala.png 4 3 6 1",
+		RunE: func(c *cobra.Command, args []string) error {
+			return runAnalyze(c, &g, &b, &f, args)
+		},
+	}
+	g.add(c)
+	b.add(c)
+	fl := c.Flags()
+	fl.BoolVar(&f.json, "json", false, "print the analyses as JSON instead of tables")
+	fl.StringVar(&f.plot, "plot", "", "write a PNG of white's chance over the game to this file (one game)")
+	fl.IntVar(&f.index, "index", 0, "analyse only this game of the file (1 = the first); 0: all")
+	fl.Float64SliceVar(&f.marks, "marks", nil, "win probability lost for an inaccuracy, a mistake and a blunder (default 0.05,0.1,0.2)")
+	return c
+}
+
+// runAnalyze reads the games, analyses each and prints the results.
+func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, args []string) error {
+	spec, modelGame, _, err := b.resolve("analyze")
+	if err != nil {
+		return err
+	}
+	thresholds, err := f.thresholds()
+	if err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		return badInput("analyze", "give a record file, - for standard input, or moves")
+	}
+	games, err := readGames(c, g, "analyze", modelGame, args)
+	if err != nil {
+		return err
+	}
+	if f.index < 0 || f.index > len(games) {
+		return badInput("analyze", "--index %d: the input has %d games", f.index, len(games))
+	}
+	if f.index > 0 {
+		games = games[f.index-1 : f.index]
+	}
+	if f.plot != "" && len(games) != 1 {
+		return badInput("analyze", "--plot draws one game; the input has %d (choose with --index)", len(games))
+	}
+	for i, game := range games {
+		if modelGame != "" && game.Spec.Name != modelGame {
+			return badInput("analyze", "the model plays %s, game %d of the input is %s", modelGame, i+1, game.Spec.Name)
+		}
+	}
+	a, err := agent.New(games[0].Spec, spec, b.seed)
+	if err != nil {
+		return badInput("analyze", "%v", err)
+	}
+	closeAgent(a)
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+	defer stop()
+	var out []*bot.GameAnalysis
+	for _, game := range games {
+		an, err := bot.Analyze(ctx, bot.AnalyzeConfig{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds})
+		if err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		out = append(out, an)
+	}
+	if f.plot != "" {
+		if err := plotAnalysis(out[0], f.plot); err != nil {
+			return err
+		}
+	}
+	return printAnalyses(c.OutOrStdout(), out, f.json)
+}
+
+// printAnalyses writes the analyses as tables, or as a JSON array.
+func printAnalyses(w io.Writer, out []*bot.GameAnalysis, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		return nil
+	}
+	for i, an := range out {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := an.WriteText(w); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+	}
+	return nil
+}
+
+// readGames returns the games of args: a record file, standard input (-),
+// or moves from the start or --position. The game of moves and of a
+// record without a Game tag is modelGame, else --game.
+func readGames(c *cobra.Command, g *gameFlags, cmd, modelGame string, args []string) ([]*env.GameRecord, error) {
+	name := g.game
+	if modelGame != "" {
+		name = modelGame
+	}
+	def, err := env.Lookup(name)
+	if err != nil {
+		return nil, badInput(cmd, "%v", err)
+	}
+	if len(args) == 1 && !isMoveToken(args[0]) {
+		if g.position != "" {
+			return nil, badInput(cmd, "--position goes with moves, not with a record file (use its Position tag)")
+		}
+		return readRecordArg(c, cmd, args[0], def)
+	}
+	g.game = name
+	game, err := movesRecord(g, args, cmd)
+	if err != nil {
+		return nil, err
+	}
+	return []*env.GameRecord{game}, nil
+}
+
+// isMoveToken reports whether s reads as part of a move list rather than a
+// file name: a move (digits, togyz's x), a move number or a result.
+func isMoveToken(s string) bool {
+	if s == "" || s == "-" {
+		return false
+	}
+	if _, err := env.ParseResult(s); err == nil || env.IsMoveNumber(s) {
+		return true
+	}
+	return strings.Trim(strings.TrimSuffix(strings.ToLower(s), "x"), "0123456789") == ""
+}
+
+// readRecordArg reads the games of a record file, or of standard input
+// for "-"; def is the game of a record without a Game tag.
+func readRecordArg(c *cobra.Command, cmd, path string, def *env.Spec) ([]*env.GameRecord, error) {
+	var r io.Reader = c.InOrStdin()
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, badInput(cmd, "%v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	games, err := env.ReadRecords(r, def)
+	if err != nil {
+		return nil, badInput(cmd, "%s: %v", path, err)
+	}
+	return games, nil
+}
+
+// movesRecord makes a record of the moves in args, played from the start
+// or --position, ending with the result they reach.
+func movesRecord(g *gameFlags, args []string, cmd string) (*env.GameRecord, error) {
+	spec, st, err := g.state(cmd)
+	if err != nil {
+		return nil, err
+	}
+	moves, err := spec.ParseMoves(st, strings.Join(args, " "))
+	if err != nil {
+		return nil, badInput(cmd, "%v", err)
+	}
+	game := &env.GameRecord{Spec: spec, Start: st, Moves: moves}
+	final, _ := game.Final() // ParseMoves checked the moves
+	game.Result = final.Result()
+	if r := lastResult(args); r != env.Ongoing {
+		game.Result = r
+	}
+	return game, nil
+}
+
+// lastResult returns the result token ending args, if any.
+func lastResult(args []string) env.Result {
+	if len(args) == 0 {
+		return env.Ongoing
+	}
+	f := strings.Fields(args[len(args)-1])
+	if len(f) == 0 {
+		return env.Ongoing
+	}
+	r, _ := env.ParseResult(f[len(f)-1])
+	return r
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"kumalak/bot"
+)
+
+// plotAnalysis draws white's chance to win over the game (white's value
+// when the analysis has no probabilities), the marked moves as points, into
+// a PNG at path.
+func plotAnalysis(an *bot.GameAnalysis, path string) error {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s, judged by %s", an.Game, an.Agent)
+	p.X.Label.Text = "ply"
+	p.Y.Label.Text = "white's chance to win"
+	p.Y.Min, p.Y.Max = 0, 1
+	if !an.Probabilities {
+		p.Y.Label.Text = "white's value"
+		p.Y.Min = -1
+	}
+	line, marked := plotter.XYs{}, plotter.XYs{}
+	for _, m := range an.Moves {
+		y := whiteSide(an, m.Before, m.Mover)
+		line = append(line, plotter.XY{X: float64(m.Ply - 1), Y: y})
+		if m.Mark >= bot.Mistake {
+			marked = append(marked, plotter.XY{X: float64(m.Ply), Y: whiteSide(an, m.After, m.Mover)})
+		}
+	}
+	if n := len(an.Moves); n > 0 {
+		last := an.Moves[n-1]
+		line = append(line, plotter.XY{X: float64(n), Y: whiteSide(an, last.After, last.Mover)})
+	}
+	l, err := plotter.NewLine(line)
+	if err != nil {
+		return fmt.Errorf("analyze: plot: %w", err)
+	}
+	l.Color = color.RGBA{B: 200, A: 255}
+	p.Add(plotter.NewGrid(), l)
+	if len(marked) > 0 {
+		s, err := plotter.NewScatter(marked)
+		if err != nil {
+			return fmt.Errorf("analyze: plot: %w", err)
+		}
+		s.Color, s.Shape = color.RGBA{R: 220, A: 255}, draw.CircleGlyph{}
+		p.Add(s)
+		p.Legend.Add("mistake or blunder", s)
+	}
+	if err := p.Save(8*vg.Inch, 4*vg.Inch, path); err != nil {
+		return fmt.Errorf("analyze: plot: %w", err)
+	}
+	return nil
+}
+
+// whiteSide returns e, the mover's, as white's chance (or value).
+func whiteSide(an *bot.GameAnalysis, e bot.Eval, mover string) float64 {
+	v := float64(e.Value)
+	if an.Probabilities {
+		v = float64(*e.WinProb)
+	}
+	if mover == "white" {
+		return v
+	}
+	if an.Probabilities {
+		return 1 - v
+	}
+	return -v
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/env"
+	"kumalak/env/mangala"
+	"kumalak/solve"
+)
+
+func init() { commands = append(commands, newSolveCmd) }
+
+func newSolveCmd() *cobra.Command {
+	var g gameFlags
+	var tbDir string
+	var limit time.Duration
+	var ttBits int
+	c := &cobra.Command{
+		Use:   "solve",
+		Short: "Compute the exact value of a mangala position and of each of its moves",
+		Long: "solve searches a mangala or mangala-kale position to the end of the game (alpha-beta,\n" +
+			"MTD(f), a transposition table, iterative deepening for move order) and prints the final\n" +
+			"store difference under perfect play from the mover's view, the result for the mover, and\n" +
+			"every legal move's value. With --time it stops after that long and prints the bounds\n" +
+			"proved. --tablebase answers classic positions within its stone count at once.",
+		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala\n" +
+			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			spec, st, err := g.state("solve")
+			if err != nil {
+				return err
+			}
+			if spec != mangala.Spec && spec != mangala.KaleSpec {
+				return badInput("solve", "--game %s: the solver plays mangala and mangala-kale only", spec.Name)
+			}
+			if limit < 0 {
+				return badInput("solve", "--time %v is negative", limit)
+			}
+			cfg := solve.DefaultConfig()
+			cfg.TTBits = ttBits
+			if err := cfg.Validate(); err != nil {
+				return badInput("solve", "--tt-bits: %v", err)
+			}
+			if tbDir != "" {
+				tb, err := solve.Open(tbDir, -1)
+				if err != nil {
+					return badInput("solve", "--tablebase: %v", err)
+				}
+				defer tb.Close()
+				cfg.Tablebase = tb
+			}
+			s, err := solve.New(cfg)
+			if err != nil {
+				return err
+			}
+			r, err := s.Solve(st, limit)
+			if err != nil {
+				return badInput("solve", "%v", err)
+			}
+			printSolve(c.OutOrStdout(), st, r)
+			return nil
+		},
+	}
+	g.add(c)
+	c.Flags().Lookup("game").DefValue = "mangala"
+	g.game = "mangala"
+	fl := c.Flags()
+	fl.StringVar(&tbDir, "tablebase", "", "folder of a classic mangala tablebase (kumalak tablebase build)")
+	fl.DurationVar(&limit, "time", 0, "stop after this long and print the bounds proved (0: until exact)")
+	fl.IntVar(&ttBits, "tt-bits", 22, "log2 of the transposition table's slots (16 bytes each)")
+	return c
+}
+
+// printSolve writes the result: the value, the outcome, each move, the
+// statistics.
+func printSolve(w io.Writer, st env.State, r solve.Result) {
+	fmt.Fprintf(w, "position %s\n", st)
+	who := st.ToMove().Name()
+	if r.Exact() {
+		fmt.Fprintf(w, "value %+d (final store difference for %s, to move)\n", r.Lo, who)
+	} else {
+		fmt.Fprintf(w, "value %+d..%+d (bounds proved; final store difference for %s, to move)\n", r.Lo, r.Hi, who)
+	}
+	if o, ok := r.Outcome(); ok {
+		fmt.Fprintf(w, "result %s\n", [...]string{who + " loses", "draw", who + " wins"}[o+1])
+	} else {
+		fmt.Fprintf(w, "result not proved yet for %s\n", who)
+	}
+	for _, m := range r.Moves {
+		v := fmt.Sprintf("%+d", m.Lo)
+		if !m.Exact() {
+			v = fmt.Sprintf("%+d..%+d", m.Lo, m.Hi)
+		}
+		best := ""
+		if m.Exact() && r.Exact() && m.Lo == r.Lo {
+			best = "  best"
+		}
+		fmt.Fprintf(w, "move %d %s%s\n", m.Action.Pit(), v, best)
+	}
+	fmt.Fprintf(w, "nodes %d  tablebase hits %d  table hits %d  repetitions %d  %.3fs  %.0f nodes/s\n",
+		r.Nodes, r.TBHits, r.TTHits, r.Repetitions, r.Elapsed.Seconds(), float64(r.Nodes)/max(r.Elapsed.Seconds(), 1e-9))
+	if r.Repetitions > 0 {
+		fmt.Fprintln(w, "note: positions repeated on the search path; by the solver's convention a repetition ends the game (each player stores their own row)")
+	}
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"kumalak/solve"
+)
+
+func init() { commands = append(commands, newTablebaseCmd) }
+
+func newTablebaseCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "tablebase",
+		Short: "Build endgame tablebases (exact values of every small mangala position)",
+		Args:  cobra.NoArgs,
+	}
+	c.AddCommand(newTablebaseBuildCmd())
+	return c
+}
+
+func newTablebaseBuildCmd() *cobra.Command {
+	var game, out string
+	var stones, workers int
+	var quiet bool
+	c := &cobra.Command{
+		Use:   "build",
+		Short: "Compute the exact value of every pit configuration with at most --stones stones",
+		Long: "build writes one file per stone count 0..--stones into --out (mangala-NN.tb), each\n" +
+			"holding the mover's exact future gain of every configuration with that many stones\n" +
+			"on the board, one signed byte each. It uses every core; a build that was killed keeps\n" +
+			"its finished levels and resumes at the first missing one when run again.",
+		Example: "  kumalak tablebase build --game mangala --stones 16 --out tb/mangala",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if game != solve.Game {
+				return badInput("tablebase", "--game %q: tablebases exist for %s only (kale positions can repeat; see docs/TABLEBASE.md)", game, solve.Game)
+			}
+			cfg := solve.BuildConfig{Dir: out, Stones: stones, Workers: workers}
+			if err := cfg.Validate(); err != nil {
+				return badInput("tablebase", "%v", err)
+			}
+			return buildTablebase(c, cfg, quiet)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&game, "game", solve.Game, "game (only "+solve.Game+")")
+	fl.IntVar(&stones, "stones", 16, fmt.Sprintf("largest stone count on the board (0..%d)", solve.MaxStones))
+	fl.StringVar(&out, "out", "tb/mangala", "folder of the level files")
+	fl.IntVar(&workers, "workers", runtime.NumCPU(), "goroutines computing a level")
+	fl.BoolVar(&quiet, "quiet", false, "no progress bar")
+	return c
+}
+
+// buildTablebase runs the build with a progress bar and prints one line
+// per level.
+func buildTablebase(c *cobra.Command, cfg solve.BuildConfig, quiet bool) error {
+	pending, err := solve.Pending(cfg)
+	if err != nil {
+		return err
+	}
+	var bar *progressbar.ProgressBar
+	if !quiet && pending > 0 {
+		bar = newTablebaseBar(c.ErrOrStderr(), int64(pending))
+		cfg.Progress = func(n int64) { _ = bar.Add64(n) }
+	}
+	out := c.OutOrStdout()
+	var bytes int64
+	cfg.Done = func(st solve.LevelStat) {
+		bytes += st.Bytes
+		took := "kept"
+		if !st.Kept {
+			took = fmt.Sprintf("%.2fs", st.Took.Seconds())
+		}
+		if bar != nil {
+			_ = bar.Clear()
+		}
+		fmt.Fprintf(out, "level %2d  %12d entries  %12d bytes  %s\n", st.Stones, st.Entries, st.Bytes, took)
+	}
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+	defer stop()
+	t0 := time.Now()
+	_, err = solve.Build(ctx, cfg)
+	if bar != nil {
+		_ = bar.Exit()
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("tablebase: interrupted; finished levels are kept in %s, run again to resume", cfg.Dir)
+	}
+	if err != nil {
+		return fmt.Errorf("tablebase: %w", err)
+	}
+	fmt.Fprintf(out, "tablebase %s: levels 0..%d, %d bytes, %.1fs\n", cfg.Dir, cfg.Stones, bytes, time.Since(t0).Seconds())
+	return nil
+}
+
+// newTablebaseBar returns a progress bar over n configurations.
+func newTablebaseBar(w io.Writer, n int64) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(n,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("positions"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("pos"),
+		progressbar.OptionSetWidth(24),
+		progressbar.OptionThrottle(250*time.Millisecond),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(w, "\n") }),
+	)
+}

@@ -1,0 +1,151 @@
+//go:build linux
+
+package selfplay_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"runtime/metrics"
+	"syscall"
+	"testing"
+	"time"
+
+	"kumalak/env/togyz"
+	"kumalak/mcts"
+	"kumalak/net"
+	"kumalak/selfplay"
+)
+
+// BenchmarkThroughput plays togyz self-play with the default config's
+// network (128 wide, 2 blocks, random weights) and search (PUCT, 200/40
+// simulations, a quarter of moves full) behind net.Batcher, for several
+// sizings of the games (how many at once, leaves per network call within
+// one game: mcts.Config.Batch) and of the batcher side by side, and measures a
+// steady-state window of each (no start-up, no tail of a run). Per case:
+//
+//   - rows/s: network rows the batcher ran per second of wall time;
+//   - fill: their mean batch size;
+//   - rows/cpu-s: the same rows per second of the process's CPU time, which
+//     a busy machine disturbs far less than wall time;
+//   - kernel-rows/cpu-s: one thread running the network alone at batch
+//     round(fill), per second of that thread's CPU time;
+//   - net-share: rows/cpu-s ÷ kernel-rows/cpu-s, the share of self-play's
+//     CPU time that the network's own work accounts for (1 = nothing else);
+//   - idle: the share of the Go scheduler's processor time with nothing to
+//     run (the runtime's estimate; a busy machine does not count as idle);
+//   - capacity: rows/s ÷ (GOMAXPROCS × kernel-rows/cpu-s), the share of
+//     the cores' inference capacity self-play uses (on a quiet machine;
+//     other work on the machine lowers it).
+//
+// Run it alone, on the cores to be measured:
+//
+//	go test ./selfplay/ -run '^$' -bench Throughput -benchtime 1x
+func BenchmarkThroughput(b *testing.B) {
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	for _, c := range []struct{ games, leaves, maxBatch, minBatch, workers int }{
+		{48, 1, 128, 1, workers},
+		{96, 1, 128, 1, workers}, // configs/togyz.yaml
+		{96, 1, 128, 24, workers},
+		{96, 1, 128, 1, 1},
+		{192, 1, 256, 1, workers},
+		{24, 4, 128, 1, workers},
+	} {
+		name := fmt.Sprintf("games=%d/leaves=%d/max=%d/min=%d/workers=%d", c.games, c.leaves, c.maxBatch, c.minBatch, c.workers)
+		b.Run(name, func(b *testing.B) {
+			bc := net.DefaultBatcherConfig()
+			bc.MaxBatch, bc.MinBatch, bc.Workers = c.maxBatch, c.minBatch, c.workers
+			for b.Loop() {
+				benchThroughput(b, c.games, c.leaves, bc, 4*time.Second)
+			}
+		})
+	}
+}
+
+// benchThroughput runs one pool until it is warm, then measures a window.
+func benchThroughput(b *testing.B, games, leaves int, bc net.BatcherConfig, window time.Duration) {
+	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
+	nc.Width, nc.Blocks, nc.ValueHidden = 128, 2, 64
+	params := net.NewParams(nc)
+	params.Init(rand.New(rand.NewPCG(1, 2)))
+	bat := net.NewBatcher(params, bc)
+	defer bat.Close()
+	cfg := selfplay.DefaultConfig()
+	cfg.Games = games
+	cfg.Search.Kind, cfg.Search.Batch = mcts.PUCT, leaves
+	cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
+	pool, err := selfplay.NewPool(togyz.Spec, bat, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := pool.Run(ctx, 1<<30, 1, nil)
+		done <- err
+	}()
+	time.Sleep(window / 4) // trees fill, every game under way
+	s0, c0, i0, t0 := bat.Stats(), cpuTime(b), schedIdle(), time.Now()
+	time.Sleep(window)
+	s1, c1, i1, t1 := bat.Stats(), cpuTime(b), schedIdle(), time.Now()
+	cancel()
+	if err := <-done; err != nil && err != context.Canceled {
+		b.Fatal(err)
+	}
+	rows := float64(s1.NetRows - s0.NetRows)
+	fill := rows / float64(max(1, s1.Batches-s0.Batches))
+	wall, cpu := t1.Sub(t0).Seconds(), (c1 - c0).Seconds()
+	kernel := kernelRate(b, params, max(1, int(fill+0.5)))
+	procs := float64(runtime.GOMAXPROCS(0))
+	b.ReportMetric(rows/wall, "rows/s")
+	b.ReportMetric(fill, "fill")
+	b.ReportMetric(rows/cpu, "rows/cpu-s")
+	b.ReportMetric(kernel, "kernel-rows/cpu-s")
+	b.ReportMetric(rows/cpu/kernel, "net-share")
+	b.ReportMetric((i1-i0)/(wall*procs), "idle")
+	b.ReportMetric(rows/wall/(procs*kernel), "capacity")
+}
+
+// kernelRate runs the network alone on one locked thread at batch n for
+// about 0.3 s of that thread's CPU time, and returns rows per CPU-second.
+func kernelRate(b *testing.B, p *net.Params, n int) float64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c := p.Config
+	f := net.NewInfer(p, n)
+	rng := rand.New(rand.NewPCG(3, 4))
+	obs, mask := make([]float32, n*c.InputLen), make([]float32, n*c.Actions)
+	for i := range obs {
+		obs[i] = rng.Float32()
+	}
+	for i := range mask {
+		mask[i] = 1
+	}
+	priors, values := make([]float32, n*c.Actions), make([]float32, n)
+	rows, t0 := 0, threadTime(b)
+	for threadTime(b)-t0 < 300*time.Millisecond {
+		for range 64 {
+			f.Run(obs, mask, priors, values)
+		}
+		rows += 64 * n
+	}
+	return float64(rows) / (threadTime(b) - t0).Seconds()
+}
+
+// threadTime returns the calling thread's user and system CPU time.
+func threadTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1, &ru); err != nil { // 1: RUSAGE_THREAD
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// schedIdle returns the Go runtime's estimate of processor time spent with
+// nothing to run, in seconds.
+func schedIdle() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64()
+}

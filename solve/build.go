@@ -1,0 +1,193 @@
+package solve
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// BuildConfig says which tablebase to build and how.
+type BuildConfig struct {
+	Dir     string // folder of the level files; created if missing
+	Stones  int    // build every level 0..Stones
+	Workers int    // goroutines computing a level; 0 means one per CPU
+	// Progress, when not nil, is called with the number of configurations
+	// just computed, from several goroutines at once.
+	Progress func(n int64)
+	// Done, when not nil, is called after each level, kept or built.
+	Done func(LevelStat)
+}
+
+// Validate names the first bad field of c.
+func (c BuildConfig) Validate() error {
+	switch {
+	case c.Dir == "":
+		return fmt.Errorf("solve: build: Dir is empty")
+	case c.Stones < 0 || c.Stones > MaxStones:
+		return fmt.Errorf("solve: build: Stones %d out of range 0..%d", c.Stones, MaxStones)
+	case c.Workers < 0:
+		return fmt.Errorf("solve: build: Workers %d is negative", c.Workers)
+	}
+	return nil
+}
+
+// LevelStat reports one level of a build.
+type LevelStat struct {
+	Stones  int           // the level
+	Entries uint64        // configurations, one byte each
+	Bytes   int64         // size of the file, header included
+	Took    time.Duration // time to compute and write it; 0 when kept
+	Kept    bool          // the file was already there (a resumed build)
+}
+
+// Pending returns the number of configurations a build of c still has to
+// compute: those of the levels whose files are missing.
+func Pending(c BuildConfig) (uint64, error) {
+	var n uint64
+	for s := 0; s <= c.Stones; s++ {
+		ok, err := exists(filepath.Join(c.Dir, LevelName(Game, s)))
+		if err != nil {
+			return 0, fmt.Errorf("solve: build: %w", err)
+		}
+		if !ok {
+			n += LevelSize(s)
+		}
+	}
+	return n, nil
+}
+
+// Build computes the levels 0..c.Stones of the classic mangala tablebase in
+// increasing stone count, keeping (after checking) the level files already
+// in c.Dir, so that a build killed at any moment resumes where it stopped
+// with its finished levels kept. It returns one LevelStat per level; on
+// error or cancellation the levels finished so far are on disk.
+func Build(ctx context.Context, c BuildConfig) ([]LevelStat, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("solve: build: %w", err)
+	}
+	t := &Tablebase{dir: c.Dir}
+	defer t.Close()
+	var stats []LevelStat
+	for s := 0; s <= c.Stones; s++ {
+		st, err := t.buildLevel(ctx, c, s)
+		if err != nil {
+			return stats, err
+		}
+		stats = append(stats, st)
+		if c.Done != nil {
+			c.Done(st)
+		}
+	}
+	return stats, nil
+}
+
+// buildLevel maps level s from its file, computing and writing the file
+// first when it is missing.
+func (t *Tablebase) buildLevel(ctx context.Context, c BuildConfig, s int) (LevelStat, error) {
+	path := filepath.Join(c.Dir, LevelName(Game, s))
+	st := LevelStat{Stones: s, Entries: LevelSize(s), Bytes: headerSize + int64(LevelSize(s))}
+	ok, err := exists(path)
+	if err != nil {
+		return st, fmt.Errorf("solve: build: %w", err)
+	}
+	if ok {
+		st.Kept = true
+		if err := t.mapLevel(path, s); err != nil {
+			return st, fmt.Errorf("%w (remove the file to rebuild the level)", err)
+		}
+		return st, nil
+	}
+	t0 := time.Now()
+	entries := make([]byte, LevelSize(s))
+	if err := t.compute(ctx, c, s, entries); err != nil {
+		return st, err
+	}
+	if err := writeLevel(c.Dir, Game, s, entries); err != nil {
+		return st, err
+	}
+	if err := t.mapLevel(path, s); err != nil {
+		return st, err
+	}
+	st.Took = time.Since(t0)
+	return st, nil
+}
+
+// chunk is the number of configurations a worker takes at a time.
+const chunk = 1 << 14
+
+// compute fills entries, level s, from the levels below it. Within a
+// level a move either sends a stone to a store (and leads to a lower level)
+// or keeps every stone in the mover's row, shifted towards the store, which
+// raises the weight: so the weights are done from the heaviest down, and
+// the configurations of one weight, which never lead to each other, are
+// shared among the workers.
+func (t *Tablebase) compute(ctx context.Context, c BuildConfig, s int, entries []byte) error {
+	levels := append(t.levels[:s:s], entries)
+	for w := (rowPits - 1) * s; w >= 0; w-- {
+		lo, hi := offsets[s][w], offsets[s][w+1]
+		var next atomic.Uint64
+		next.Store(lo)
+		var wg sync.WaitGroup
+		for range c.Workers {
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					a := next.Add(chunk) - chunk
+					if a >= hi {
+						return
+					}
+					b := min(a+chunk, hi)
+					for r := a; r < b; r++ {
+						p := unrankIn(s, w, r-lo)
+						entries[r] = byte(int8(evaluate(&p, levels)))
+					}
+					if c.Progress != nil {
+						c.Progress(int64(b - a))
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("solve: build level %d: %w", s, err)
+		}
+	}
+	return nil
+}
+
+// evaluate returns the future gain of p's mover by one ply of search over
+// levels, which must hold every configuration p's moves lead to.
+func evaluate(p *Pits, levels [][]byte) int {
+	if g, over := p.Terminal(); over {
+		return g
+	}
+	best := -MaxStones - 1
+	for i := 0; i < rowPits; i++ {
+		if p[i] != 0 {
+			best = max(best, moveValue(p.Play(i), levels))
+		}
+	}
+	return best
+}
+
+// moveValue returns the mover's future gain after the move that led to c.
+func moveValue(c Child, levels [][]byte) int {
+	if c.Over {
+		return c.Gain
+	}
+	v := int(int8(levels[c.Pits.Stones()][c.Pits.Rank()]))
+	if c.Extra {
+		return c.Gain + v
+	}
+	return c.Gain - v
+}

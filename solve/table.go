@@ -1,0 +1,136 @@
+package solve
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/edsrzf/mmap-go"
+
+	"kumalak/env"
+	"kumalak/env/mangala"
+)
+
+// Game is the one game the tablebases cover: classic mangala, whose play
+// depends on the pits alone (see the package documentation for kale).
+const Game = "mangala"
+
+// Tablebase is a set of loaded levels 0..Stones() of the classic mangala
+// tablebase, memory-mapped read-only. It is safe for concurrent use; Close
+// unmaps it, after which it must not be used.
+type Tablebase struct {
+	dir    string
+	levels [][]byte // levels[s] holds LevelSize(s) entries
+	maps   []mmap.MMap
+}
+
+// Open maps the levels 0, 1, ... of dir's tablebase up to the first one
+// missing (or up to maxStones when it is >= 0), checking each file's header
+// and checksum. A file that is there but corrupt, truncated, of another game
+// or format version is an error; a dir without level 0 is too.
+func Open(dir string, maxStones int) (*Tablebase, error) {
+	t := &Tablebase{dir: dir}
+	for s := 0; s <= MaxStones && (maxStones < 0 || s <= maxStones); s++ {
+		path := filepath.Join(dir, LevelName(Game, s))
+		ok, err := exists(path)
+		if err != nil {
+			t.Close()
+			return nil, fmt.Errorf("solve: open %s: %w", path, err)
+		}
+		if !ok {
+			break
+		}
+		if err := t.mapLevel(path, s); err != nil {
+			t.Close()
+			return nil, err
+		}
+	}
+	if len(t.levels) == 0 {
+		return nil, fmt.Errorf("solve: open %s: no tablebase there (want %s, %s, ...)", dir, LevelName(Game, 0), LevelName(Game, 1))
+	}
+	return t, nil
+}
+
+// mapLevel maps the file of level s, which must be the next level, and
+// checks it.
+func (t *Tablebase) mapLevel(path string, s int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("solve: open %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("solve: open %s: %w", path, err)
+	}
+	if fi.Size() < headerSize {
+		return fmt.Errorf("solve: open %s: %w: %d bytes, shorter than the %d-byte header", path, ErrFormat, fi.Size(), headerSize)
+	}
+	m, err := mmap.Map(f, mmap.RDONLY, 0)
+	if err != nil {
+		return fmt.Errorf("solve: map %s: %w", path, err)
+	}
+	if err := check(m, Game, s); err != nil {
+		err = errors.Join(fmt.Errorf("solve: open %s: %w", path, err), m.Unmap())
+		return err
+	}
+	t.maps = append(t.maps, m)
+	t.levels = append(t.levels, m[headerSize:])
+	return nil
+}
+
+// Close unmaps the levels.
+func (t *Tablebase) Close() error {
+	var errs []error
+	for _, m := range t.maps {
+		errs = append(errs, m.Unmap())
+	}
+	t.maps, t.levels = nil, nil
+	return errors.Join(errs...)
+}
+
+// Stones returns the largest stone count covered: every configuration
+// with at most that many stones on the board has a value.
+func (t *Tablebase) Stones() int { return len(t.levels) - 1 }
+
+// Dir returns the folder the tablebase was opened from.
+func (t *Tablebase) Dir() string { return t.dir }
+
+// Value returns the future gain of the mover of p (see the file format),
+// and false when p holds more stones than the tablebase covers.
+func (t *Tablebase) Value(p *Pits) (int, bool) {
+	s := p.Stones()
+	if s >= len(t.levels) {
+		return 0, false
+	}
+	return int(int8(t.levels[s][p.Rank()])), true
+}
+
+// Probe returns the exact future gain of the player to move in st, a
+// classic mangala position: the store difference at the end, mover's store
+// less the opponent's, under perfect play is the present store difference
+// plus it. It returns false for another game or a position with more stones
+// on the board than the tablebase covers.
+func (t *Tablebase) Probe(st env.State) (int, bool) {
+	b, ok := st.(*mangala.Board)
+	if !ok || b.Kale() {
+		return 0, false
+	}
+	p := FromBoard(b)
+	if g, over := p.Terminal(); over {
+		return g, true
+	}
+	return t.Value(&p)
+}
+
+// FromBoard returns the pits of b in the view of its player to move.
+func FromBoard(b *mangala.Board) Pits {
+	var p Pits
+	me := b.ToMove()
+	for i := 0; i < rowPits; i++ {
+		p[i] = uint8(b.Pit(me, i+1))
+		p[i+rowPits] = uint8(b.Pit(me.Other(), i+1))
+	}
+	return p
+}
