@@ -226,7 +226,7 @@ func (h *Hub) handle(msg jetstream.Msg, t *Take) {
 	if err == nil {
 		if id := msg.Headers().Get(jetstream.MsgIDHeader); id != b.ID {
 			err = fmt.Errorf("cluster: batch %s: %w: message id header %q differs", b.ID, ErrCorrupt, id)
-		} else if err = ValidName("worker", b.Worker); err != nil {
+		} else if err = ValidWorker(b.Worker); err != nil {
 			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
 		} else {
 			err = b.Check(h.Run(), h.cfg.Settings.Layout)

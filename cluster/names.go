@@ -50,6 +50,18 @@ func ValidName(kind, s string) error {
 	return nil
 }
 
+// LocalSource is the name the trainer's metrics give its own self-play
+// samples; no worker may take it.
+const LocalSource = "local"
+
+// ValidWorker checks a worker id: a valid name other than LocalSource.
+func ValidWorker(id string) error {
+	if id == LocalSource {
+		return fmt.Errorf("cluster: worker id %q is the trainer's own samples' name: choose another", id)
+	}
+	return ValidName("worker", id)
+}
+
 // Subject returns the subject a worker publishes a run's batches on.
 func Subject(run, worker string) string { return SubjectPrefix + run + "." + worker }
 

@@ -69,7 +69,7 @@ type Worker struct {
 
 // NewWorker checks cfg and returns a worker on connection nc.
 func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
-	if err := ValidName("worker", cfg.ID); err != nil {
+	if err := ValidWorker(cfg.ID); err != nil {
 		return nil, err
 	}
 	if cfg.Run != "" {

@@ -116,7 +116,7 @@ func (r *Run) takeRemote(ctx context.Context, m *Metrics, local []data.Sample) (
 		return nil, nil, err
 	}
 	after := r.hub.Counters()
-	rm := &RemoteMetrics{Sources: map[string]int{"local": len(local)}, Batches: len(take.Batches),
+	rm := &RemoteMetrics{Sources: map[string]int{cluster.LocalSource: len(local)}, Batches: len(take.Batches),
 		Rejected: after.Corrupt + after.Foreign - before.Corrupt - before.Foreign,
 		Stale:    after.Stale - before.Stale, StaleSamples: after.StaleSamples - before.StaleSamples,
 		Duplicates: after.Duplicates - before.Duplicates}

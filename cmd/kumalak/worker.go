@@ -108,7 +108,7 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 	if f.id == "" {
 		f.id = defaultWorkerID()
 	}
-	if err := cluster.ValidName("worker", f.id); err != nil {
+	if err := cluster.ValidWorker(f.id); err != nil {
 		return badInput("worker", "--id: %v", err)
 	}
 	errw := c.ErrOrStderr()
