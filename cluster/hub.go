@@ -179,20 +179,26 @@ func (h *Hub) Take(ctx context.Context) (*Take, error) {
 		h.logf("cluster: consumer info: %v", err)
 		return t, ctx.Err()
 	}
-	// The NumPending messages the consumer has not delivered yet, then any
-	// redeliveries (which NumPending does not count).
-	for pend := int(info.NumPending); pend > 0 && h.room(t); {
-		n, err := h.fetch(t, func() (jetstream.MessageBatch, error) {
-			return h.cons.Fetch(min(pend, 256), jetstream.FetchMaxWait(time.Second))
-		})
-		if err != nil || n == 0 {
-			return t, ctx.Err()
-		}
-		pend -= n
-	}
-	for h.room(t) {
+	// What is available now (new batches and redeliveries), then, once, a
+	// short wait for the rest of the NumPending the consumer reported, which
+	// it may not have readied yet.
+	pend, got, waited := int(info.NumPending), 0, false
+	for h.room(t) && ctx.Err() == nil {
 		n, err := h.fetch(t, func() (jetstream.MessageBatch, error) { return h.cons.FetchNoWait(256) })
-		if err != nil || n == 0 {
+		if err != nil {
+			break
+		}
+		if got += n; n > 0 {
+			continue
+		}
+		if got >= pend || waited {
+			break
+		}
+		waited = true
+		n, err = h.fetch(t, func() (jetstream.MessageBatch, error) {
+			return h.cons.Fetch(min(pend-got, 256), jetstream.FetchMaxWait(time.Second))
+		})
+		if got += n; err != nil || n == 0 {
 			break
 		}
 	}
@@ -348,15 +354,27 @@ func (h *Hub) Counters() Counters {
 	return h.cnt
 }
 
-// Close stops keeping held batches alive; the server redelivers them after
-// AckWait. It does not close the connection.
+// Close stops keeping held batches alive and hands them back to the server
+// (a negative ack), which delivers them again at once to the next trainer
+// (a killed trainer's come back after AckWait). It does not close the
+// connection.
 func (h *Hub) Close() {
 	select {
 	case <-h.stop:
+		return
 	default:
 		close(h.stop)
 		<-h.done
 	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, msgs := range h.held {
+		for _, m := range msgs {
+			_ = m.Nak() // best effort: without it the batch comes back after AckWait
+		}
+		delete(h.held, id)
+	}
+	_ = h.js.Conn().FlushTimeout(5 * time.Second)
 }
 
 func (h *Hub) logf(format string, args ...any) {
