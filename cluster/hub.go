@@ -374,7 +374,9 @@ func (h *Hub) Close() {
 		}
 		delete(h.held, id)
 	}
-	_ = h.js.Conn().FlushTimeout(5 * time.Second)
+	if nc := h.js.Conn(); nc.IsConnected() {
+		_ = nc.FlushTimeout(5 * time.Second)
+	}
 }
 
 func (h *Hub) logf(format string, args ...any) {

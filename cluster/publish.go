@@ -77,7 +77,7 @@ func (p *publisher) close() {
 // send publishes b, retrying with backoff until confirmed or ctx ends.
 func (w *Worker) send(ctx context.Context, b *Batch) {
 	for attempt := 1; ; attempt++ {
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		pctx, cancel := context.WithTimeout(ctx, w.cfg.PublishTimeout)
 		dup, err := Publish(pctx, w.js, b)
 		cancel()
 		if err == nil {

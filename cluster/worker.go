@@ -36,7 +36,10 @@ type WorkerConfig struct {
 	// DrainTimeout is how long a stopping worker keeps trying to publish
 	// its finished games; 0 = 30s.
 	DrainTimeout time.Duration
-	Log          func(msg string) // waiting, network switches, publish retries; nil = none
+	// PublishTimeout is how long one publish waits for the stream's
+	// confirmation before it is sent again; 0 = 5s.
+	PublishTimeout time.Duration
+	Log            func(msg string) // waiting, network switches, publish retries; nil = none
 }
 
 // WorkerProgress is a snapshot of a worker's counters.
@@ -85,6 +88,9 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 	}
 	if cfg.DrainTimeout == 0 {
 		cfg.DrainTimeout = 30 * time.Second
+	}
+	if cfg.PublishTimeout == 0 {
+		cfg.PublishTimeout = 5 * time.Second
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {

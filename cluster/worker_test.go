@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestWorkerPlaysSwitchesAndReconnects runs a worker against a hub: it
@@ -24,7 +25,7 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 		t.Fatal(err)
 	}
 	nc := dial(t, ConnConfig{URL: s1.URL(), Backoff: noRetry})
-	w, err := NewWorker(nc, WorkerConfig{ID: "w1", BatchSamples: 10, Parallel: 2, Threads: 1, Log: func(m string) { t.Log(m) }})
+	w, err := NewWorker(nc, WorkerConfig{ID: "w1", BatchSamples: 10, Parallel: 2, Threads: 1, PublishTimeout: time.Second, Log: func(m string) { t.Log(m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
