@@ -142,11 +142,11 @@ type GameAnalysis struct {
 // WinProb returns the chance to win for the player to move that an agent's
 // analysis gives, and false where its value is no probability. This is the
 // one place that decides: the network's and MCTS's values are expected
-// outcomes, so (value+1)/2 is one; alpha-beta's is a tanh of its score,
-// not fitted to outcomes, so it gives a probability only for a proven
-// result (value ±1).
+// outcomes, so (value+1)/2 is one; alpha-beta's is one where its score
+// is mapped by the game's calibration (HasWDL, agent.WinProb) or where the
+// result is proven (value ±1).
 func WinProb(kind string, r agent.Analysis) (float32, bool) {
-	if kind == "ab" && r.Value > -1 && r.Value < 1 {
+	if kind == "ab" && !r.HasWDL && r.Value > -1 && r.Value < 1 {
 		return 0, false
 	}
 	return r.WinProb, true

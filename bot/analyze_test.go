@@ -8,6 +8,7 @@ import (
 
 	"kumalak/agent"
 	"kumalak/env"
+	"kumalak/env/envtest"
 )
 
 // staged holds a game of each kind whose first move is a blunder: the
@@ -104,11 +105,14 @@ func TestAnalyzeTextAndJSON(t *testing.T) {
 	}
 }
 
-// TestAnalyzeNoProbabilities: alpha-beta's value in the opening is no
-// probability, so the table has values and no marks.
+// TestAnalyzeNoProbabilities: alpha-beta's value in a game without a
+// calibration is no probability, so the table has values and no marks.
 func TestAnalyzeNoProbabilities(t *testing.T) {
-	spec, _ := env.Lookup("togyz")
-	moves, _ := spec.ParseMoves(spec.New(), "1. 76 98")
+	spec := envtest.Kalah3
+	moves, err := spec.ParseMoves(spec.New(), "1 3")
+	if err != nil {
+		t.Fatal(err)
+	}
 	an, err := Analyze(context.Background(), AnalyzeConfig{Game: &env.GameRecord{Spec: spec, Moves: moves}, Agent: "ab:depth=2"})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +124,7 @@ func TestAnalyzeNoProbabilities(t *testing.T) {
 	if err := an.WriteText(&sb); err != nil {
 		t.Fatal(err)
 	}
-	wantInOrder(t, sb.String(), "no win probabilities", "ply  move     value  after  best  line\n", "1    1. 76")
+	wantInOrder(t, sb.String(), "no win probabilities", "ply  move  value  after  best  line\n", "1    1. 1")
 	if strings.Contains(sb.String(), "win%") {
 		t.Errorf("probability columns without probabilities:\n%s", sb.String())
 	}
@@ -133,6 +137,7 @@ func TestWinProbHook(t *testing.T) {
 		ok   bool
 	}{
 		{"ab", agent.Analysis{Value: 0.3, WinProb: 0.65}, false},
+		{"ab", agent.Analysis{Value: 0.3, WinProb: 0.65, HasWDL: true}, true},
 		{"ab", agent.Analysis{Value: 1, WinProb: 1}, true},
 		{"ab", agent.Analysis{Value: -1, WinProb: 0}, true},
 		{"mcts", agent.Analysis{Value: 0.3, WinProb: 0.65}, true},

@@ -55,7 +55,7 @@ func (g *GameAnalysis) heading() string {
 	white, black := orUnknown(g.Tags["White"]), orUnknown(g.Tags["Black"])
 	s := fmt.Sprintf("%s: %s (white) vs %s (black), %s; %d moves judged by %s\n", g.Game, white, black, g.Result, len(g.Moves), g.Agent)
 	if !g.Probabilities {
-		s += "no win probabilities: this agent's value is not one (alpha-beta's score is not calibrated), so no marks;\n" +
+		s += "no win probabilities: this agent's value is not one (alpha-beta's score has no calibration for this game), so no marks;\n" +
 			"analyse with --model or an mcts agent for them\n"
 	} else {
 		t := g.Thresholds
