@@ -4,7 +4,8 @@ BIN       := bin/kumalak
 PKGS      := ./...
 FUZZTIME  ?= 20s
 BENCHTIME ?= 1s
-RUN       ?= runs/togyz
+GAME      ?= togyz
+RUN       ?= runs/$(GAME)
 BUDGET    ?= 30m
 
 .PHONY: build run check test bench fuzz lint clean
@@ -12,9 +13,9 @@ BUDGET    ?= 30m
 build:
 	$(GO) build -o $(BIN) ./cmd/kumalak
 
-## run: the main job — train togyz with the default config for about $(BUDGET).
+## run: the main job — train GAME (togyz, mangala or mangala-kale) with its default config for about $(BUDGET).
 run: build
-	$(BIN) train --config configs/togyz.yaml --run $(RUN) --resume --budget $(BUDGET)
+	$(BIN) train --config configs/$(GAME).yaml --run $(RUN) --resume --budget $(BUDGET)
 
 ## check: the edit-test loop (under two minutes on 2 cores): lint, then the tests with -short.
 check: lint
