@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"kumalak/env"
-	"kumalak/env/mangala"
 	"kumalak/solve"
 )
 
@@ -33,19 +32,20 @@ type tbAgent struct {
 	rng    *rand.Rand
 	moves  []solve.MoveValue
 	ties   []env.Action
-	walk   mangala.Board
+	game   string
+	walk   env.State // scratch of the line
 	ana    Analysis
 }
 
 func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
-	if _, ok := spec.New().(*mangala.Board); !ok {
+	if !solve.Supports(spec) {
 		return nil, fmt.Errorf("tb plays mangala and mangala-kale, not %s", spec.Name)
 	}
 	mib, err := o.int("tt", 64, 1, MaxHash)
 	if err != nil {
 		return nil, err
 	}
-	t := &tbAgent{rng: rng, moves: make([]solve.MoveValue, 0, mangala.PitsPerSide)}
+	t := &tbAgent{rng: rng, game: spec.Name, walk: spec.New(), moves: make([]solve.MoveValue, 0, spec.NumActions)}
 	if err := t.SetLimits(o.lim); err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 		return nil, errors.Join(err, t.Close())
 	}
 	t.ana.PV = make([]env.Action, 0, maxPly)
-	t.ana.Moves = make([]MoveStat, 0, mangala.PitsPerSide)
+	t.ana.Moves = make([]MoveStat, 0, spec.NumActions)
 	return t, nil
 }
 
@@ -110,24 +110,23 @@ func (t *tbAgent) Move(ctx context.Context, st env.State) (env.Action, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, fmt.Errorf("agent: tb: %w", err)
 	}
-	b, ok := st.(*mangala.Board)
-	if !ok {
-		return 0, fmt.Errorf("agent: tb: %s positions are not mangala", st.Spec().Name)
+	if st.Spec().Name != t.game {
+		return 0, fmt.Errorf("agent: tb: a %s position for a %s player", st.Spec().Name, t.game)
 	}
 	nodes := int64(1)
 	var inTB bool
 	if t.tb != nil {
-		t.moves, inTB = t.tb.Moves(b, t.moves[:0])
+		t.moves, inTB = t.tb.MovesOf(st, t.moves[:0])
 	}
 	if !inTB {
-		r, err := t.solver.Solve(b, t.limit)
+		r, err := t.solver.Solve(st, t.limit)
 		if err != nil {
 			return 0, fmt.Errorf("agent: %w", err)
 		}
 		t.moves, nodes = append(t.moves[:0], r.Moves...), int64(r.Nodes)
 	}
 	a := t.choose()
-	t.analyse(b, a, nodes)
+	t.analyse(st, a, nodes)
 	return a, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"kumalak/env"
-	"kumalak/env/mangala"
 	"kumalak/solve"
 )
 
@@ -17,7 +16,7 @@ import (
 func (t *tbAgent) Analysis() Analysis { return t.ana }
 
 // analyse fills the analysis of b, where a was chosen.
-func (t *tbAgent) analyse(b *mangala.Board, a env.Action, nodes int64) {
+func (t *tbAgent) analyse(b env.State, a env.Action, nodes int64) {
 	i := slices.IndexFunc(t.moves, func(m solve.MoveValue) bool { return m.Action == a })
 	chosen := t.moves[i]
 	t.ana.Score = float32(chosen.Lo+chosen.Hi) / 2
@@ -63,7 +62,7 @@ func (t *tbAgent) outcome(m solve.MoveValue) (float32, [3]float32, bool) {
 	case m.Lo == 0 && m.Hi == 0:
 		return 0, [3]float32{0, 1, 0}, true
 	}
-	c, ok := CalibrationOf(mangala.Spec.Name)
+	c, ok := CalibrationOf(t.game)
 	if !ok {
 		return 0, [3]float32{}, false
 	}
@@ -73,17 +72,17 @@ func (t *tbAgent) outcome(m solve.MoveValue) (float32, [3]float32, bool) {
 
 // line returns a followed by the perfect line through the tablebase,
 // while its positions are in it.
-func (t *tbAgent) line(b *mangala.Board, a env.Action) []env.Action {
+func (t *tbAgent) line(b env.State, a env.Action) []env.Action {
 	pv := append(t.ana.PV[:0], a)
 	if t.tb == nil {
 		return pv
 	}
-	w := &t.walk
-	*w = *b
+	w := t.walk
+	w.CopyFrom(b)
 	w.Apply(a)
-	var buf [mangala.PitsPerSide]solve.MoveValue
+	var buf [env.MaxActions]solve.MoveValue
 	for len(pv) < maxPly && w.Result() == env.Ongoing {
-		moves, ok := t.tb.Moves(w, buf[:0])
+		moves, ok := t.tb.MovesOf(w, buf[:0])
 		if !ok {
 			break
 		}

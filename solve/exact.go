@@ -19,3 +19,19 @@ func (t *Tablebase) Exact(st env.State) (float32, bool) {
 	me := b.ToMove()
 	return float32(sign(b.Store(me) - b.Store(me.Other()) + g)), true
 }
+
+// Supports reports whether the solver takes positions of game: mangala and
+// mangala-kale (the tablebase covers classic mangala alone).
+func Supports(game *env.Spec) bool {
+	return game.Name == mangala.Spec.Name || game.Name == mangala.KaleSpec.Name
+}
+
+// MovesOf is Moves for a position given as an env.State: false for
+// another game, kale, or a position outside the tablebase.
+func (t *Tablebase) MovesOf(st env.State, dst []MoveValue) ([]MoveValue, bool) {
+	b, ok := st.(*mangala.Board)
+	if !ok {
+		return dst, false
+	}
+	return t.Moves(b, dst)
+}
