@@ -183,3 +183,16 @@ func TestSolverOnPlayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestExactAllocates nothing: it is an MCTS oracle, called per new node.
+func TestExactAllocates(t *testing.T) {
+	tb := openShared(t, sharedStones)
+	b := boardOf(t, Pits{1, 2, 0, 0, 1, 0, 1, 1, 1, 1, 0, 0}, env.White, false)
+	var st env.State = b
+	if n := testing.AllocsPerRun(100, func() { tb.Exact(st) }); n != 0 {
+		t.Errorf("Exact allocates %v times", n)
+	}
+	if v, ok := tb.Exact(st); !ok || v < -1 || v > 1 {
+		t.Errorf("Exact %v %v", v, ok)
+	}
+}
