@@ -130,7 +130,7 @@ func TestAlphaBetaSolvesEndgames(t *testing.T) {
 		if st == nil || len(st.Legal(nil)) < 2 {
 			continue
 		}
-		want := solve(st)
+		want := solveResult(st)
 		s := newSearcher(envtest.Kalah3, 20, 0, 0, 1, rng(3))
 		a, err := s.Move(context.Background(), st)
 		if err != nil {
@@ -142,7 +142,7 @@ func TestAlphaBetaSolvesEndgames(t *testing.T) {
 		}
 		c := env.Clone(st)
 		c.Apply(a)
-		if v := solve(c); (c.ToMove() == st.ToMove() && v != want) || (c.ToMove() != st.ToMove() && -v != want) {
+		if v := solveResult(c); (c.ToMove() == st.ToMove() && v != want) || (c.ToMove() != st.ToMove() && -v != want) {
 			t.Fatalf("%s: move %d does not keep the solved value %v", st, a.Pit(), want)
 		}
 		checked++
@@ -152,8 +152,8 @@ func TestAlphaBetaSolvesEndgames(t *testing.T) {
 	}
 }
 
-// solve returns the game value for the mover: 1, 0 or -1.
-func solve(st env.State) float32 {
+// solveResult returns the game value for the mover: 1, 0 or -1.
+func solveResult(st env.State) float32 {
 	if r := st.Result(); r != env.Ongoing {
 		return r.Value(st.ToMove())
 	}
@@ -162,7 +162,7 @@ func solve(st env.State) float32 {
 	for _, a := range st.Legal(buf[:0]) {
 		c := env.Clone(st)
 		c.Apply(a)
-		v := solve(c)
+		v := solveResult(c)
 		if c.ToMove() != st.ToMove() {
 			v = -v
 		}

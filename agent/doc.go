@@ -32,6 +32,12 @@
 //   - engine: another program speaking the engine protocol of
 //     docs/ENGINE.md (EngineClient, on protocol.Client), so the arena can
 //     play external engines.
+//   - tb: perfect Mangala (package solve): inside the tablebase (dir=) a
+//     move of the best exact value, outside it the exact solver for a time,
+//     the best proven bound when the time runs out; its analysis is exact,
+//     in stones. mcts and model take tablebase=DIR as their search's
+//     oracle (mcts.Oracle), and Spec.WithTablebase gives a folder to every
+//     kind that takes one.
 //
 // Perspective: every score and value is from the view of the player to move
 // at the position it belongs to. Turns do not always alternate (mangala's

@@ -8,6 +8,7 @@ import (
 
 	"kumalak/env"
 	"kumalak/mcts"
+	"kumalak/solve"
 )
 
 // mctsKeys are the keys of the mcts kind; model shares most of them.
@@ -19,6 +20,7 @@ var mctsKeys = []key{
 	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
 	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
 	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
+	tablebaseKeyDoc,
 }
 
 // searcher plays with an mcts.Search: the mcts and model kinds.
@@ -32,7 +34,8 @@ type searcher struct {
 	rooted  bool
 	ana     Analysis
 	kids    []mcts.ChildStats
-	multi   int // lines to report (MultiPV); 0 or 1: one
+	multi   int              // lines to report (MultiPV); 0 or 1: one
+	tb      *solve.Tablebase // the search's oracle (tablebase=), closed by Close
 }
 
 // SetMultiPV sets the lines to report, in 1..MaxMultiPV: the n most
@@ -87,6 +90,9 @@ func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *opt
 		return nil, err
 	}
 	m.start(spec, ev, cfg, rng)
+	if err := m.setOracle(o); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -19,6 +19,7 @@ var modelKeys = []key{
 	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
 	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
 	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
+	tablebaseKeyDoc,
 }
 
 // inferEval makes a *net.Infer an mcts.Evaluator. An agent runs in one

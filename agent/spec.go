@@ -70,6 +70,8 @@ var kinds = []kind{
 	{name: "engine", short: "an external program speaking the kumalak engine protocol (docs/ENGINE.md)", keys: engineKeys,
 		lim:   limitKeys{sims: "sims", time: "movetime", depth: "depth", max: Limits{Sims: MaxSims, Time: MaxTime, Depth: maxEngineDepth}},
 		build: newEngineKind},
+	{name: "tb", short: "perfect mangala: the tablebase's exact values inside it, the exact solver for a time outside it", keys: tbKeys,
+		lim: limitKeys{time: "time", max: Limits{Time: MaxTime}}, build: newTB},
 }
 
 // cmdKey takes the rest of a spec, commas included.

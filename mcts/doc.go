@@ -107,6 +107,11 @@
 // Choose plays the shortest proven win, so a won endgame is played out
 // rather than wandered around. Run stops when the root is proven.
 //
+// An Oracle (SetOracle), such as a Mangala endgame tablebase, proves the
+// positions it knows the moment the search first reaches them, as if the
+// game had ended there, so the solver proves their ancestors; the root is
+// never proven by it (a proof depth of 0 is recorded for such leaves).
+//
 // # Concurrency
 //
 // None inside: a Search is used by one goroutine and holds no locks.

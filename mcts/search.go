@@ -18,6 +18,8 @@ type Search struct {
 	ev   Evaluator
 	cfg  Config
 	rng  *rand.Rand
+	// oracle, when set, proves the positions it knows (SetOracle).
+	oracle Oracle
 
 	root    env.State // the root position
 	scratch env.State // the root replayed down the current path
@@ -104,7 +106,7 @@ func (s *Search) Reset(st env.State) {
 // the game has them, else by position strings (which allocate).
 func (s *Search) Advance(a env.Action, next env.State) {
 	c := s.childOf(0, a)
-	if c < 0 || s.nodes[c].flags&reached == 0 || !s.leadsTo(a, next) {
+	if c < 0 || s.nodes[c].flags&reached == 0 || s.nodes[c].kids == 0 || !s.leadsTo(a, next) {
 		s.Reset(next)
 		return
 	}
@@ -259,7 +261,7 @@ func (s *Search) reach(idx int32) bool {
 	nd.mover = s.scratch.ToMove()
 	nd.proven = s.scratch.Result()
 	nd.v = nd.proven.Value(env.White)
-	return nd.proven != env.Ongoing
+	return nd.proven != env.Ongoing || s.consult(nd)
 }
 
 // open creates the children of the unexpanded leaf idx (scratch holds its

@@ -47,6 +47,11 @@ type Config struct {
 	// MaxPlies caps a game's length; a capped game is scored by comparing
 	// stores (env.Scorer) or, for games without stores, as a draw.
 	MaxPlies int `yaml:"max_plies"`
+	// ExactTargets makes the outcome target of a sample whose position the
+	// pool's oracle knows (Pool.SetOracle: a tablebase) the exact result of
+	// perfect play instead of the game's result. Off by default; whether it
+	// helps is to be measured.
+	ExactTargets bool `yaml:"exact_targets"`
 }
 
 // DefaultConfig returns a configuration for CPU-sized training runs.

@@ -32,6 +32,9 @@
 // for a resigned or capped game, the stores where it stopped). The score
 // never contradicts the outcome: a win scores at least one stone, a loss at
 // most minus one, a draw 0 (a resigner may be ahead in stones).
+// With ExactTargets and an oracle (Pool.SetOracle, a tablebase), a
+// sample whose position the oracle knows takes its exact result as the
+// outcome instead; the score still comes from the stores, made to agree.
 // The mover is recorded at each position and compared with the result's
 // players; nothing assumes that turns alternate, because in mangala a player
 // may move twice in a row.

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -55,6 +56,27 @@ type worker struct {
 	g      GameResult   // Samples' Obs and Policy are nil until finish
 	mover  []env.Player // mover of each sample
 	floats []float32    // each sample's observation then policy, back to back
+
+	oracle mcts.Oracle // nil: none
+	exact  []float32   // each sample's exact outcome, NaN where unknown (ExactTargets)
+}
+
+// setOracle gives the worker's search the oracle o.
+func (w *worker) setOracle(o mcts.Oracle) {
+	w.oracle = o
+	w.tree.SetOracle(o)
+}
+
+// exactOutcome returns the oracle's result for the current position when
+// the config asks for exact targets and the oracle knows it, else NaN.
+func (w *worker) exactOutcome() float32 {
+	if !w.cfg.ExactTargets || w.oracle == nil {
+		return float32(math.NaN())
+	}
+	if v, ok := w.oracle.Exact(w.st); ok {
+		return v
+	}
+	return float32(math.NaN())
 }
 
 func newWorker(spec *env.Spec, ev mcts.Evaluator, cfg Config, count func(plies, positions int64)) *worker {
@@ -115,7 +137,7 @@ func (w *worker) begin(seed uint64, index int) {
 		Samples: w.g.Samples[:0],
 	}
 	w.g.ResignOff = w.cfg.ResignThreshold > 0 && w.rng.Float64() < w.cfg.ResignOffFraction
-	w.mover, w.floats = w.mover[:0], w.floats[:0]
+	w.mover, w.floats, w.exact = w.mover[:0], w.floats[:0], w.exact[:0]
 	w.low = [2]int{}
 	w.st.CopyFrom(w.start)
 	w.tree.Reset(w.st)
@@ -228,6 +250,7 @@ func (w *worker) sample(s *mcts.Search, value float32, ply int) {
 	w.floats = w.floats[:at+nobs+n] // the visits were scratch
 	w.g.Samples = append(w.g.Samples, data.Sample{Legal: legal, RootValue: clamp(value), Ply: uint16(ply)})
 	w.mover = append(w.mover, w.st.ToMove())
+	w.exact = append(w.exact, w.exactOutcome())
 }
 
 // finish fills in every sample's outcome, score, observation and policy and
@@ -245,6 +268,9 @@ func (w *worker) finish() GameResult {
 		smp, p, f := &g.Samples[i], w.mover[i], floats[i*per:(i+1)*per:(i+1)*per]
 		smp.Obs, smp.Policy = f[:w.spec.ObsLen:w.spec.ObsLen], f[w.spec.ObsLen:]
 		smp.Outcome = g.Result.Value(p)
+		if v := w.exact[i]; !math.IsNaN(float64(v)) {
+			smp.Outcome = v
+		}
 		if store != nil {
 			smp.Score = agree(float32(store(p)-store(p.Other()))/float32(w.spec.Stones), smp.Outcome, w.spec.Stones)
 		}

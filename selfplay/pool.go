@@ -21,6 +21,7 @@ type Pool struct {
 	spec    *env.Spec
 	ev      mcts.Evaluator
 	cfg     Config
+	oracle  mcts.Oracle // exact leaves and targets; nil: none
 	workers []*worker
 	running atomic.Bool
 
@@ -46,6 +47,17 @@ func NewPool(spec *env.Spec, ev mcts.Evaluator, cfg Config) (*Pool, error) {
 		return nil, errors.New("selfplay: nil evaluator")
 	}
 	return &Pool{spec: spec, ev: ev, cfg: cfg}, nil
+}
+
+// SetOracle makes o, which must be safe for concurrent use, the oracle of
+// every search (mcts.Search.SetOracle: the positions it knows are exact
+// leaves) and, with Config.ExactTargets, the source of exact outcome
+// targets; nil turns it off. It must not be called during Run.
+func (p *Pool) SetOracle(o mcts.Oracle) {
+	p.oracle = o
+	for _, w := range p.workers {
+		w.setOracle(o)
+	}
 }
 
 // Run is NewPool followed by one Pool.Run.
@@ -80,7 +92,9 @@ func (p *Pool) Run(ctx context.Context, games int, seed uint64, out func(GameRes
 	p.resetProgress()
 	n := min(p.cfg.Games, games)
 	for len(p.workers) < n {
-		p.workers = append(p.workers, newWorker(p.spec, p.ev, p.cfg, p.count))
+		w := newWorker(p.spec, p.ev, p.cfg, p.count)
+		w.setOracle(p.oracle)
+		p.workers = append(p.workers, w)
 	}
 
 	inner, cancel := context.WithCancel(ctx)

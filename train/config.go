@@ -30,6 +30,11 @@ type Config struct {
 	KeepShards  int               `yaml:"keep_shards"`             // shards kept beyond the window (0 = prune all older)
 	KeepModels  int               `yaml:"keep_models"`             // latest candidates kept in models/ (those measured against the baselines are always kept); 0 = keep all
 	Cluster     ClusterConfig     `yaml:"cluster"`                 // samples from workers on other machines
+	// Tablebase is a mangala tablebase folder (kumalak tablebase build):
+	// self-play's exact leaves (and its exact targets with
+	// selfplay.exact_targets), and the judge of the network's mistakes at
+	// each baseline evaluation; "" = none.
+	Tablebase string `yaml:"tablebase"`
 }
 
 // EvalConfig sets how candidates are judged and how the run's strength is
@@ -117,6 +122,12 @@ func (c Config) Validate() error {
 		if err := v.Validate(); err != nil {
 			return err
 		}
+	}
+	if c.Tablebase != "" && c.Game != "mangala" {
+		return fmt.Errorf("train: tablebase %s: tablebases are of mangala, not %s", c.Tablebase, c.Game)
+	}
+	if c.SelfPlay.ExactTargets && c.Tablebase == "" {
+		return fmt.Errorf("train: selfplay.exact_targets needs a tablebase")
 	}
 	if c.Window.MaxSamples < c.Train.Batch {
 		return fmt.Errorf("train: window.max_samples %d is smaller than train.batch %d", c.Window.MaxSamples, c.Train.Batch)

@@ -2,7 +2,9 @@ package train
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"kumalak/agent"
@@ -10,6 +12,7 @@ import (
 	"kumalak/env"
 	"kumalak/mcts"
 	"kumalak/net"
+	"kumalak/solve"
 )
 
 // Names of the in-process network players in evaluation matches.
@@ -59,12 +62,20 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 		}
 	}
 	em.Baseline = map[string]net.Match{}
+	j, err := r.judge()
+	if err != nil {
+		return em, err
+	}
+	var tally solve.Tally
 	for _, b := range ec.Baselines {
-		res, err := r.match(ctx, pairing{it: it, kind: BaselineGames, a: player, b: b, games: ec.BaselineGames}, nets)
+		res, err := r.match(ctx, pairing{it: it, kind: BaselineGames, a: player, b: b, games: ec.BaselineGames, judge: j, tally: &tally}, nets)
 		if err != nil {
 			return em, err
 		}
 		em.Baseline[b] = matchInfo(res)
+	}
+	if j != nil {
+		em.Mistakes = mistakes(&tally)
 	}
 	if ec.AnchorGames > 0 {
 		a, err := r.anchors(ctx)
@@ -93,6 +104,9 @@ type pairing struct {
 	kind, a, b string
 	games      int
 	sprt       *arena.SPRT // ends the match early; nil plays every game
+	// judge, when set, judges a's moves into tally.
+	judge *solve.Judge
+	tally *solve.Tally
 }
 
 // match plays p.a against p.b through the arena; names in nets are network
@@ -110,9 +124,13 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 		return arena.Result{}, fmt.Errorf("train: %w", err)
 	}
 	defer f.Close()
+	var records io.Writer = f
+	if p.judge != nil {
+		records = &judgeRecords{w: f, spec: r.spec, j: p.judge, player: a, tally: p.tally}
+	}
 	bar := newBar(r.out, p.games, fmt.Sprintf("iter %d %s vs %s", it, a, b))
 	m := arena.Match{
-		Spec: r.spec, A: a, B: b, Config: cfg, Records: f,
+		Spec: r.spec, A: a, B: b, Config: cfg, Records: records,
 		NewAgent: func(spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
 			if ev, ok := nets[s]; ok {
 				return agent.NewNetwork(spec, ev, r.evalSearch(), mcts.Limits{Sims: ec.Sims}, seed)
@@ -153,4 +171,74 @@ func matchInfo(res arena.Result) net.Match {
 	c := res.Counts
 	return net.Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
 		Elo: res.Elo.Diff, EloLo: res.Elo.Lo, EloHi: res.Elo.Hi}
+}
+
+// tablebase returns the config's tablebase, opening it on first use; nil
+// without one.
+func (r *Run) tablebase() (*solve.Tablebase, error) {
+	if r.tb != nil || r.cfg.Tablebase == "" {
+		return r.tb, nil
+	}
+	tb, err := solve.Open(r.cfg.Tablebase, -1)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	r.tb = tb
+	return tb, nil
+}
+
+// judgeRecords is a match's Records writer that judges the moves of one
+// player (the network) into a tally, then writes the game as a JSON line.
+type judgeRecords struct {
+	w      io.Writer
+	spec   *env.Spec
+	j      *solve.Judge
+	player string
+	tally  *solve.Tally
+}
+
+// Write passes JSON lines on.
+func (l *judgeRecords) Write(p []byte) (int, error) { return l.w.Write(p) }
+
+// LogGame judges the player's moves of r, after the opening, and writes r.
+func (l *judgeRecords) LogGame(r *arena.Record) error {
+	st, err := l.spec.Start(r.Start)
+	if err != nil {
+		return fmt.Errorf("train: judge: %w", err)
+	}
+	for i, p := range append(append([]int(nil), r.Opening...), r.Moves...) {
+		a, err := env.CheckMove(st, p)
+		if err != nil {
+			return fmt.Errorf("train: judge: game %d: %w", r.Index+1, err)
+		}
+		if i >= len(r.Opening) && (r.White == l.player) == (st.ToMove() == env.White) {
+			l.j.Record(l.tally, st, a)
+		}
+		st.Apply(a)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("train: record: %w", err)
+	}
+	_, err = l.w.Write(append(b, '\n'))
+	return err
+}
+
+// mistakes returns the metrics of a tally.
+func mistakes(t *solve.Tally) *MistakeMetrics {
+	return &MistakeMetrics{Tally: *t, Rate: t.Rate(), LostPerMistake: t.LostPerMistake()}
+}
+
+// judge returns the judge of the network's moves in baseline games, nil
+// without a tablebase.
+func (r *Run) judge() (*solve.Judge, error) {
+	tb, err := r.tablebase()
+	if tb == nil {
+		return nil, err
+	}
+	j, err := solve.NewJudge(solve.JudgeConfig{Tablebase: tb})
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return j, nil
 }

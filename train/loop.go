@@ -103,7 +103,11 @@ func (r *Run) selfPlayer() error {
 		return fmt.Errorf("train: %w", err)
 	}
 	r.spNet, r.pool, r.spGen = b, pool, r.state.BestIteration
-	return nil
+	tb, err := r.tablebase()
+	if tb != nil {
+		pool.SetOracle(tb)
+	}
+	return err
 }
 
 // trainCandidate trains the latest network on the window and returns it as

@@ -14,6 +14,7 @@ import (
 	"kumalak/net"
 	"kumalak/net/learn"
 	"kumalak/selfplay"
+	"kumalak/solve"
 )
 
 // Metrics is one line of metrics.jsonl: what one iteration did and measured.
@@ -102,6 +103,16 @@ type EvalMetrics struct {
 	Versus   *net.Match           `json:"versus_best,omitempty"` // candidate against the best
 	Baseline map[string]net.Match `json:"baselines,omitempty"`   // best network against each fixed baseline
 	Rating   *net.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, random = 0
+	Mistakes *MistakeMetrics      `json:"mistakes,omitempty"`    // the network's moves in the baseline games judged by the tablebase
+}
+
+// MistakeMetrics is the judge's count of the network's moves in the
+// baseline games (with a tablebase configured): the moves inside the
+// tablebase, those that lost value, the stones they lost and the worst.
+type MistakeMetrics struct {
+	solve.Tally
+	Rate           float64 `json:"rate"`             // mistakes per judged move
+	LostPerMistake float64 `json:"lost_per_mistake"` // stones
 }
 
 // Summary is the one line printed after each iteration.
@@ -129,6 +140,9 @@ func (m Metrics) Summary() string {
 	for _, n := range names {
 		b := m.Eval.Baseline[n]
 		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(clampElo(b.Elo)))
+	}
+	if mm := m.Eval.Mistakes; mm != nil {
+		fmt.Fprintf(&sb, "  mistakes %.1f%% of %d (%.1f stones each)", 100*mm.Rate, mm.Judged, mm.LostPerMistake)
 	}
 	return sb.String()
 }

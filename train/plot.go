@@ -22,8 +22,9 @@ func (r *Run) plot() error {
 	return Plot(ms, r.anch, r.dir)
 }
 
-// Plot draws d.LossPlot (losses against training time) and d.EloPlot
-// (strength against training time, with 95% intervals). With anchors (nil
+// Plot draws d.LossPlot (losses against training time), d.EloPlot
+// (strength against training time, with 95% intervals) and, when the
+// network's moves were judged, d.MistakePlot. With anchors (nil
 // when the baselines are not rated) the Elo plot shows the network's rating on
 // the baselines' scale and each baseline's rating as a level line; without,
 // its Elo difference against each baseline.
@@ -38,7 +39,42 @@ func Plot(ms []Metrics, a *net.Anchors, d Dir) error {
 	if err := chart.Save(7*vg.Inch, 4*vg.Inch, d.EloPlot()); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
+	if m := mistakeChart(ms); m != nil {
+		if err := m.Save(7*vg.Inch, 4*vg.Inch, d.MistakePlot()); err != nil {
+			return fmt.Errorf("train: plot: %w", err)
+		}
+	}
 	return nil
+}
+
+// MistakePlot is the chart of the network's mistake rate in tablebase
+// positions, drawn when the run has a tablebase.
+func (d Dir) MistakePlot() string { return d.file("mistakes.png") }
+
+// mistakeChart draws the share of the network's judged moves that lost
+// value, and the stones lost per mistake, against training time; nil when
+// no iteration was judged.
+func mistakeChart(ms []Metrics) *plot.Plot {
+	var rate, lost plotter.XYs
+	for _, m := range ms {
+		if mm := m.Eval.Mistakes; mm != nil && mm.Judged > 0 {
+			x := m.ElapsedSec / 60
+			rate = append(rate, plotter.XY{X: x, Y: 100 * mm.Rate})
+			lost = append(lost, plotter.XY{X: x, Y: mm.LostPerMistake})
+		}
+	}
+	if len(rate) == 0 {
+		return nil
+	}
+	p := plot.New()
+	p.Title.Text = "mistakes in tablebase positions (baseline games)"
+	p.X.Label.Text = "training time (minutes)"
+	p.Y.Label.Text = "% of moves losing value; stones lost per mistake"
+	addLine(p, "mistake rate (%)", rate, 0)
+	addLine(p, "stones lost per mistake", lost, 1)
+	p.Y.Min = 0
+	p.Legend.Top = true
+	return p
 }
 
 func lossChart(ms []Metrics) *plot.Plot {

@@ -18,6 +18,7 @@ import (
 	"kumalak/net"
 	"kumalak/net/learn"
 	"kumalak/selfplay"
+	"kumalak/solve"
 )
 
 // Options are the per-invocation settings of a run that are not part of its
@@ -54,6 +55,9 @@ type Run struct {
 	pool  *selfplay.Pool
 	spNet *net.Batcher
 	spGen int
+
+	// tb is the config's tablebase, opened on first use (tablebase()).
+	tb *solve.Tablebase
 
 	// trainer keeps the optimizer's state from one iteration to the next;
 	// a resumed run rebuilds it from latest and its saved state.
@@ -240,6 +244,10 @@ func (r *Run) Close() error {
 	if r.hub != nil {
 		r.hub.Close()
 		r.hub = nil
+	}
+	if r.tb != nil {
+		r.tb.Close()
+		r.tb = nil
 	}
 	if r.spNet != nil {
 		r.spNet.Close()

@@ -45,6 +45,7 @@ func newAnalyzeCmd() *cobra.Command {
 	var g gameFlags
 	var b botFlags
 	var f analyzeFlags
+	var jf judgeFlags
 	c := &cobra.Command{
 		Use:   "analyze [flags] (RECORD | - | MOVES...)",
 		Short: "Judge every move of a game: values, the best move and line, inaccuracies, mistakes, blunders",
@@ -56,12 +57,14 @@ func newAnalyzeCmd() *cobra.Command {
 			"standard input, or moves on the command line from the start or --position.\n" +
 			"Alpha-beta's score is no probability: with an ab agent the table shows values only (and\n" +
 			"marks only for proven results). --json prints the analyses as a JSON array; --plot\n" +
-			"draws white's chance (or value) over the game as a PNG.",
+			"draws white's chance (or value) over the game as a PNG. For mangala, --tablebase DIR\n" +
+			"gives the positions in the tablebase their exact values and, like --judge DIR, prints\n" +
+			"each player's moves that lost value (docs/TABLEBASE.md).",
 		Example: "  kumalak analyze --agent mcts:sims=400 docs/examples/games.kgn\n" +
 			"  kumalak analyze --model runs/togyz/export.kmodel --sims 200 --index 1 --json docs/examples/games.kgn\n" +
 			"  kumalak analyze --game mangala --agent ab:depth=8 --plot mangala.png 4 3 6 1",
 		RunE: func(c *cobra.Command, args []string) error {
-			return runAnalyze(c, &g, &b, &f, args)
+			return runAnalyze(c, &g, &b, &f, &jf, args)
 		},
 	}
 	g.add(c)
@@ -71,11 +74,12 @@ func newAnalyzeCmd() *cobra.Command {
 	fl.StringVar(&f.plot, "plot", "", "write a PNG of white's chance over the game to this file (one game)")
 	fl.IntVar(&f.index, "index", 0, "analyse only this game of the file (1 = the first); 0: all")
 	fl.Float64SliceVar(&f.marks, "marks", nil, "win probability lost for an inaccuracy, a mistake and a blunder (default 0.05,0.1,0.2)")
+	jf.add(c)
 	return c
 }
 
 // runAnalyze reads the games, analyses each and prints the results.
-func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, args []string) error {
+func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf *judgeFlags, args []string) error {
 	spec, modelGame, _, err := b.resolve("analyze")
 	if err != nil {
 		return err
@@ -110,20 +114,36 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, ar
 		return badInput("analyze", "%v", err)
 	}
 	closeAgent(a)
+	ex, err := exactOf(games[0].Spec, b.tablebase, jf)
+	if err != nil {
+		return err
+	}
+	defer ex.close()
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	var out []*bot.GameAnalysis
+	var judged []judgeReport
 	for _, game := range games {
-		an, err := bot.Analyze(ctx, bot.AnalyzeConfig{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds})
+		an, err := bot.Analyze(ctx, bot.AnalyzeConfig{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact})
 		if err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
 		out = append(out, an)
+		if ex.judge != nil {
+			rep, err := ex.judgeGame(game)
+			if err != nil {
+				return fmt.Errorf("analyze: %w", err)
+			}
+			judged = append(judged, rep)
+		}
 	}
 	if f.plot != "" {
 		if err := plotAnalysis(out[0], f.plot); err != nil {
 			return err
 		}
+	}
+	if ex.judge != nil {
+		return printJudged(c.OutOrStdout(), out, judged, f.json)
 	}
 	return printAnalyses(c.OutOrStdout(), out, f.json)
 }

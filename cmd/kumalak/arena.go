@@ -184,8 +184,9 @@ func parseSPRT(s string, alpha, beta float64) (*arena.SPRT, error) {
 
 func newArenaCmd() *cobra.Command {
 	var f matchFlags
-	var a, b, sprt string
+	var a, b, sprt, tbDir string
 	var alpha, beta float64
+	var jf judgeFlags
 	c := &cobra.Command{
 		Use:   "arena",
 		Short: "Play a match between two agents and estimate their Elo difference",
@@ -207,6 +208,9 @@ func newArenaCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if a, b, err = withTablebase("arena", tbDir, a, b); err != nil {
+				return err
+			}
 			if err := checkAgents("arena", spec, a, b); err != nil {
 				return err
 			}
@@ -216,7 +220,14 @@ func newArenaCmd() *cobra.Command {
 				}
 			}
 			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg}
-			return runMatch(c, &f, m)
+			j, tb, err := jf.judge("arena", spec)
+			if err != nil {
+				return err
+			}
+			if tb != nil {
+				defer tb.Close()
+			}
+			return runMatch(c, &f, m, judging{j: j, tb: tb, extra: jf.extra})
 		},
 	}
 	f.add(c, 100)
@@ -226,17 +237,24 @@ func newArenaCmd() *cobra.Command {
 	fl.StringVar(&sprt, "sprt", "", "run an SPRT of elo0 against elo1, e.g. 0,10 (stops when it decides)")
 	fl.Float64Var(&alpha, "alpha", 0.05, "SPRT false-positive rate")
 	fl.Float64Var(&beta, "beta", 0.05, "SPRT false-negative rate")
+	fl.StringVar(&tbDir, "tablebase", "", "mangala tablebase folder given to both agents (tb's dir, mcts's and model's tablebase)")
+	jf.add(c)
 	return c
 }
 
 // runMatch plays m with a progress bar and prints its result.
-func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match) error {
+func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error {
 	logs, err := f.records("arena", m.Spec)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
 	if logs != nil {
 		m.Records = logs.logs
+	}
+	var jl *judgeLog
+	if jd.j != nil {
+		jl = newJudgeLog(m.Records, m.Spec, jd.j, m.A, m.B)
+		m.Records = jl
 	}
 	bar := newBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
 	m.Progress = showProgress(bar)
@@ -245,6 +263,17 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match) error {
 	res, runErr := m.Run(ctx)
 	_ = bar.Finish()
 	printResult(c.OutOrStdout(), m, res)
+	if jl != nil {
+		rep := jl.report(jd.tb, jd.extra)
+		rep.writeText(c.OutOrStdout())
+		if logs != nil {
+			path := judgePath(logs)
+			if err := writeJSONFile(path, rep); err != nil && runErr == nil {
+				runErr = fmt.Errorf("arena: %w", err)
+			}
+			fmt.Fprintf(c.OutOrStdout(), "judged   %s\n", path)
+		}
+	}
 	runErr = logs.close(c.OutOrStdout(), "arena", runErr)
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())

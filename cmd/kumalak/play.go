@@ -26,6 +26,7 @@ const defaultModelSims = 400
 // agent spec, with optional search limits.
 type botFlags struct {
 	model, agent string
+	tablebase    string // mangala tablebase folder for the agents that take one
 	sims, depth  int
 	time         time.Duration
 	seed         uint64
@@ -39,6 +40,7 @@ func (b *botFlags) add(c *cobra.Command) {
 	fl.DurationVar(&b.time, "time", 0, "time per move, e.g. 1s; replaces the spec's sims or depth")
 	fl.IntVar(&b.depth, "depth", 0, "search depth in plies (ab agents)")
 	fl.Uint64Var(&b.seed, "seed", 1, "seed of the bot's randomness")
+	fl.StringVar(&b.tablebase, "tablebase", "", "mangala tablebase folder (kumalak tablebase build): exact leaves for mcts and model, the tb agent's dir")
 }
 
 // resolve returns the agent spec, the model's game ("" for an agent) and
@@ -62,6 +64,9 @@ func (b *botFlags) resolve(cmd string) (spec, game string, card json.RawMessage,
 	}
 	if sp, err = sp.WithLimits(agent.Limits{Sims: b.sims, Time: b.time, Depth: b.depth}); err != nil {
 		return "", "", nil, badInput(cmd, "%v", err)
+	}
+	if sp, err = sp.WithTablebase(b.tablebase); err != nil {
+		return "", "", nil, badInput(cmd, "--tablebase: %v", err)
 	}
 	return sp.String(), game, card, nil
 }

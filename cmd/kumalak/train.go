@@ -27,6 +27,7 @@ type trainFlags struct {
 	workers, iters     int
 	budget             time.Duration
 	quiet              bool
+	tablebase          string // overrides the config's tablebase when given
 	seedSet, itersSet  bool
 	budgetSet, wrkrSet bool
 	host               hostFlags
@@ -67,6 +68,7 @@ func newTrainCmd() *cobra.Command {
 	fl.DurationVar(&f.budget, "budget", 0, "override the config's time budget for the whole run, e.g. 30m (0 = none)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bars, one line per iteration")
 	f.host.add(c)
+	fl.StringVar(&f.tablebase, "tablebase", "", "override the config's tablebase: a mangala tablebase folder for exact leaves and the mistake rate")
 	return c
 }
 
@@ -152,6 +154,9 @@ func loadTrainConfig(f trainFlags) (train.Config, error) {
 	}
 	if f.seedSet {
 		cfg.Seed = f.seed
+	}
+	if f.tablebase != "" {
+		cfg.Tablebase = f.tablebase
 	}
 	if f.itersSet {
 		cfg.Iterations = f.iters

@@ -1,0 +1,69 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+
+	"kumalak/mcts"
+	"kumalak/solve"
+)
+
+// tablebaseKey is the key of the tablebase folder in mcts and model specs;
+// the tb kind calls it dir.
+const tablebaseKey = "tablebase"
+
+// tablebaseKeyDoc documents tablebaseKey for mcts and model.
+var tablebaseKeyDoc = key{tablebaseKey, "none", "a mangala tablebase folder: its positions are exact leaves that the solver proves"}
+
+// WithTablebase returns the spec with the tablebase folder dir given to
+// the kinds that take one (tb's dir, mcts's and model's tablebase) unless
+// the spec names its own; other kinds are returned unchanged, and so is
+// every spec for an empty dir. Commands use it for --tablebase.
+func (s Spec) WithTablebase(dir string) (Spec, error) {
+	name := map[string]string{"tb": "dir", "mcts": tablebaseKey, "model": tablebaseKey}[s.Kind]
+	if dir == "" || name == "" {
+		return s, nil
+	}
+	if strings.ContainsAny(dir, ",") {
+		return Spec{}, fmt.Errorf("agent: tablebase %s: a path in a spec may not contain a comma", dir)
+	}
+	for _, kv := range s.Options {
+		if kv.Key == name {
+			return s, nil
+		}
+	}
+	s.Options = append(append([]KeyValue(nil), s.Options...), KeyValue{name, dir})
+	return ParseSpec(s.String()) // back into the kind's order of keys
+}
+
+// setOracle opens the tablebase named by o's tablebase key, if any, and
+// makes it the oracle of m's search; m closes it.
+func (m *searcher) setOracle(o *options) error {
+	dir := o.str(tablebaseKey, "")
+	if dir == "" {
+		return nil
+	}
+	if m.cur.Spec().Name != solve.Game {
+		return fmt.Errorf("tablebase=%s: tablebases are of %s, not %s", dir, solve.Game, m.cur.Spec().Name)
+	}
+	tb, err := solve.Open(dir, -1)
+	if err != nil {
+		return err
+	}
+	m.tb = tb
+	m.search.SetOracle(tb)
+	return nil
+}
+
+var _ mcts.Oracle = (*solve.Tablebase)(nil)
+
+// Close unmaps the search's tablebase, when it has one.
+func (m *searcher) Close() error {
+	if m.tb == nil {
+		return nil
+	}
+	err := m.tb.Close()
+	m.tb = nil
+	m.search.SetOracle(nil)
+	return err
+}

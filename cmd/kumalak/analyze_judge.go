@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"kumalak/bot"
+	"kumalak/env"
+	"kumalak/solve"
+)
+
+// exactSetup is what a tablebase adds to analyze: exact values for the
+// analysis (--tablebase) and the judge of mistakes (--judge, or
+// --tablebase alone).
+type exactSetup struct {
+	tbs   []*solve.Tablebase // to close
+	exact bot.Exact
+	judge *solve.Judge
+	jtb   *solve.Tablebase
+	extra int
+}
+
+// exactOf opens the tablebases of --tablebase and --judge for game.
+func exactOf(game *env.Spec, dir string, jf *judgeFlags) (*exactSetup, error) {
+	ex := &exactSetup{}
+	if dir == "" && jf.dir == "" {
+		return ex, nil
+	}
+	if game.Name != solve.Game {
+		return nil, badInput("analyze", "--tablebase and --judge: tablebases are of %s, not %s", solve.Game, game.Name)
+	}
+	if dir != "" {
+		tb, err := solve.Open(dir, -1)
+		if err != nil {
+			return nil, badInput("analyze", "--tablebase: %v", err)
+		}
+		ex.tbs = append(ex.tbs, tb)
+		ex.exact = tb.Exact
+		if jf.dir == "" {
+			jf.dir = dir
+		}
+	}
+	j, tb, err := jf.judge("analyze", game)
+	if err != nil {
+		ex.close()
+		return nil, err
+	}
+	ex.tbs = append(ex.tbs, tb)
+	ex.judge, ex.jtb, ex.extra = j, tb, jf.extra
+	return ex, nil
+}
+
+// close unmaps the tablebases.
+func (ex *exactSetup) close() {
+	for _, tb := range ex.tbs {
+		tb.Close()
+	}
+}
+
+// judgeGame judges every move of game for white and black.
+func (ex *exactSetup) judgeGame(game *env.GameRecord) (judgeReport, error) {
+	var t [2]solve.Tally
+	if err := ex.judge.Game(game.StartState(), game.Moves, &t); err != nil {
+		return judgeReport{}, err
+	}
+	l := newJudgeLog(nil, game.Spec, ex.judge, "white", "black")
+	l.tallies["white"], l.tallies["black"] = &t[env.White], &t[env.Black]
+	return l.report(ex.jtb, ex.extra), nil
+}
+
+// printJudged writes each analysis followed by its judge's table, or, as
+// JSON, an object holding the analyses and the judges' reports.
+func printJudged(w io.Writer, out []*bot.GameAnalysis, judged []judgeReport, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		v := struct {
+			Analyses []*bot.GameAnalysis `json:"analyses"`
+			Judge    []judgeReport       `json:"judge"`
+		}{out, judged}
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		return nil
+	}
+	for i, an := range out {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := an.WriteText(w); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		judged[i].writeText(w)
+	}
+	return nil
+}

@@ -1,0 +1,241 @@
+package solve
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"kumalak/env"
+	"kumalak/env/mangala"
+)
+
+// JudgeConfig sets up a Judge. A move is judged when its position is in
+// the tablebase, or has at most Extra stones more than the tablebase
+// covers (Extra stones in all without a tablebase) and the solver proves
+// its values within Limit.
+type JudgeConfig struct {
+	Tablebase *Tablebase    // exact values of classic positions; may be nil when Extra > 0
+	Extra     int           // stones above the tablebase solved by search, 0..MaxStones; 0 = the tablebase alone
+	Limit     time.Duration // the solver's time per position; required with Extra > 0
+	TTBits    int           // the solver's table, 2^TTBits slots of 16 bytes; 0 = 20
+	Worst     int           // mistakes kept per player, the worst first; 0 = 5
+}
+
+// Validate names the first bad field of c.
+func (c JudgeConfig) Validate() error {
+	switch {
+	case c.Tablebase == nil && c.Extra == 0:
+		return errors.New("solve: judge: no tablebase and no Extra stones: nothing could be judged")
+	case c.Extra < 0 || c.Extra > MaxStones:
+		return fmt.Errorf("solve: judge: Extra %d out of range 0..%d", c.Extra, MaxStones)
+	case c.Extra > 0 && c.Limit <= 0:
+		return fmt.Errorf("solve: judge: Extra %d needs a Limit > 0", c.Extra)
+	case c.Worst < 0 || c.Worst > 1000:
+		return fmt.Errorf("solve: judge: Worst %d out of range 0..1000", c.Worst)
+	}
+	return nil
+}
+
+// Judge finds the moves that lose value: a move is a mistake when its
+// exact value (the final store difference under perfect play after it) is
+// below the best move's, and the stones it loses are the difference. It
+// is not safe for concurrent use (its solver is not); the tablebase may
+// be shared.
+type Judge struct {
+	cfg    JudgeConfig
+	solver *Solver // nil with Extra 0
+	max    int     // the most stones on the board of a judged position
+	buf    []MoveValue
+}
+
+// NewJudge returns a judge, or an error naming a bad field of cfg.
+func NewJudge(cfg JudgeConfig) (*Judge, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Worst == 0 {
+		cfg.Worst = 5
+	}
+	if cfg.TTBits == 0 {
+		cfg.TTBits = 20
+	}
+	j := &Judge{cfg: cfg, max: cfg.Extra, buf: make([]MoveValue, 0, rowPits)}
+	if cfg.Tablebase != nil {
+		j.max += cfg.Tablebase.Stones()
+	}
+	if cfg.Extra > 0 {
+		s, err := New(Config{TTBits: cfg.TTBits, Tablebase: cfg.Tablebase})
+		if err != nil {
+			return nil, fmt.Errorf("solve: judge: %w", err)
+		}
+		j.solver = s
+	}
+	return j, nil
+}
+
+// Verdict is the judgement of one move: its value and the best one, as
+// final store differences from the mover's view.
+type Verdict struct {
+	Move, Best       env.Action // the move judged, and a best move
+	Value, BestValue int
+}
+
+// Lost returns the stones the move lost against perfect play, >= 0.
+func (v Verdict) Lost() int { return v.BestValue - v.Value }
+
+// Check returns the stones that move a of before loses against the best
+// move, and false when the judge cannot tell: a position outside the
+// tablebase and the solver's reach, another game, a finished game, or an
+// illegal move.
+func (j *Judge) Check(before env.State, a env.Action) (lost int, ok bool) {
+	v, ok := j.Verdict(before, a)
+	return v.Lost(), ok
+}
+
+// Verdict returns the values of move a of before and of the best move,
+// and false where Check does.
+func (j *Judge) Verdict(before env.State, a env.Action) (Verdict, bool) {
+	b, ok := before.(*mangala.Board)
+	if !ok || b.Result() != env.Ongoing || stonesOf(b) > j.max {
+		return Verdict{}, false
+	}
+	moves, ok := j.values(b)
+	if !ok {
+		return Verdict{}, false
+	}
+	v := Verdict{Move: a, Value: -MaxStones - 1, BestValue: -MaxStones - 1}
+	found := false
+	for _, m := range moves {
+		if m.Lo > v.BestValue {
+			v.Best, v.BestValue = m.Action, m.Lo
+		}
+		if m.Action == a {
+			v.Value, found = m.Lo, true
+		}
+	}
+	return v, found
+}
+
+// values returns the exact value of every legal move of b, from the
+// tablebase or the solver; false when they are not all exact.
+func (j *Judge) values(b *mangala.Board) ([]MoveValue, bool) {
+	if t := j.cfg.Tablebase; t != nil {
+		if moves, ok := t.Moves(b, j.buf[:0]); ok {
+			return moves, true
+		}
+	}
+	if j.solver == nil {
+		return nil, false
+	}
+	r, err := j.solver.Solve(b, j.cfg.Limit)
+	if err != nil {
+		return nil, false
+	}
+	for _, m := range r.Moves {
+		if !m.Exact() {
+			return nil, false
+		}
+	}
+	return r.Moves, true
+}
+
+// Tally counts one player's moves and mistakes.
+type Tally struct {
+	Moves    int       `json:"moves"`    // moves seen
+	Judged   int       `json:"judged"`   // moves whose values were known
+	Mistakes int       `json:"mistakes"` // judged moves that lost value
+	Lost     int       `json:"lost"`     // stones lost by all the mistakes
+	Worst    []Mistake `json:"worst"`    // the worst mistakes, most stones lost first
+	keep     int       // the length of Worst to keep
+}
+
+// Mistake is one move that lost value, with its position.
+type Mistake struct {
+	Position  string `json:"position"`   // the position before the move
+	Pit       int    `json:"pit"`        // the move played
+	Best      int    `json:"best"`       // a best move
+	Value     int    `json:"value"`      // the final store difference after the move, mover's view
+	BestValue int    `json:"best_value"` // the same after the best move
+	Lost      int    `json:"lost"`       // BestValue - Value
+}
+
+// Rate returns the share of judged moves that were mistakes, 0 with none
+// judged.
+func (t *Tally) Rate() float64 {
+	if t.Judged == 0 {
+		return 0
+	}
+	return float64(t.Mistakes) / float64(t.Judged)
+}
+
+// LostPerMistake returns the mean stones lost by a mistake, 0 with none.
+func (t *Tally) LostPerMistake() float64 {
+	if t.Mistakes == 0 {
+		return 0
+	}
+	return float64(t.Lost) / float64(t.Mistakes)
+}
+
+// Merge adds u's counts and worst mistakes to t.
+func (t *Tally) Merge(u *Tally) {
+	t.Moves += u.Moves
+	t.Judged += u.Judged
+	t.Mistakes += u.Mistakes
+	t.Lost += u.Lost
+	t.keep = max(t.keep, u.keep)
+	for _, m := range u.Worst {
+		t.addWorst(m)
+	}
+}
+
+// Record judges move a of before into t, and returns the stones it lost
+// and whether it could be judged.
+func (j *Judge) Record(t *Tally, before env.State, a env.Action) (lost int, ok bool) {
+	t.Moves++
+	t.keep = j.cfg.Worst
+	v, ok := j.Verdict(before, a)
+	if !ok {
+		return 0, false
+	}
+	t.Judged++
+	if v.Lost() > 0 {
+		t.Mistakes++
+		t.Lost += v.Lost()
+		t.addWorst(Mistake{Position: before.String(), Pit: a.Pit(), Best: v.Best.Pit(), Value: v.Value, BestValue: v.BestValue, Lost: v.Lost()})
+	}
+	return v.Lost(), true
+}
+
+// addWorst keeps m when it is among the t.keep worst, most stones lost
+// first, the earlier first among equals.
+func (t *Tally) addWorst(m Mistake) {
+	keep := max(t.keep, 1)
+	i := len(t.Worst)
+	for i > 0 && t.Worst[i-1].Lost < m.Lost {
+		i--
+	}
+	if i >= keep {
+		return
+	}
+	t.Worst = append(t.Worst, Mistake{})
+	copy(t.Worst[i+1:], t.Worst[i:])
+	t.Worst[i] = m
+	if len(t.Worst) > keep {
+		t.Worst = t.Worst[:keep]
+	}
+}
+
+// Game judges every move played from start (which it does not change),
+// adding each to the tally of its mover: tallies[env.White] or
+// tallies[env.Black]. It fails on an illegal move.
+func (j *Judge) Game(start env.State, moves []env.Action, tallies *[2]Tally) error {
+	st := env.Clone(start)
+	for i, a := range moves {
+		if _, err := env.CheckMove(st, a.Pit()); err != nil {
+			return fmt.Errorf("solve: judge: move %d of %s: %w", i+1, st, err)
+		}
+		j.Record(&tallies[st.ToMove()], st, a)
+		st.Apply(a)
+	}
+	return nil
+}
