@@ -22,12 +22,15 @@ var tbKeys = []key{
 const tbDefaultTime = time.Second
 
 // tbAgent plays mangala perfectly where it can: inside the tablebase the
-// exact value of every move, outside it the exact solver for a limited
-// time, choosing the move with the best proven lower bound (then upper
-// bound) when the time runs out. Among equal best moves it draws one.
+// exact value of every move, outside it the exact solver for half its
+// time. When the solver proves no move best in that time (the middle
+// game), alpha-beta searches for the other half, and its move is played
+// unless the solver proved it worse than another. Among equal best moves
+// it draws one.
 type tbAgent struct {
 	tb     *solve.Tablebase // nil: the solver alone
 	solver *solve.Solver
+	fb     *alphaBeta // the middle game's fallback
 	limit  time.Duration
 	rng    *rand.Rand
 	moves  []solve.MoveValue
@@ -46,6 +49,7 @@ func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 		return nil, err
 	}
 	t := &tbAgent{rng: rng, game: spec.Name, walk: spec.New(), moves: make([]solve.MoveValue, 0, spec.NumActions)}
+	t.fb = newSearcher(spec, MaxDepth, tbDefaultTime/2, 50, 16, rng)
 	if err := t.SetLimits(o.lim); err != nil {
 		return nil, err
 	}
@@ -98,7 +102,7 @@ func (t *tbAgent) SetLimits(l Limits) error {
 	if t.limit == 0 {
 		t.limit = tbDefaultTime
 	}
-	return nil
+	return t.fb.SetLimits(Limits{Time: max(t.limit/2, time.Millisecond)})
 }
 
 // Move returns a best move of st: exact inside the tablebase or when the
@@ -119,15 +123,49 @@ func (t *tbAgent) Move(ctx context.Context, st env.State) (env.Action, error) {
 		t.moves, inTB = t.tb.MovesOf(st, t.moves[:0])
 	}
 	if !inTB {
-		r, err := t.solver.Solve(st, t.limit)
+		r, err := t.solver.Solve(st, max(t.limit/2, time.Millisecond))
 		if err != nil {
 			return 0, fmt.Errorf("agent: %w", err)
 		}
 		t.moves, nodes = append(t.moves[:0], r.Moves...), int64(r.Nodes)
 	}
 	a := t.choose()
+	if !inTB && !t.proven(a) {
+		fa, err := t.fb.Move(ctx, st)
+		if err != nil {
+			return 0, fmt.Errorf("agent: tb: %w", err)
+		}
+		if !t.refuted(fa, a) {
+			a = fa
+		}
+	}
 	t.analyse(st, a, nodes)
 	return a, nil
+}
+
+// proven reports whether move a is proven best: its lower bound reaches
+// every other move's upper bound.
+func (t *tbAgent) proven(a env.Action) bool {
+	lo := t.value(a).Lo
+	for _, m := range t.moves {
+		if m.Action != a && m.Hi > lo {
+			return false
+		}
+	}
+	return true
+}
+
+// refuted reports whether move a is proven worse than move b.
+func (t *tbAgent) refuted(a, b env.Action) bool { return t.value(a).Hi < t.value(b).Lo }
+
+// value returns the solver's bounds of move a.
+func (t *tbAgent) value(a env.Action) solve.MoveValue {
+	for _, m := range t.moves {
+		if m.Action == a {
+			return m
+		}
+	}
+	panic(fmt.Sprintf("agent: tb: move %d has no value", a))
 }
 
 // choose returns one of the moves with the highest lower bound, then the
