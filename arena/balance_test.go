@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"kumalak/env"
+	"kumalak/env/envtest"
 	_ "kumalak/env/mangala"
 	_ "kumalak/env/togyz"
-	"kumalak/env/envtest"
 )
 
 // TestBalancedOpenings: every opening kept passes the game's test when the
