@@ -69,7 +69,7 @@ func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	}
 	cfg := arena.DefaultConfig()
 	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.Seed = ec.AnchorGames, ec.Parallel, ec.OpeningPlies, r.cfg.Seed
-	cfg.MaxPlies = r.cfg.SelfPlay.MaxPlies
+	cfg.MaxPlies, cfg.Balanced = r.cfg.SelfPlay.MaxPlies, ec.BalancedOpenings
 	n := len(players)
 	bar := newBar(r.out, ec.AnchorGames*n*(n-1)/2, "rating the baselines")
 	t := arena.Tournament{Spec: r.spec, Players: players, Config: cfg, Prior: 1,

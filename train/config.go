@@ -52,6 +52,9 @@ type EvalConfig struct {
 	AnchorGames   int      `yaml:"anchor_games"`   // games per pairing of the round robin that rates the baselines once (0 = no rating)
 	Parallel      int      `yaml:"parallel"`       // evaluation games played at once
 	OpeningPlies  int      `yaml:"opening_plies"`  // random opening plies of evaluation games
+	// BalancedOpenings keeps only random openings that a quick search
+	// rates near even (arena.BalanceOf), as the arena does by default.
+	BalancedOpenings bool `yaml:"balanced_openings"`
 }
 
 // DefaultConfig returns the defaults for togyz, sized for a 2-core machine.
@@ -74,6 +77,7 @@ func DefaultConfig() Config {
 			Gate: "always", Games: 20, Threshold: 0.55, SPRTElo0: 0, SPRTElo1: 30,
 			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4", "ab:depth=6"},
 			BaselineEvery: 3, BaselineGames: 20, AnchorGames: 20, Parallel: 8, OpeningPlies: 4,
+			BalancedOpenings: true,
 		},
 	}
 }

@@ -116,7 +116,7 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 	ec, it, a, b := r.cfg.Eval, p.it, p.a, p.b
 	cfg := arena.DefaultConfig()
 	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.SPRT = p.games, ec.Parallel, ec.OpeningPlies, p.sprt
-	cfg.Seed = r.seed(it, 3)
+	cfg.Seed, cfg.Balanced = r.seed(it, 3), ec.BalancedOpenings
 	cfg.MaxPlies = r.cfg.SelfPlay.MaxPlies
 	path := r.dir.Games(it, p.kind)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
