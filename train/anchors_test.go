@@ -2,7 +2,9 @@ package train
 
 import (
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"kumalak/arena"
 	"kumalak/net"
@@ -48,5 +50,45 @@ func TestRateAgainstAnchorErrors(t *testing.T) {
 	}
 	if r := rateAgainst(a, map[string]net.Match{"other": {Games: 10}}); r != nil {
 		t.Errorf("no rated baseline: %+v", r)
+	}
+}
+
+// TestFinalEval: the last iteration of a count, and an iteration that
+// leaves less of the budget than its own time so far, play the final
+// evaluation's games; nothing does when they are off or the baselines are.
+func TestFinalEval(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) func() time.Time { return func() time.Time { return t0.Add(d) } }
+	ev := EvalConfig{Baselines: []string{"greedy"}, BaselineEvery: 3, BaselineGames: 20, FinalBaselineGames: 200}
+	cases := []struct {
+		name       string
+		ev         EvalConfig
+		iters, it  int
+		budget     time.Duration
+		elapsed    float64 // seconds before the iteration
+		iterSoFar  time.Duration
+		final, due bool
+	}{
+		{"last of a count", ev, 10, 10, 0, 0, time.Minute, true, true},
+		{"not last of a count", ev, 10, 4, 0, 0, time.Minute, false, false},
+		{"ends past the budget", ev, 0, 50, 30 * time.Minute, 1780, time.Minute, true, true},
+		{"next one will", ev, 0, 50, 30 * time.Minute, 1700, 60 * time.Second, true, true},
+		{"far from the budget", ev, 0, 50, 30 * time.Minute, 1000, time.Minute, false, false},
+		{"off", EvalConfig{Baselines: ev.Baselines, BaselineEvery: 3, BaselineGames: 20}, 10, 10, 0, 0, time.Minute, false, true},
+		{"no baselines", EvalConfig{BaselineEvery: 3, FinalBaselineGames: 200}, 10, 10, 0, 0, time.Minute, false, false},
+	}
+	for _, c := range cases {
+		r := &Run{cfg: Config{Iterations: c.iters, Budget: c.budget, Eval: c.ev}, state: State{ElapsedSec: c.elapsed}, opt: Options{Now: at(c.iterSoFar)}}
+		if got := r.finalEval(c.it, t0); got != c.final {
+			t.Errorf("%s: final %v, want %v", c.name, got, c.final)
+		}
+		if got := r.finalEval(c.it, t0) || r.baselinesDue(c.it); got != c.due {
+			t.Errorf("%s: baselines played %v, want %v", c.name, got, c.due)
+		}
+	}
+	bad := DefaultConfig().Eval
+	bad.FinalBaselineGames = 1
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "final_baseline_games") {
+		t.Errorf("final_baseline_games 1: %v", err)
 	}
 }
