@@ -80,7 +80,7 @@ func DefaultConfig() Config {
 		Eval: EvalConfig{
 			Gate: "always", Games: 20, Threshold: 0.55, SPRTElo0: 0, SPRTElo1: 30,
 			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4", "ab:depth=6"},
-			BaselineEvery: 3, BaselineGames: 20, AnchorGames: 20, Parallel: 8, OpeningPlies: 4,
+			BaselineEvery: 3, BaselineGames: 20, FinalBaselineGames: 200, AnchorGames: 100, Parallel: 8, OpeningPlies: 4,
 			BalancedOpenings: true,
 		},
 	}
