@@ -9,6 +9,11 @@
 // so an unbalanced opening favours neither. Openings are either given or
 // made of OpeningPlies random plies from the start, drawn from the seed
 // (skipping openings that end the game and, while possible, repeats).
+// With Config.Balanced (the default) a generated opening is kept only when
+// a shallow alpha-beta search rates it near even for the side to move
+// (BalanceOf: a pair of games from a decided opening measures the opening,
+// not the players); the filter draws from the same seed, so a seed still
+// fixes the openings.
 //
 // Records: each finished game is written to Match.Records as one line of
 // JSON (Record): the players and colours, the start position, the opening

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -217,29 +218,133 @@ func pits(moves []env.Action) []int {
 	return p
 }
 
+// Balance is the test a generated opening passes when a match asks for
+// balanced openings (Config.Balanced): an alpha-beta search of Depth plies,
+// scoring the store difference only (no mobility term, no table, so the
+// score depends on the position alone), rates the position after the
+// opening within Margin stones of even for the side to move; a proven
+// result never passes.
+type Balance struct {
+	Depth  int     // plies of the search, >= 1
+	Margin float64 // largest |score| kept, in stones of store difference
+}
+
+// balances holds the measured test of each game. Scores of 200 openings of
+// 4 random plies (seed 1) spread, from White's view, over these quartiles
+// at depth 8: mangala -3 / +2 / +6 stones, mangala-kale -2 / +1 / +4,
+// togyz -2 / +7 / +14; the half nearest even lies within 2 to 5 stones
+// (togyz 9). The mangala openings that decide the game (1 1 6 6, 1 5 2 1,
+// 5 4 4 6 and 1 1 4 5, which a depth-16 search rates +0.46 to +0.93 for
+// White) score 2 to 6 stones for the mover at depth 8, so mangala keeps
+// only |score| <= 1 (about one opening in five); togyz, with 162 stones to
+// mangala's 48, keeps |score| <= 3 at depth 6 (a search costs ~0.5 ms
+// there, ~0.5 to 2 ms at depth 8 in mangala).
+var balances = map[string]Balance{
+	"mangala":      {Depth: 8, Margin: 1},
+	"mangala-kale": {Depth: 8, Margin: 1},
+	"togyz":        {Depth: 6, Margin: 3},
+}
+
+// BalanceOf returns the balance test of game name; ok is false for a game
+// without one, whose openings are never filtered.
+func BalanceOf(name string) (b Balance, ok bool) {
+	b, ok = balances[name]
+	return b, ok
+}
+
+// balancer scores openings with a Balance's search.
+type balancer struct {
+	b     Balance
+	ab    agent.Agent
+	st    env.State
+	score map[string]float64 // by opening; NaN: a proven result
+}
+
+// newBalancer returns the balancer of spec's game, or nil when the game
+// has no Balance test.
+func newBalancer(spec *env.Spec) (*balancer, error) {
+	b, ok := BalanceOf(spec.Name)
+	if !ok {
+		return nil, nil
+	}
+	ab, err := agent.New(spec, fmt.Sprintf("ab:depth=%d,mob=0,tt=0", b.Depth), 1)
+	if err != nil {
+		return nil, fmt.Errorf("arena: balanced openings: %w", err)
+	}
+	return &balancer{b: b, ab: ab, st: spec.New(), score: map[string]float64{}}, nil
+}
+
+// rate returns the search's score of the position after open from start,
+// for the side to move, in stones; NaN for a proven result.
+func (b *balancer) rate(start env.State, open []env.Action, key string) (float64, error) {
+	if v, ok := b.score[key]; ok {
+		return v, nil
+	}
+	b.st.CopyFrom(start)
+	for _, a := range open {
+		b.st.Apply(a)
+	}
+	if _, err := b.ab.Move(context.Background(), b.st); err != nil {
+		return 0, fmt.Errorf("arena: balanced openings: %w", err)
+	}
+	an := b.ab.(agent.Analyzer).Analysis()
+	v := float64(an.Score)
+	if an.Mate != 0 {
+		v = math.NaN()
+	}
+	b.score[key] = v
+	return v, nil
+}
+
+// keeps reports whether open passes the test.
+func (b *balancer) keeps(start env.State, open []env.Action, key string) (bool, error) {
+	v, err := b.rate(start, open, key)
+	return err == nil && math.Abs(v) <= b.b.Margin, err // NaN fails
+}
+
 // makeOpenings returns n openings of plies random moves from start, drawn
 // from seed. An opening that ends the game is drawn again, and so is a
-// repeat, until 100 draws in a row have failed to find a new one.
-func makeOpenings(start env.State, n, plies int, seed uint64) ([][]env.Action, error) {
+// repeat, until 100 draws in a row have failed to find a new one. With
+// bal, an opening that fails bal's test is drawn again too (a seed gives
+// the same openings with or without bal until the first rejection); after
+// 1000 draws in a row without one to keep, it fails.
+func makeOpenings(start env.State, n, plies int, seed uint64, bal *balancer) ([][]env.Action, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x6f70656e696e67))
 	seen := map[string]bool{}
 	out := make([][]env.Action, 0, n)
 	st := env.Clone(start)
 	var buf [env.MaxActions]env.Action
+	if plies == 0 {
+		bal = nil // a single opening, the start itself: nothing to choose
+	}
 	for len(out) < n {
 		var open []env.Action
 		for try := 0; ; try++ {
 			if try == 1000 {
+				if bal != nil {
+					return nil, fmt.Errorf("arena: no opening of %d plies that a depth-%d search rates within %g stones of even in 1000 draws (turn balanced openings off)", plies, bal.b.Depth, bal.b.Margin)
+				}
 				return nil, fmt.Errorf("arena: no opening of %d plies that does not end the game", plies)
 			}
 			open = randomLine(st, start, plies, rng, buf[:0])
 			if open == nil {
 				continue
 			}
-			if key := fmt.Sprint(open); !seen[key] || try >= 100 {
-				seen[key] = true
-				break
+			key := fmt.Sprint(open)
+			if seen[key] && try < 100 {
+				continue
 			}
+			if bal != nil {
+				ok, err := bal.keeps(start, open, key)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					continue
+				}
+			}
+			seen[key] = true
+			break
 		}
 		out = append(out, open)
 	}

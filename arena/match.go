@@ -18,16 +18,17 @@ type Config struct {
 	Parallel     int            // games played at once, in [1, 256]
 	OpeningPlies int            // random plies of a generated opening, in [0, 64]
 	Openings     [][]env.Action // given openings, used in turn; none = generated
+	Balanced     bool           // keep only generated openings that a quick search rates near even (BalanceOf); games without a Balance are not filtered
 	Start        string         // position string the openings start from; "" = the game's start
 	Seed         uint64         // seeds the openings and the agents
 	MaxPlies     int            // moves after the opening before a game is adjudicated by the stores (env.Adjudicate), in [1, 100000]
 	SPRT         *SPRT          // when set, stop as soon as the test decides
 }
 
-// DefaultConfig returns 100 games, one at a time, openings of 4 random
-// plies, seed 1, and at most 1000 moves a game.
+// DefaultConfig returns 100 games, one at a time, balanced openings of 4
+// random plies, seed 1, and at most 1000 moves a game.
 func DefaultConfig() Config {
-	return Config{Games: 100, Parallel: 1, OpeningPlies: 4, Seed: 1, MaxPlies: 1000}
+	return Config{Games: 100, Parallel: 1, OpeningPlies: 4, Balanced: true, Seed: 1, MaxPlies: 1000}
 }
 
 // Validate names the first field out of range.
@@ -129,7 +130,13 @@ func (m *Match) prepare(c Config) (env.State, [][]env.Action, error) {
 	if len(c.Openings) > 0 {
 		return start, c.Openings, checkOpenings(start, c.Openings)
 	}
-	open, err := makeOpenings(start, (c.Games+1)/2, c.OpeningPlies, c.Seed)
+	var bal *balancer
+	if c.Balanced {
+		if bal, err = newBalancer(m.Spec); err != nil {
+			return nil, nil, err
+		}
+	}
+	open, err := makeOpenings(start, (c.Games+1)/2, c.OpeningPlies, c.Seed, bal)
 	return start, open, err
 }
 

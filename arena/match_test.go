@@ -200,7 +200,7 @@ func TestMatchErrors(t *testing.T) {
 
 func TestOpenings(t *testing.T) {
 	start := envtest.Kalah3.New()
-	open, err := makeOpenings(start, 15, 3, 1)
+	open, err := makeOpenings(start, 15, 3, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestOpenings(t *testing.T) {
 		}
 	}
 	// More openings than exist: repeats are allowed, none fails.
-	if open, err := makeOpenings(start, 20, 1, 1); err != nil || len(open) != 20 {
+	if open, err := makeOpenings(start, 20, 1, 1, nil); err != nil || len(open) != 20 {
 		t.Errorf("20 one-ply openings: %d, %v", len(open), err)
 	}
 	got, err := ParseOpenings(strings.NewReader("# comment\n1 2\n\n3\n"))

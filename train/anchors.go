@@ -69,7 +69,7 @@ func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	}
 	cfg := arena.DefaultConfig()
 	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.Seed = ec.AnchorGames, ec.Parallel, ec.OpeningPlies, r.cfg.Seed
-	cfg.MaxPlies = r.cfg.SelfPlay.MaxPlies
+	cfg.MaxPlies, cfg.Balanced = r.cfg.SelfPlay.MaxPlies, ec.BalancedOpenings
 	n := len(players)
 	bar := newBar(r.out, ec.AnchorGames*n*(n-1)/2, "rating the baselines")
 	t := arena.Tournament{Spec: r.spec, Players: players, Config: cfg, Prior: 1,
@@ -86,10 +86,27 @@ func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	return a, nil
 }
 
+// ratePrior is the virtual draws added against each baseline by the fit.
+const ratePrior = 1
+
 // rateAgainst fits the network's rating on a's scale from its baseline
-// results.
+// results, its interval carrying the anchors' own uncertainty.
+//
+// The maximum-likelihood rating R is, to first order, the mean of the
+// ratings the results against each baseline i imply, weighted by their
+// inverse variances, the Fisher weights w_i = n_i p_i (1 - p_i) (n_i games
+// plus the prior's, p_i the expected score against baseline i at R). An
+// error e_i in anchor i's rating moves R by (w_i / W) e_i, W = sum of w_i.
+// The anchors' errors are taken as independent, so with E_fit the fit's
+// own 95% half-width and E_i the anchors' (net.Anchors.Errors), the
+// reported half-width is
+//
+//	E = sqrt(E_fit^2 + sum_i (w_i / W)^2 E_i^2).
+//
+// (The round robin's ratings share random = 0 and are in fact somewhat
+// correlated; the sum of squares is the usual approximation.)
 func rateAgainst(a *net.Anchors, results map[string]net.Match) *net.Rating {
-	var ratings, points, games []float64
+	var ratings, points, games, errs []float64
 	for name, m := range results {
 		ra, ok := a.Ratings[name]
 		if !ok {
@@ -98,10 +115,34 @@ func rateAgainst(a *net.Anchors, results map[string]net.Match) *net.Rating {
 		ratings = append(ratings, ra)
 		points = append(points, float64(m.Wins)+float64(m.Draws)/2)
 		games = append(games, float64(m.Games))
+		errs = append(errs, a.Errors[name])
 	}
-	elo, err := arena.RateAgainst(ratings, points, games, 1)
+	elo, err := arena.RateAgainst(ratings, points, games, ratePrior)
 	if math.IsNaN(elo) || math.IsInf(elo, 0) {
 		return nil
 	}
-	return &net.Rating{Elo: elo, Err: err}
+	return &net.Rating{Elo: elo, Err: withAnchorErrors(elo, err, ratings, games, errs)}
+}
+
+// withAnchorErrors adds the anchors' errors errs (95% half-widths, of the
+// baselines rated ratings, played games times) to a fit of elo with
+// half-width fit, in quadrature (rateAgainst).
+func withAnchorErrors(elo, fit float64, ratings, games, errs []float64) float64 {
+	w := make([]float64, len(ratings))
+	total := 0.0
+	for i, r := range ratings {
+		if games[i] <= 0 {
+			continue
+		}
+		p := 1 / (1 + math.Pow(10, (r-elo)/400))
+		w[i] = (games[i] + ratePrior) * p * (1 - p)
+		total += w[i]
+	}
+	v := fit * fit
+	for i, e := range errs {
+		if total > 0 && !math.IsNaN(e) && !math.IsInf(e, 0) {
+			v += (w[i] / total) * (w[i] / total) * e * e
+		}
+	}
+	return math.Sqrt(v)
 }

@@ -49,9 +49,16 @@ type EvalConfig struct {
 	Baselines     []string `yaml:"baselines"`      // fixed opponents (agent specs), e.g. ab:depth=2
 	BaselineEvery int      `yaml:"baseline_every"` // play the baselines every this many iterations (and at the last)
 	BaselineGames int      `yaml:"baseline_games"` // games against each baseline
-	AnchorGames   int      `yaml:"anchor_games"`   // games per pairing of the round robin that rates the baselines once (0 = no rating)
-	Parallel      int      `yaml:"parallel"`       // evaluation games played at once
-	OpeningPlies  int      `yaml:"opening_plies"`  // random opening plies of evaluation games
+	// FinalBaselineGames is the games against each baseline at a run's
+	// last evaluation (at the iteration count, or near the budget), so
+	// that the final rating's interval is narrow; 0 = BaselineGames.
+	FinalBaselineGames int `yaml:"final_baseline_games"`
+	AnchorGames        int `yaml:"anchor_games"`  // games per pairing of the round robin that rates the baselines once (0 = no rating)
+	Parallel           int `yaml:"parallel"`      // evaluation games played at once
+	OpeningPlies       int `yaml:"opening_plies"` // random opening plies of evaluation games
+	// BalancedOpenings keeps only random openings that a quick search
+	// rates near even (arena.BalanceOf), as the arena does by default.
+	BalancedOpenings bool `yaml:"balanced_openings"`
 }
 
 // DefaultConfig returns the defaults for togyz, sized for a 2-core machine.
@@ -73,7 +80,8 @@ func DefaultConfig() Config {
 		Eval: EvalConfig{
 			Gate: "always", Games: 20, Threshold: 0.55, SPRTElo0: 0, SPRTElo1: 30,
 			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4", "ab:depth=6"},
-			BaselineEvery: 3, BaselineGames: 20, AnchorGames: 20, Parallel: 8, OpeningPlies: 4,
+			BaselineEvery: 3, BaselineGames: 20, FinalBaselineGames: 200, AnchorGames: 100, Parallel: 8, OpeningPlies: 4,
+			BalancedOpenings: true,
 		},
 	}
 }
@@ -152,6 +160,8 @@ func (e EvalConfig) Validate() error {
 		return fmt.Errorf("train: eval.baseline_every %d must be >= 0 (0 = never)", e.BaselineEvery)
 	case len(e.Baselines) > 0 && e.BaselineEvery > 0 && (e.BaselineGames < 2 || e.BaselineGames > 100000):
 		return fmt.Errorf("train: eval.baseline_games %d out of range 2..100000", e.BaselineGames)
+	case e.FinalBaselineGames < 0 || e.FinalBaselineGames == 1 || e.FinalBaselineGames > 100000:
+		return fmt.Errorf("train: eval.final_baseline_games %d out of range 0 or 2..100000", e.FinalBaselineGames)
 	case e.AnchorGames < 0 || e.AnchorGames == 1 || e.AnchorGames > 100000:
 		return fmt.Errorf("train: eval.anchor_games %d out of range 0 or 2..100000", e.AnchorGames)
 	case e.Parallel < 1 || e.Parallel > 256:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"kumalak/agent"
 	"kumalak/arena"
@@ -22,8 +23,9 @@ const (
 )
 
 // evaluate gates the candidate against the best network and, when due,
-// measures the best network (after promotion) against the fixed baselines.
-func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetrics, error) {
+// measures the best network (after promotion) against the fixed baselines;
+// iteration it began at t0.
+func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Time) (EvalMetrics, error) {
 	ec := r.cfg.Eval
 	em := EvalMetrics{Gate: ec.Gate, Promoted: ec.Gate == "always"}
 	nets := map[string]*net.Batcher{candidateName: net.NewBatcher(cand.Params, r.evalBatcher())}
@@ -51,8 +53,13 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 			em.Promoted = res.Verdict == arena.AcceptH1
 		}
 	}
-	if !r.baselinesDue(it) {
+	final := r.finalEval(it, t0)
+	if !final && !r.baselinesDue(it) {
 		return em, nil
+	}
+	games := ec.BaselineGames
+	if final {
+		games = ec.FinalBaselineGames
 	}
 	player := candidateName
 	if !em.Promoted {
@@ -68,7 +75,7 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 	}
 	var tally solve.Tally
 	for _, b := range ec.Baselines {
-		res, err := r.match(ctx, pairing{it: it, kind: BaselineGames, a: player, b: b, games: ec.BaselineGames, judge: j, tally: &tally}, nets)
+		res, err := r.match(ctx, pairing{it: it, kind: BaselineGames, a: player, b: b, games: games, judge: j, tally: &tally}, nets)
 		if err != nil {
 			return em, err
 		}
@@ -85,6 +92,23 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model) (EvalMetric
 		em.Rating = rateAgainst(a, em.Baseline)
 	}
 	return em, nil
+}
+
+// finalEval reports whether iteration it, begun at t0, is (likely) a
+// run's last, whose baseline evaluation plays FinalBaselineGames: the
+// last of an iteration count, or, with a budget, one that leaves less of
+// the budget than its own time so far (it ends past the budget, or the
+// next one will). So the run's last evaluation is a final one, and at
+// most the one before it too.
+func (r *Run) finalEval(it int, t0 time.Time) bool {
+	if ec := r.cfg.Eval; ec.FinalBaselineGames == 0 || ec.BaselineEvery == 0 || len(ec.Baselines) == 0 {
+		return false
+	}
+	if r.cfg.Iterations > 0 && it >= r.cfg.Iterations {
+		return true
+	}
+	b := r.cfg.Budget
+	return b > 0 && r.state.Elapsed()+2*r.opt.Now().Sub(t0) >= b
 }
 
 // baselinesDue reports whether iteration it plays the baselines: the first,
@@ -116,7 +140,7 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 	ec, it, a, b := r.cfg.Eval, p.it, p.a, p.b
 	cfg := arena.DefaultConfig()
 	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.SPRT = p.games, ec.Parallel, ec.OpeningPlies, p.sprt
-	cfg.Seed = r.seed(it, 3)
+	cfg.Seed, cfg.Balanced = r.seed(it, 3), ec.BalancedOpenings
 	cfg.MaxPlies = r.cfg.SelfPlay.MaxPlies
 	path := r.dir.Games(it, p.kind)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)

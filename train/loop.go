@@ -52,7 +52,7 @@ func (r *Run) iterate(ctx context.Context) error {
 		return err
 	}
 
-	ev, err := r.evaluate(ctx, it, cand)
+	ev, err := r.evaluate(ctx, it, cand, t0)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ type matchFlags struct {
 	games, parallel, plies, maxPlies int
 	seed                             uint64
 	openings, out                    string
-	quiet                            bool
+	quiet, balanced                  bool
 }
 
 func (f *matchFlags) add(c *cobra.Command, games int) {
@@ -38,6 +38,7 @@ func (f *matchFlags) add(c *cobra.Command, games int) {
 	fl.IntVar(&f.games, "games", games, "games to play (in pairs: one opening, colours swapped)")
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "games played at once")
 	fl.IntVar(&f.plies, "openings-plies", 4, "random plies from the start that make each pair's opening")
+	fl.BoolVar(&f.balanced, "balanced", true, "keep only random openings that a quick alpha-beta search rates near even (mangala, mangala-kale, togyz)")
 	fl.StringVar(&f.openings, "openings", "", "file of openings, one a line as pit numbers (instead of random ones)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the openings and the agents")
 	fl.IntVar(&f.maxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated by the stores")
@@ -51,7 +52,7 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 	if err != nil {
 		return nil, arena.Config{}, err
 	}
-	c := arena.Config{Games: f.games, Parallel: f.parallel, OpeningPlies: f.plies, Start: f.position, Seed: f.seed, MaxPlies: f.maxPlies}
+	c := arena.Config{Games: f.games, Parallel: f.parallel, OpeningPlies: f.plies, Balanced: f.balanced, Start: f.position, Seed: f.seed, MaxPlies: f.maxPlies}
 	if f.openings != "" {
 		file, err := os.Open(f.openings)
 		if err != nil {
