@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"kumalak/net/nettest"
 )
 
 func TestFlushSubnormals(t *testing.T) {
@@ -121,7 +123,7 @@ func TestInferSubnormalWeights(t *testing.T) {
 		t.Fatalf("only %d subnormal weights injected", injected)
 	}
 	const n = 64
-	obs, mask := infTestInputs(c, n, rand.New(rand.NewPCG(4, 4)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, n, rand.New(rand.NewPCG(4, 4)))
 	for _, k := range supportedKernels() {
 		fc, fd := newInfer(clean, n, k), newInfer(dirty, n, k)
 		pc, pd := make([]float32, n*c.Actions), make([]float32, n*c.Actions)
