@@ -149,14 +149,7 @@ func TestLoadFlushesSubnormals(t *testing.T) {
 	_, dirty, injected := subnormalParams(c, 0.02, 5)
 	m := kmodelTestModel(c)
 	m.Params = dirty
-	b, err := Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Unmarshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := kmodelRoundTrip(t, m)
 	if n := got.Params.FlushSubnormals(); n != 0 {
 		t.Fatalf("a loaded model still had %d entries below the flush threshold", n)
 	}
