@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kumalak/agent"
 	"kumalak/bot"
 	"kumalak/env"
 )
@@ -109,9 +108,9 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 			return badInput("analyze", "the model plays %s, game %d of the input is %s", modelGame, i+1, game.Spec.Name)
 		}
 	}
-	a, err := agent.New(games[0].Spec, spec, b.seed)
+	a, err := buildAgent("analyze", games[0].Spec, spec, b.seed) // checked here, built per game by bot
 	if err != nil {
-		return badInput("analyze", "%v", err)
+		return err
 	}
 	closeAgent(a)
 	ex, err := exactOf(games[0].Spec, b.tablebase, jf)
