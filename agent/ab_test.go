@@ -46,7 +46,7 @@ func whiteView(st env.State, v int32) int32 {
 // position, or nil.
 func randomPosition(spec *env.Spec, rng *rand.Rand, plies int) env.State {
 	st := spec.New()
-	var buf [32]env.Action
+	var buf [env.MaxActions]env.Action
 	for i := 0; i < plies; i++ {
 		moves := st.Legal(buf[:0])
 		if len(moves) == 0 {

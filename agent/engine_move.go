@@ -52,7 +52,7 @@ func (e *EngineClient) Move(ctx context.Context, st env.State) (env.Action, erro
 // position writes st as the tracked root and moves when st is the
 // tracked position, else as its own position string.
 func (e *EngineClient) position(st env.State) protocol.Position {
-	if e.cur == nil || e.cur.String() != st.String() {
+	if e.cur == nil || !env.Same(e.cur, st) {
 		e.track(st)
 	}
 	return protocol.Position{Start: e.root, Moves: append([]int(nil), e.moves...)}

@@ -186,7 +186,7 @@ func (e *EngineClient) Reset() {
 // that does not follow from the tracked position starts a new root. Move
 // tracks the engine's own moves, so telling it those again is harmless.
 func (e *EngineClient) Played(a env.Action, next env.State) {
-	if e.cur != nil && e.cur.String() == next.String() {
+	if e.cur != nil && env.Same(e.cur, next) {
 		return // the engine's own move, which Move has tracked
 	}
 	if e.cur == nil || len(e.moves) >= 1000 {
@@ -194,7 +194,7 @@ func (e *EngineClient) Played(a env.Action, next env.State) {
 		return
 	}
 	e.probe.CopyFrom(e.cur)
-	if err := env.Play(e.probe, a.Pit()); err != nil || e.probe.String() != next.String() {
+	if err := env.Play(e.probe, a.Pit()); err != nil || !env.Same(e.probe, next) {
 		e.track(next)
 		return
 	}

@@ -16,7 +16,7 @@ import (
 // first fields of POST /api/move.
 type StateRequest struct {
 	Game     string `json:"game"`     // "togyz", "mangala" or "mangala-kale"; "" = the default game
-	Position string `json:"position"` // RULES.md position string; "" or "start" = the start
+	Position string `json:"position"` // docs/RULES.md position string; "" or "start" = the start
 	Moves    []int  `json:"moves"`    // pit numbers played from the position
 	// Record, instead of Moves, gives the moves as a record in the game's
 	// notation (togyz "1. 76 98 2. 36x"; pit numbers for the mangalas);

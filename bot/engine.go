@@ -316,10 +316,10 @@ func (e *engine) optionNames() []string {
 // Show draws the board, then the position string, legal moves and result.
 func (e *engine) Show() []protocol.Answer {
 	var out []protocol.Answer
-	for _, l := range strings.Split(strings.TrimRight(drawing(e.st), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(env.Drawing(e.st), "\n"), "\n") {
 		out = append(out, protocol.Raw{Line: l})
 	}
 	return append(out, protocol.Raw{Line: "fen " + e.st.String()},
-		protocol.Raw{Line: "legal " + pitList(legalPits(e.st))},
+		protocol.Raw{Line: "legal " + pitList(env.LegalPits(e.st))},
 		protocol.Raw{Line: "result " + e.st.Result().String()})
 }

@@ -311,6 +311,6 @@ func (s *search) fallback() env.Action {
 			return a
 		}
 	}
-	var buf [32]env.Action
+	var buf [env.MaxActions]env.Action
 	return s.st.Legal(buf[:0])[0]
 }

@@ -76,7 +76,7 @@ func Play(ctx context.Context, in io.Reader, out io.Writer, cfg PlayConfig) erro
 	s := &session{cfg: cfg, out: &errWriter{w: out}, in: protocol.NewLineReader(in)}
 	s.newGame()
 	s.printf("%s: you play %s, %s plays %s. Type a pit number, or help.\n",
-		cfg.Spec.Title, sideName(cfg.Human), cfg.Name, sideName(cfg.Human.Other()))
+		cfg.Spec.Title, cfg.Human.Name(), cfg.Name, cfg.Human.Other().Name())
 	s.show()
 	err := s.loop(ctx)
 	if err == nil {
@@ -109,7 +109,7 @@ func (s *session) loop(ctx context.Context) error {
 		if st.Result() != env.Ongoing && !s.announced {
 			s.announce(st)
 		}
-		s.printf("%s> ", sideName(s.cfg.Human))
+		s.printf("%s> ", s.cfg.Human.Name())
 		line, tooLong, err := s.in.Next()
 		switch {
 		case errors.Is(err, io.EOF):
@@ -154,7 +154,7 @@ func (s *session) command(ctx context.Context, line string) (quit bool, err erro
 		s.show()
 	case "new":
 		s.newGame()
-		s.printf("new game: you play %s\n", sideName(s.cfg.Human))
+		s.printf("new game: you play %s\n", s.cfg.Human.Name())
 		s.show()
 	case "undo":
 		s.undo()
@@ -201,7 +201,7 @@ func (s *session) humanMove(tok string) {
 	}
 	a, err := s.parseMove(st, tok)
 	if err != nil {
-		s.printf("can't play %q: %v (legal: %s)\n", tok, err, pitList(legalPits(st)))
+		s.printf("can't play %q: %v (legal: %s)\n", tok, err, pitList(env.LegalPits(st)))
 		return
 	}
 	s.printf("you play %s\n", s.moveText(st, a))
@@ -317,7 +317,7 @@ func (s *session) show() {
 	}
 	s.printf("%s", boardFor(st, s.cfg.Human))
 	if st.Result() == env.Ongoing && st.ToMove() == s.cfg.Human {
-		s.printf("your move (%s); legal: %s\n", sideName(s.cfg.Human), pitList(legalPits(st)))
+		s.printf("your move (%s); legal: %s\n", s.cfg.Human.Name(), pitList(env.LegalPits(st)))
 	}
 }
 

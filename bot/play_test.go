@@ -86,7 +86,7 @@ func TestPlayFullGame(t *testing.T) {
 			sb.WriteString("undo\nboard\n")
 			out := play(t, PlayConfig{Spec: spec, Agent: a, Human: c.human}, sb.String())
 			if bot, me := strings.Index(out, "\nkumalak plays"), strings.Index(out, "> you play"); (c.human == env.Black) != (bot < me) {
-				t.Errorf("playing %s, the bot's first move is at %d and the person's at %d", sideName(c.human), bot, me)
+				t.Errorf("playing %s, the bot's first move is at %d and the person's at %d", c.human.Name(), bot, me)
 			}
 			wantInOrder(t, out, "game over, ", "Type new for another game", "the game is over", "took back", "bye")
 			if n := strings.Count(out, "game over, "); n != 1 {

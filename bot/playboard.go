@@ -15,12 +15,12 @@ import (
 // castle (kale, K) in its pit.
 func boardFor(st env.State, human env.Player) string {
 	if human == env.White {
-		return drawing(st)
+		return env.Drawing(st)
 	}
 	spec := st.Spec()
 	pos, err := env.ParsePosition(st.String(), spec.Pits, spec.Stones)
 	if err != nil { // every game's String is a position string
-		return drawing(st)
+		return env.Drawing(st)
 	}
 	words := storeWords(spec)
 	var sb strings.Builder

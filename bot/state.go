@@ -30,7 +30,7 @@ func Replay(spec *env.Spec, start string, moves []int) (env.State, error) {
 type View struct {
 	Game     string   `json:"game"`
 	Title    string   `json:"title"`
-	Position string   `json:"position"` // RULES.md position string
+	Position string   `json:"position"` // docs/RULES.md position string
 	ToMove   string   `json:"to_move"`  // "w" or "b"
 	Pits     [2][]int `json:"pits"`
 	Stores   [2]int   `json:"stores"`
@@ -70,7 +70,7 @@ type PlyInfo struct {
 
 // NewView describes st, reached by moves from the start position. It
 // reads the pits, stores and specials from the position string, whose form
-// RULES.md fixes for every game.
+// docs/RULES.md fixes for every game.
 func NewView(st env.State, moves []int) (View, error) {
 	return NewViewFrom(st.Spec().New(), st, moves)
 }
@@ -79,8 +79,8 @@ func NewView(st env.State, moves []int) (View, error) {
 func NewViewFrom(start, st env.State, moves []int) (View, error) {
 	spec := st.Spec()
 	v := View{Game: spec.Name, Title: spec.Title, Position: st.String(), ToMove: st.ToMove().String(),
-		Result: st.Result().String(), Over: st.Result() != env.Ongoing, Drawing: drawing(st),
-		Moves: append([]int{}, moves...), Ply: len(moves), Legal: legalPits(st), Start: start.String(), Plies: []PlyInfo{}}
+		Result: st.Result().String(), Over: st.Result() != env.Ongoing, Drawing: env.Drawing(st),
+		Moves: append([]int{}, moves...), Ply: len(moves), Legal: env.LegalPits(st), Start: start.String(), Plies: []PlyInfo{}}
 	if err := v.readPosition(spec); err != nil {
 		return View{}, fmt.Errorf("bot: view of %s: %w", v.Position, err)
 	}
@@ -97,7 +97,7 @@ func NewViewFrom(start, st env.State, moves []int) (View, error) {
 }
 
 // readPosition fills Pits, Stores and Special from the position string,
-// whose form RULES.md fixes for every game.
+// whose form docs/RULES.md fixes for every game.
 func (v *View) readPosition(spec *env.Spec) error {
 	pos, err := env.ParsePosition(v.Position, spec.Pits, spec.Stones)
 	if err != nil {
@@ -107,42 +107,12 @@ func (v *View) readPosition(spec *env.Spec) error {
 	return nil
 }
 
-// drawer is implemented by every game's board.
-type drawer interface{ Draw() string }
-
-// drawing returns the board drawn as text, or its position string.
-func drawing(st env.State) string {
-	if d, ok := st.(drawer); ok {
-		return d.Draw()
-	}
-	return st.String() + "\n"
-}
-
-// legalPits returns the legal moves as pit numbers.
-func legalPits(st env.State) []int {
-	var buf [32]env.Action
-	moves := st.Legal(buf[:0])
-	out := make([]int, len(moves))
-	for i, a := range moves {
-		out[i] = a.Pit()
-	}
-	return out
-}
-
-// sideName returns "white" or "black".
-func sideName(p env.Player) string {
-	if p == env.White {
-		return "white"
-	}
-	return "black"
-}
-
 // resultText describes a finished game: "1-0: white wins 84 to 70".
 func resultText(st env.State) string {
 	r := st.Result()
 	text := r.String() + ": "
 	if p, ok := r.Winner(); ok {
-		text += sideName(p) + " wins"
+		text += p.Name() + " wins"
 	} else {
 		text += "a draw"
 	}
@@ -197,7 +167,7 @@ func (v *View) describeMoves(start env.State) error {
 // i (from 0) that fall into the mover's store directly: its own store in
 // mangala, its tuzdyk or castle on the opponent's pit special (1-based; 0
 // for none) in togyz and mangala-kale. The places of the cycle are counted
-// from the mover's pit 1 (RULES.md, "Sowing cycle").
+// from the mover's pit 1 (docs/RULES.md, "Sowing cycle").
 func sownHome(spec *env.Spec, i, n, special int) int {
 	cycle, home := 2*spec.Pits, -1
 	switch {

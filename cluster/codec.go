@@ -86,7 +86,7 @@ func EncodeBatch(b *Batch) ([]byte, error) {
 	rs := data.RecordSize(b.Layout.ObsLen, b.Layout.NumActions)
 	raw := make([]byte, 0, len(b.Samples)*rs)
 	for i := range b.Samples {
-		raw = appendRecord(raw, &b.Samples[i])
+		raw = data.AppendRecord(raw, &b.Samples[i])
 	}
 	enc, err := encoder()
 	if err != nil {
@@ -125,14 +125,10 @@ func checkEncodable(b *Batch) error {
 	return nil
 }
 
+// checkSample is Layout.CheckSample wrapping ErrCorrupt.
 func checkSample(s *data.Sample, l data.Layout) error {
-	switch {
-	case len(s.Obs) != l.ObsLen:
-		return fmt.Errorf("%w: obs has %d values, obs_len is %d", ErrCorrupt, len(s.Obs), l.ObsLen)
-	case len(s.Policy) != l.NumActions:
-		return fmt.Errorf("%w: policy has %d values, num_actions is %d", ErrCorrupt, len(s.Policy), l.NumActions)
-	case l.NumActions < 64 && s.Legal>>uint(l.NumActions) != 0:
-		return fmt.Errorf("%w: legal mask %#x has bits at or above num_actions %d", ErrCorrupt, s.Legal, l.NumActions)
+	if err := l.CheckSample(s); err != nil {
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return nil
 }
@@ -162,21 +158,6 @@ func appendBatchHeader(out []byte, b *Batch, payloadCRC uint32) []byte {
 		out = append(append(out, byte(len(s))), s...)
 	}
 	return le.AppendUint32(out, 0) // header CRC, filled in last
-}
-
-// appendRecord appends one sample in the record format of data's shards.
-func appendRecord(b []byte, s *data.Sample) []byte {
-	for _, v := range s.Obs {
-		b = le.AppendUint32(b, math.Float32bits(v))
-	}
-	b = le.AppendUint64(b, s.Legal)
-	for _, v := range s.Policy {
-		b = le.AppendUint32(b, math.Float32bits(v))
-	}
-	b = le.AppendUint32(b, math.Float32bits(s.Outcome))
-	b = le.AppendUint32(b, math.Float32bits(s.RootValue))
-	b = le.AppendUint32(b, math.Float32bits(s.Score))
-	return le.AppendUint16(b, s.Ply)
 }
 
 // DecodeBatch decodes and checks a whole batch message. It never panics:
@@ -217,7 +198,7 @@ func decodeBatch(msg []byte) (*Batch, error) {
 	case crc32.Checksum(raw, castagnoli) != payloadCRC:
 		return nil, fmt.Errorf("%w: payload checksum mismatch", ErrCorrupt)
 	}
-	b.Samples = decodeRecords(raw, b.Layout, n)
+	b.Samples = data.DecodeRecords(raw, b.Layout, n)
 	for i := range b.Samples {
 		if err := checkSample(&b.Samples[i], b.Layout); err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
@@ -304,34 +285,6 @@ func checkFrame(payload []byte, want int) error {
 		return fmt.Errorf("%w: payload frame declares %d bytes (known: %v), want %d", ErrCorrupt, zh.FrameContentSize, zh.HasFCS, want)
 	}
 	return nil
-}
-
-// decodeRecords decodes n records of layout l; the samples' slices are
-// capped views of one backing array.
-func decodeRecords(raw []byte, l data.Layout, n int) []data.Sample {
-	samples := make([]data.Sample, n)
-	row := l.ObsLen + l.NumActions
-	back := make([]float32, n*row)
-	for i := range samples {
-		s := &samples[i]
-		f := back[i*row : (i+1)*row : (i+1)*row]
-		s.Obs, s.Policy = f[:l.ObsLen:l.ObsLen], f[l.ObsLen:]
-		raw = readFloats(raw, s.Obs)
-		s.Legal, raw = le.Uint64(raw), raw[8:]
-		raw = readFloats(raw, s.Policy)
-		s.Outcome = math.Float32frombits(le.Uint32(raw))
-		s.RootValue = math.Float32frombits(le.Uint32(raw[4:]))
-		s.Score = math.Float32frombits(le.Uint32(raw[8:]))
-		s.Ply, raw = le.Uint16(raw[12:]), raw[14:]
-	}
-	return samples
-}
-
-func readFloats(b []byte, dst []float32) []byte {
-	for i := range dst {
-		dst[i] = math.Float32frombits(le.Uint32(b[4*i:]))
-	}
-	return b[4*len(dst):]
 }
 
 // Check reports whether b belongs to the run described by want: the same

@@ -35,7 +35,7 @@ func TestBatchRoundTrip(t *testing.T) {
 func TestBatchRecordMatchesShard(t *testing.T) {
 	lay, _ := togyzLayout(t)
 	b := fakeBatch(lay, "r", "w", "i", 0, 1)
-	if got, want := len(appendRecord(nil, &b.Samples[0])), data.RecordSize(lay.ObsLen, lay.NumActions); got != want {
+	if got, want := len(data.AppendRecord(nil, &b.Samples[0])), data.RecordSize(lay.ObsLen, lay.NumActions); got != want {
 		t.Fatalf("record is %d bytes, data.RecordSize says %d", got, want)
 	}
 }

@@ -62,7 +62,7 @@ func encodeShard(h *Header, samples []Sample) ([]byte, error) {
 	h.Version, h.Count, h.RecordSize = FormatVersion, len(samples), RecordSize(h.ObsLen, h.NumActions)
 	raw := make([]byte, 0, h.Count*h.RecordSize)
 	for i := range samples {
-		raw = appendRecord(raw, &samples[i])
+		raw = AppendRecord(raw, &samples[i])
 	}
 	enc, err := encoder()
 	if err != nil {
@@ -102,18 +102,6 @@ func checkWritable(h *Header, samples []Sample) error {
 	return nil
 }
 
-func checkSample(s *Sample, l Layout) error {
-	switch {
-	case len(s.Obs) != l.ObsLen:
-		return fmt.Errorf("%w: obs has %d values, obs_len is %d", ErrSize, len(s.Obs), l.ObsLen)
-	case len(s.Policy) != l.NumActions:
-		return fmt.Errorf("%w: policy has %d values, num_actions is %d", ErrSize, len(s.Policy), l.NumActions)
-	case l.NumActions < 64 && s.Legal>>uint(l.NumActions) != 0:
-		return fmt.Errorf("%w: legal mask %#x has bits at or above num_actions %d", ErrSize, s.Legal, l.NumActions)
-	}
-	return nil
-}
-
 // appendHeader appends the header of h; the header CRC is left for the
 // caller to fill once payloadSize is known.
 func appendHeader(b []byte, h *Header, payloadSize uint64, payloadCRC uint32) []byte {
@@ -142,18 +130,12 @@ func unixNano(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-func appendRecord(b []byte, s *Sample) []byte {
-	for _, v := range s.Obs {
-		b = le.AppendUint32(b, math.Float32bits(v))
+// checkSample is Layout.CheckSample wrapping ErrSize.
+func checkSample(s *Sample, l Layout) error {
+	if err := l.CheckSample(s); err != nil {
+		return fmt.Errorf("%w: %w", ErrSize, err)
 	}
-	b = le.AppendUint64(b, s.Legal)
-	for _, v := range s.Policy {
-		b = le.AppendUint32(b, math.Float32bits(v))
-	}
-	b = le.AppendUint32(b, math.Float32bits(s.Outcome))
-	b = le.AppendUint32(b, math.Float32bits(s.RootValue))
-	b = le.AppendUint32(b, math.Float32bits(s.Score))
-	return le.AppendUint16(b, s.Ply)
+	return nil
 }
 
 // parseHeader checks the header at the start of b, a file of fileSize
@@ -290,33 +272,13 @@ func checkFrameSize(payload []byte, want int) error {
 	return nil
 }
 
-// decodeRecords decodes n records of layout l; every sample's slices are
-// capped views of one backing array.
+// decodeRecords decodes n records of layout l and checks each sample.
 func decodeRecords(raw []byte, l Layout, n int) ([]Sample, error) {
-	samples := make([]Sample, n)
-	row := l.ObsLen + l.NumActions
-	back := make([]float32, n*row)
+	samples := DecodeRecords(raw, l, n)
 	for i := range samples {
-		s := &samples[i]
-		f := back[i*row : (i+1)*row : (i+1)*row]
-		s.Obs, s.Policy = f[:l.ObsLen:l.ObsLen], f[l.ObsLen:]
-		raw = readFloats(raw, s.Obs)
-		s.Legal, raw = le.Uint64(raw), raw[8:]
-		raw = readFloats(raw, s.Policy)
-		s.Outcome = math.Float32frombits(le.Uint32(raw))
-		s.RootValue = math.Float32frombits(le.Uint32(raw[4:]))
-		s.Score = math.Float32frombits(le.Uint32(raw[8:]))
-		s.Ply, raw = le.Uint16(raw[12:]), raw[scalarsSize:]
-		if err := checkSample(s, l); err != nil {
+		if err := checkSample(&samples[i], l); err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
 	}
 	return samples, nil
-}
-
-func readFloats(b []byte, dst []float32) []byte {
-	for i := range dst {
-		dst[i] = math.Float32frombits(le.Uint32(b[4*i:]))
-	}
-	return b[4*len(dst):]
 }

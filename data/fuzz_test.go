@@ -67,7 +67,7 @@ func checkDecode(t *testing.T, b []byte) {
 		t.Fatalf("round trip changed the shard: %+v vs %+v", h2, h)
 	}
 	for i := range samples {
-		if !bytes.Equal(appendRecord(nil, &samples[i]), appendRecord(nil, &samples2[i])) {
+		if !bytes.Equal(AppendRecord(nil, &samples[i]), AppendRecord(nil, &samples2[i])) {
 			t.Fatalf("round trip changed record %d", i)
 		}
 	}

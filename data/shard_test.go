@@ -40,7 +40,7 @@ func TestRecordSizePinned(t *testing.T) {
 		0, 0, 0x80, 0xbf, 0, 0, 0x80, 0x3e, 0, 0, 0, 0x3e, // outcome -1, root .25, score .125
 		2, 1, // ply 258
 	}
-	if got := appendRecord(nil, &s); !bytes.Equal(got, want) || len(got) != RecordSize(2, 3) {
+	if got := AppendRecord(nil, &s); !bytes.Equal(got, want) || len(got) != RecordSize(2, 3) {
 		t.Errorf("record bytes\n got %x\nwant %x", got, want)
 	}
 }
@@ -275,7 +275,7 @@ func TestRejectBadLegalMask(t *testing.T) {
 	s := makeSamples(rand.New(rand.NewPCG(1, 1)), testLayout, 0, 1)
 	s[0].Legal = 1 << 9 // beyond num_actions: WriteShard would refuse it
 	h.Version, h.Count, h.RecordSize = FormatVersion, 1, RecordSize(testLayout.ObsLen, testLayout.NumActions)
-	raw := appendRecord(nil, &s[0])
+	raw := AppendRecord(nil, &s[0])
 	enc, _ := encoder()
 	b := appendHeader(nil, &h, 0, crc32.Checksum(raw, castagnoli))
 	hs := len(b)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kumalak/net/nettest"
 )
 
 // BenchmarkBatcher has 64 goroutines evaluate one row per call through one
@@ -16,7 +18,7 @@ import (
 func BenchmarkBatcher(b *testing.B) {
 	c := DefaultConfig(101, 9)
 	p := infTestParams(c, 1)
-	obs, mask := infTestInputs(c, benchPool, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, benchPool, rand.New(rand.NewPCG(1, 1)))
 	for _, cfg := range []BatcherConfig{
 		{MaxBatch: 64, MinBatch: 1},
 		{MaxBatch: 64, MinBatch: 32, MaxWait: 500 * time.Microsecond},

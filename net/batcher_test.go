@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kumalak/net/nettest"
 )
 
 // btEvaluator is the mcts Evaluator contract, restated here because net
@@ -49,7 +51,7 @@ func TestBatcherConcurrent(t *testing.T) {
 	c := DefaultConfig(21, 9)
 	p := infTestParams(c, 9)
 	const pool = 300
-	obs, mask := infTestInputs(c, pool, rand.New(rand.NewPCG(9, 9)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, pool, rand.New(rand.NewPCG(9, 9)))
 	wantP, wantV := btWant(p, obs, mask)
 	for _, cfg := range []BatcherConfig{
 		{MaxBatch: 8, MinBatch: 1},
@@ -129,7 +131,7 @@ func btCaller(b *Batcher, c Config, rng *rand.Rand, calls int, obs, mask, wantP,
 func TestBatcherCache(t *testing.T) {
 	c := DefaultConfig(13, 5)
 	p, q := infTestParams(c, 1), infTestParams(c, 2)
-	obs, mask := infTestInputs(c, 40, rand.New(rand.NewPCG(4, 4)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, 40, rand.New(rand.NewPCG(4, 4)))
 	wantP, wantV := btWant(p, obs, mask)
 	qP, qV := btWant(q, obs, mask)
 	// A one-entry cache: every row collides, so keys must be checked.
@@ -173,7 +175,7 @@ func TestBatcherCache(t *testing.T) {
 func TestBatcherSetParams(t *testing.T) {
 	c := DefaultConfig(10, 4)
 	p, q := infTestParams(c, 5), infTestParams(c, 6)
-	obs, mask := infTestInputs(c, 1, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, 1, rand.New(rand.NewPCG(1, 1)))
 	_, pv := btWant(p, obs, mask)
 	_, qv := btWant(q, obs, mask)
 	b := NewBatcher(p, DefaultBatcherConfig())
@@ -206,7 +208,7 @@ func TestBatcherClose(t *testing.T) {
 	c := DefaultConfig(6, 3)
 	p := infTestParams(c, 1)
 	b := NewBatcher(p, BatcherConfig{MaxBatch: 2, MinBatch: 2, MaxWait: time.Second})
-	obs, mask := infTestInputs(c, 1, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, 1, rand.New(rand.NewPCG(1, 1)))
 	done := make(chan error)
 	go func() { done <- b.Evaluate(obs, mask, make([]float32, c.Actions), make([]float32, 1)) }()
 	for !b.hasQueued() && b.Stats().NetRows == 0 { // the call waits for a second row (at most MaxWait)
@@ -239,7 +241,7 @@ func TestBatcherMaxWait(t *testing.T) {
 	c := DefaultConfig(6, 3)
 	b := NewBatcher(infTestParams(c, 1), BatcherConfig{MaxBatch: 64, MinBatch: 64, MaxWait: 20 * time.Millisecond})
 	defer b.Close()
-	obs, mask := infTestInputs(c, 1, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, 1, rand.New(rand.NewPCG(1, 1)))
 	start := time.Now()
 	if err := b.Evaluate(obs, mask, make([]float32, c.Actions), make([]float32, 1)); err != nil {
 		t.Fatal(err)
@@ -255,7 +257,7 @@ func TestBatcherAllocs(t *testing.T) {
 	}
 	c := DefaultConfig(101, 9)
 	p := infTestParams(c, 1)
-	obs, mask := infTestInputs(c, 8, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, 8, rand.New(rand.NewPCG(1, 1)))
 	priors, values := make([]float32, 8*c.Actions), make([]float32, 8)
 	for _, size := range []int{0, 1024} {
 		b := NewBatcher(p, BatcherConfig{MaxBatch: 16, MinBatch: 1, CacheSize: size})

@@ -51,14 +51,7 @@ func TestCardRoundTrip(t *testing.T) {
 	for _, card := range []*Card{nil, {}, kmodelTestModel(kmodelTiny).Meta.Card} {
 		m := kmodelTestModel(kmodelTiny)
 		m.Meta.Card = card
-		b, err := Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Unmarshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := kmodelRoundTrip(t, m)
 		sameModel(t, got, m)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"kumalak/net/nettest"
 )
 
 // benchPool is the number of distinct input rows a benchmark cycles
@@ -18,24 +20,28 @@ const benchPool = 4096
 func BenchmarkInfer(b *testing.B) {
 	c := DefaultConfig(116, 9)
 	p := infTestParams(c, 1)
-	obs, mask := infTestInputs(c, benchPool, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, benchPool, rand.New(rand.NewPCG(1, 1)))
 	for _, n := range []int{1, 16, 64, 256} {
-		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
-			f := NewInfer(p, n)
-			priors := make([]float32, n*c.Actions)
-			values := make([]float32, n)
-			row := 0
-			b.ReportAllocs()
-			for b.Loop() {
-				if row+n > benchPool {
-					row = 0
-				}
-				f.Run(obs[row*c.InputLen:(row+n)*c.InputLen], mask[row*c.Actions:(row+n)*c.Actions], priors, values)
-				row += n
-			}
-			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "pos/s")
-		})
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) { benchRun(b, NewInfer(p, n), obs, mask, n) })
 	}
+}
+
+// benchRun times f.Run on n-row batches cycling through obs and mask, and
+// reports positions per second.
+func benchRun(b *testing.B, f *Infer, obs, mask []float32, n int) {
+	c := f.Config()
+	priors := make([]float32, n*c.Actions)
+	values := make([]float32, n)
+	row := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if row+n > benchPool {
+			row = 0
+		}
+		f.Run(obs[row*c.InputLen:(row+n)*c.InputLen], mask[row*c.Actions:(row+n)*c.Actions], priors, values)
+		row += n
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "pos/s")
 }
 
 // BenchmarkInferMLP measures the layer kernel alone on a plain
@@ -45,7 +51,7 @@ func BenchmarkInferMLP(b *testing.B) {
 	c := Config{InputLen: 64, Actions: 256, Width: 256, Blocks: 0, ValueHidden: 1}
 	p := infTestParams(c, 2)
 	l1, l2 := newInfLayer(p, "in"), newInfLayer(p, "policy")
-	obs, _ := infTestInputs(c, benchPool, rng)
+	obs, _ := nettest.Inputs(c.InputLen, c.Actions, benchPool, rng)
 	for _, n := range []int{1, 32} {
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
 			h, y := make([]float32, n*256), make([]float32, n*256)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"kumalak/net/nettest"
 )
 
 // infTestParams returns randomly initialised parameters with non-zero
@@ -15,35 +17,10 @@ func infTestParams(c Config, seed uint64) *Params {
 	p.Init(rng)
 	for _, t := range p.Tensors {
 		if len(t.Shape) == 1 {
-			for i := range t.Data {
-				t.Data[i] = float32(rng.NormFloat64() * 0.1)
-			}
+			nettest.Normal(rng, t.Data, 0.1)
 		}
 	}
 	return p
-}
-
-// infTestInputs returns n observation rows (about a third zero, the rest
-// small counts, like stone encodings) and random legal masks with at least
-// one legal action per row.
-func infTestInputs(c Config, n int, rng *rand.Rand) (obs, mask []float32) {
-	obs = make([]float32, n*c.InputLen)
-	for i := range obs {
-		if rng.IntN(3) != 0 {
-			obs[i] = float32(rng.IntN(20)) / 10
-		}
-	}
-	mask = make([]float32, n*c.Actions)
-	for r := 0; r < n; r++ {
-		row := mask[r*c.Actions : (r+1)*c.Actions]
-		for a := range row {
-			if rng.IntN(2) == 0 {
-				row[a] = 1
-			}
-		}
-		row[rng.IntN(c.Actions)] = 1
-	}
-	return obs, mask
 }
 
 // refForward is the architecture of arch.go written out in float64, one row
@@ -96,7 +73,7 @@ func TestInferMatchesReference(t *testing.T) {
 		p := infTestParams(c, uint64(ci))
 		rng := rand.New(rand.NewPCG(uint64(ci), 1))
 		const n = 20
-		obs, mask := infTestInputs(c, n, rng)
+		obs, mask := nettest.Inputs(c.InputLen, c.Actions, n, rng)
 		f := NewInfer(p, n)
 		logits := make([]float32, n*c.Actions)
 		priors := make([]float32, n*c.Actions)
@@ -131,7 +108,7 @@ func TestInferMasking(t *testing.T) {
 	priors := make([]float32, n*c.Actions)
 	values := make([]float32, n)
 	for trial := 0; trial < 50; trial++ {
-		obs, mask := infTestInputs(c, n, rng)
+		obs, mask := nettest.Inputs(c.InputLen, c.Actions, n, rng)
 		for a := range mask[:c.Actions] { // row 0: no legal action
 			mask[a] = 0
 		}
@@ -166,7 +143,7 @@ func TestInferBatchEqualsRows(t *testing.T) {
 		p := infTestParams(c, uint64(ci)+10)
 		rng := rand.New(rand.NewPCG(uint64(ci), 2))
 		const n = 37
-		obs, mask := infTestInputs(c, n, rng)
+		obs, mask := nettest.Inputs(c.InputLen, c.Actions, n, rng)
 		f := NewInfer(p, n)
 		priors := make([]float32, n*c.Actions)
 		values := make([]float32, n)
@@ -192,7 +169,7 @@ func TestInferBatchEqualsRows(t *testing.T) {
 func TestInferSnapshot(t *testing.T) {
 	c := DefaultConfig(12, 4)
 	p := infTestParams(c, 1)
-	obs, mask := infTestInputs(c, 1, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, 1, rand.New(rand.NewPCG(1, 1)))
 	f := NewInfer(p, 1)
 	before, after := make([]float32, c.Actions), make([]float32, c.Actions)
 	v := make([]float32, 1)
@@ -212,7 +189,7 @@ func TestInferAllocs(t *testing.T) {
 	c := DefaultConfig(101, 9)
 	p := infTestParams(c, 1)
 	for _, n := range []int{1, 16, 64} {
-		obs, mask := infTestInputs(c, n, rand.New(rand.NewPCG(1, 1)))
+		obs, mask := nettest.Inputs(c.InputLen, c.Actions, n, rand.New(rand.NewPCG(1, 1)))
 		f := NewInfer(p, 64)
 		priors, logits := make([]float32, n*c.Actions), make([]float32, n*c.Actions)
 		values := make([]float32, n)

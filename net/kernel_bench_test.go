@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"kumalak/net/nettest"
 )
 
 // BenchmarkKernels runs the default togyz network (116 inputs, 9 actions)
@@ -14,7 +16,7 @@ import (
 func BenchmarkKernels(b *testing.B) {
 	c := DefaultConfig(116, 9)
 	p := infTestParams(c, 1)
-	obs, mask := infTestInputs(c, benchPool, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, benchPool, rand.New(rand.NewPCG(1, 1)))
 	for _, n := range []int{1, 4, 16, 64, 256} {
 		for _, k := range supportedKernels() {
 			b.Run(fmt.Sprintf("batch=%d/%s", n, k), func(b *testing.B) {
@@ -22,24 +24,6 @@ func BenchmarkKernels(b *testing.B) {
 			})
 		}
 	}
-}
-
-// benchRun times f.Run on n-row batches cycling through obs and mask, and
-// reports positions per second.
-func benchRun(b *testing.B, f *Infer, obs, mask []float32, n int) {
-	c := f.Config()
-	priors := make([]float32, n*c.Actions)
-	values := make([]float32, n)
-	row := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		if row+n > benchPool {
-			row = 0
-		}
-		f.Run(obs[row*c.InputLen:(row+n)*c.InputLen], mask[row*c.Actions:(row+n)*c.Actions], priors, values)
-		row += n
-	}
-	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "pos/s")
 }
 
 // BenchmarkSubnormal is the pair that shows subnormal weights cost no speed:
@@ -53,7 +37,7 @@ func benchRun(b *testing.B, f *Infer, obs, mask []float32, n int) {
 func BenchmarkSubnormal(b *testing.B) {
 	c := DefaultConfig(116, 9)
 	clean, dirty, _ := subnormalParams(c, 0.05, 3)
-	obs, mask := infTestInputs(c, benchPool, rand.New(rand.NewPCG(1, 1)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, benchPool, rand.New(rand.NewPCG(1, 1)))
 	const n = 16
 	levels := supportedKernels()
 	for _, k := range []kernelLevel{kernelPortable, levels[len(levels)-1]} {

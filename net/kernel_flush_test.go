@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"kumalak/net/nettest"
 )
 
 func TestFlushSubnormals(t *testing.T) {
@@ -121,7 +123,7 @@ func TestInferSubnormalWeights(t *testing.T) {
 		t.Fatalf("only %d subnormal weights injected", injected)
 	}
 	const n = 64
-	obs, mask := infTestInputs(c, n, rand.New(rand.NewPCG(4, 4)))
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, n, rand.New(rand.NewPCG(4, 4)))
 	for _, k := range supportedKernels() {
 		fc, fd := newInfer(clean, n, k), newInfer(dirty, n, k)
 		pc, pd := make([]float32, n*c.Actions), make([]float32, n*c.Actions)
@@ -147,14 +149,7 @@ func TestLoadFlushesSubnormals(t *testing.T) {
 	_, dirty, injected := subnormalParams(c, 0.02, 5)
 	m := kmodelTestModel(c)
 	m.Params = dirty
-	b, err := Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Unmarshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := kmodelRoundTrip(t, m)
 	if n := got.Params.FlushSubnormals(); n != 0 {
 		t.Fatalf("a loaded model still had %d entries below the flush threshold", n)
 	}

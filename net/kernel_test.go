@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"kumalak/net/nettest"
 )
 
 // kernelTestConfigs are the default network and odd shapes that exercise
@@ -60,7 +62,7 @@ func TestKernelsMatchPortable(t *testing.T) {
 	const maxN = 256
 	for ci, c := range kernelTestConfigs {
 		p := infTestParams(c, uint64(ci)+100)
-		obs, mask := infTestInputs(c, maxN, rand.New(rand.NewPCG(uint64(ci), 3)))
+		obs, mask := nettest.Inputs(c.InputLen, c.Actions, maxN, rand.New(rand.NewPCG(uint64(ci), 3)))
 		ref := newInfer(p, maxN, kernelPortable)
 		wantL, wantP, wantV := make([]float32, maxN*c.Actions), make([]float32, maxN*c.Actions), make([]float32, maxN)
 		gotL, gotP, gotV := make([]float32, maxN*c.Actions), make([]float32, maxN*c.Actions), make([]float32, maxN)
@@ -143,7 +145,7 @@ func TestKernelAllocs(t *testing.T) {
 	for _, k := range supportedKernels() {
 		f := newInfer(p, 256, k)
 		for _, n := range []int{1, 7, 64, 256} {
-			obs, mask := infTestInputs(c, n, rand.New(rand.NewPCG(1, 1)))
+			obs, mask := nettest.Inputs(c.InputLen, c.Actions, n, rand.New(rand.NewPCG(1, 1)))
 			priors, values := make([]float32, n*c.Actions), make([]float32, n)
 			if a := testing.AllocsPerRun(10, func() { f.Run(obs, mask, priors, values) }); a != 0 {
 				t.Errorf("%s, batch %d: %v allocs per Run, want 0", k, n, a)

@@ -35,6 +35,20 @@ func kmodelTestModel(c Config) *Model {
 	}
 }
 
+// kmodelRoundTrip returns m written by Marshal and read back by Unmarshal.
+func kmodelRoundTrip(t *testing.T, m *Model) *Model {
+	t.Helper()
+	b, err := Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 func sameModel(t *testing.T, got, want *Model) {
 	t.Helper()
 	if got.Params.Config != want.Params.Config {

@@ -40,18 +40,7 @@ func TestParseCommand(t *testing.T) {
 		{"Quit", Quit{}, "quit"},
 	}
 	for _, c := range cases {
-		got, err := ParseCommand(c.line)
-		if err != nil || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("ParseCommand(%q) = %#v, %v; want %#v", c.line, got, err, c.want)
-			continue
-		}
-		out := c.out
-		if out == "" {
-			out = c.line
-		}
-		if f := got.Format(); f != out {
-			t.Errorf("Format of %q = %q, want %q", c.line, f, out)
-		}
+		checkParse(t, ParseCommand, c.line, c.want, c.out)
 	}
 }
 
@@ -112,18 +101,7 @@ func TestParseAnswer(t *testing.T) {
 		{"   black |  9 | 9 |", Raw{Line: "black | 9 | 9 |"}, "black | 9 | 9 |"},
 	}
 	for _, c := range cases {
-		got, err := ParseAnswer(c.line)
-		if err != nil || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("ParseAnswer(%q) = %#v, %v; want %#v", c.line, got, err, c.want)
-			continue
-		}
-		out := c.out
-		if out == "" {
-			out = c.line
-		}
-		if f := got.Format(); f != out {
-			t.Errorf("Format of %q = %q, want %q", c.line, f, out)
-		}
+		checkParse(t, ParseAnswer, c.line, c.want, c.out)
 	}
 	for _, line := range []string{"info depth x", "info value NaN", "info value 1e9", "info pv 1 x", "info depth", "info wdl 1 2", "info wdl 1 2 1001",
 		"info hashfull 1001", "info multipv 0", "info mate x", "info seldepth -1",
@@ -174,4 +152,21 @@ func FuzzParseAnswer(f *testing.F) {
 			t.Fatalf("%q parsed to %#v, formatted %q, parsed back to %#v, %v", line, a, out, back, err)
 		}
 	})
+}
+
+// checkParse checks that parse reads line as want and that want's Format
+// writes out ("" = the line itself), for commands and answers alike.
+func checkParse[T interface{ Format() string }](t *testing.T, parse func(string) (T, error), line string, want T, out string) {
+	t.Helper()
+	got, err := parse(line)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("parse(%q) = %#v, %v; want %#v", line, got, err, want)
+		return
+	}
+	if out == "" {
+		out = line
+	}
+	if f := got.Format(); f != out {
+		t.Errorf("Format of %q = %q, want %q", line, f, out)
+	}
 }

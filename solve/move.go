@@ -17,7 +17,7 @@ type Child struct {
 }
 
 // Play plays the mover's pit i (0..5), which must hold stones, by the
-// classic rules of RULES.md: sowing, the extra turn, the even and the empty
+// classic rules of docs/RULES.md: sowing, the extra turn, the even and the empty
 // pit captures and the end sweep. It allocates nothing.
 func (p *Pits) Play(i int) Child {
 	c := Child{Pits: *p}

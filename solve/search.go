@@ -197,5 +197,5 @@ func keyOf(p *Pits, b *mangala.Board) uint64 {
 	if b.Kale() {
 		hi |= 1 << 40
 	}
-	return mix64(mix64(lo^0x9e3779b97f4a7c15)^hi) | 1
+	return env.Mix64(env.Mix64(lo^0x9e3779b97f4a7c15)^hi) | 1
 }

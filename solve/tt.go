@@ -53,15 +53,3 @@ func (t *table) hint(key uint64, move, stones int) {
 		*e = entry{key: key, lo: int8(-stones), hi: int8(stones), move: int8(move)}
 	}
 }
-
-// clear empties every slot.
-func (t *table) clear() { clear(t.slots) }
-
-// mix64 is the splitmix64 finalizer, a bijection on uint64.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
-}

@@ -115,7 +115,7 @@ function el(name, attrs, text) {
 }
 
 // sowingFrames returns the positions of a sowing, one stone at a time,
-// from view `before` when the mover plays `pit` (RULES.md, "A move"): the
+// from view `before` when the mover plays `pit` (docs/RULES.md, "A move"): the
 // picked pit emptied, then each stone dropped along the mover's cycle, a
 // stone for a tuzdyk or castle going to its owner's store. Captures come
 // with the view after the move, which ends the animation.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kumalak/agent"
 	"kumalak/bot"
 	"kumalak/env"
 )
@@ -109,9 +108,9 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 			return badInput("analyze", "the model plays %s, game %d of the input is %s", modelGame, i+1, game.Spec.Name)
 		}
 	}
-	a, err := agent.New(games[0].Spec, spec, b.seed)
+	a, err := buildAgent("analyze", games[0].Spec, spec, b.seed) // checked here, built per game by bot
 	if err != nil {
-		return badInput("analyze", "%v", err)
+		return err
 	}
 	closeAgent(a)
 	ex, err := exactOf(games[0].Spec, b.tablebase, jf)
@@ -142,18 +141,25 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 			return err
 		}
 	}
-	if ex.judge != nil {
-		return printJudged(c.OutOrStdout(), out, judged, f.json)
-	}
-	return printAnalyses(c.OutOrStdout(), out, f.json)
+	return printAnalyses(c.OutOrStdout(), out, judged, ex.judge != nil, f.json)
 }
 
-// printAnalyses writes the analyses as tables, or as a JSON array.
-func printAnalyses(w io.Writer, out []*bot.GameAnalysis, asJSON bool) error {
+// printAnalyses writes the analyses as tables, each followed by its
+// judge's table when judging (judged[i] is out[i]'s), or as JSON: an array
+// of the analyses, or when judging an object holding the analyses and the
+// judges' reports.
+func printAnalyses(w io.Writer, out []*bot.GameAnalysis, judged []judgeReport, judging, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		var v any = out
+		if judging {
+			v = struct {
+				Analyses []*bot.GameAnalysis `json:"analyses"`
+				Judge    []judgeReport       `json:"judge"`
+			}{out, judged}
+		}
+		if err := enc.Encode(v); err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
 		return nil
@@ -164,6 +170,9 @@ func printAnalyses(w io.Writer, out []*bot.GameAnalysis, asJSON bool) error {
 		}
 		if err := an.WriteText(w); err != nil {
 			return fmt.Errorf("analyze: %w", err)
+		}
+		if judging {
+			judged[i].writeText(w)
 		}
 	}
 	return nil

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-
 	"kumalak/bot"
 	"kumalak/env"
 	"kumalak/solve"
@@ -67,31 +63,4 @@ func (ex *exactSetup) judgeGame(game *env.GameRecord) (judgeReport, error) {
 	l := newJudgeLog(nil, game.Spec, ex.judge, "white", "black")
 	l.tallies["white"], l.tallies["black"] = &t[env.White], &t[env.Black]
 	return l.report(ex.jtb, ex.extra), nil
-}
-
-// printJudged writes each analysis followed by its judge's table, or, as
-// JSON, an object holding the analyses and the judges' reports.
-func printJudged(w io.Writer, out []*bot.GameAnalysis, judged []judgeReport, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		v := struct {
-			Analyses []*bot.GameAnalysis `json:"analyses"`
-			Judge    []judgeReport       `json:"judge"`
-		}{out, judged}
-		if err := enc.Encode(v); err != nil {
-			return fmt.Errorf("analyze: %w", err)
-		}
-		return nil
-	}
-	for i, an := range out {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if err := an.WriteText(w); err != nil {
-			return fmt.Errorf("analyze: %w", err)
-		}
-		judged[i].writeText(w)
-	}
-	return nil
 }

@@ -282,6 +282,15 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error
 	return runErr
 }
 
+// forfeits describes the games a match's players lost by failing (a
+// crash, a hang, an illegal move), "" when there were none.
+func forfeits(r arena.Result) string {
+	if r.ForfeitsA == 0 && r.ForfeitsB == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s %d, %s %d", r.A, r.ForfeitsA, r.B, r.ForfeitsB)
+}
+
 // printResult writes the match's figures.
 func printResult(w io.Writer, m *arena.Match, r arena.Result) {
 	n := r.Counts.Games()
@@ -293,6 +302,9 @@ func printResult(w io.Writer, m *arena.Match, r arena.Result) {
 	fmt.Fprintf(w, "score    %.1f%%\n", 100*r.Counts.Score())
 	fmt.Fprintf(w, "elo      %s (95%%, %s)\n", r.Elo, r.Model)
 	fmt.Fprintf(w, "LOS      %.1f%%\n", 100*r.LOS)
+	if f := forfeits(r); f != "" {
+		fmt.Fprintf(w, "forfeits %s\n", f)
+	}
 	if s := r.SPRT; s != nil {
 		lo, hi := s.Bounds()
 		fmt.Fprintf(w, "sprt     elo0 %g elo1 %g: LLR %.2f (%.2f, %.2f), %s", s.Elo0, s.Elo1, r.LLR, lo, hi, r.Verdict)

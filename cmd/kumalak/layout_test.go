@@ -25,6 +25,7 @@ var layout = []layoutRow{
 	{"net/internal/kernelgen", true, nil}, // go generate ./net: writes the SIMD kernels
 	{"net/learn", false, []string{"net", "data"}},
 	{"net/onnx", false, []string{"net", "data"}},
+	{"net/nettest", true, nil}, // the random inputs of the tests under net
 	{"protocol", false, []string{"env"}},
 	{"solve", false, []string{"env", "env/togyz", "env/mangala"}},
 	{"mcts", false, []string{"env"}},

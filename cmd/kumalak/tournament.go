@@ -108,6 +108,10 @@ func printTable(w io.Writer, t *arena.Tournament, r arena.TournamentResult) {
 	}
 	fmt.Fprintf(w, "anchor %s = 0; prior %g virtual draws per pairing\n", r.Anchor, t.Prior)
 	for _, m := range r.Matches {
-		fmt.Fprintf(w, "  %s vs %s: %d/%d/%d, elo %s\n", m.A, m.B, m.Counts.W, m.Counts.D, m.Counts.L, m.Elo)
+		fmt.Fprintf(w, "  %s vs %s: %d/%d/%d, elo %s", m.A, m.B, m.Counts.W, m.Counts.D, m.Counts.L, m.Elo)
+		if f := forfeits(m); f != "" {
+			fmt.Fprintf(w, ", forfeits %s", f)
+		}
+		fmt.Fprintln(w)
 	}
 }

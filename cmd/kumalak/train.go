@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"kumalak/agent"
 	"kumalak/train"
 )
 
@@ -131,7 +132,9 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	self := selfName()
 	fmt.Fprintf(out, "play it:    %s play --model %s\n", self, dir.Best())
 	fmt.Fprintf(out, "            %s serve --model %s   (then open http://127.0.0.1:8080)\n", self, dir.Best())
-	fmt.Fprintf(out, "measure it: %s arena --game %s --a model:path=%s --b ab:depth=4 --games 100\n", self, cfg.Game, dir.Best())
+	if sp, err := agent.ModelSpec(dir.Best(), 0); err == nil { // a path with a comma has no spec
+		fmt.Fprintf(out, "measure it: %s arena --game %s --a %s --b ab:depth=4 --games 100\n", self, cfg.Game, sp)
+	}
 	fmt.Fprintf(out, "export it:  %s export --run %s\n", self, f.run)
 	return nil
 }

@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"kumalak/net"
+	"kumalak/net/nettest"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -67,9 +68,7 @@ func trForwardCase(c net.Config, n int, seed uint64) (p *net.Params, obs, mask [
 	p = trParams(c, seed)
 	for _, t := range p.Tensors {
 		if len(t.Shape) == 1 {
-			for i := range t.Data {
-				t.Data[i] = float32(rng.NormFloat64() * 0.1)
-			}
+			nettest.Normal(rng, t.Data, 0.1)
 		}
 	}
 	b := trBatch(c, n, rng)

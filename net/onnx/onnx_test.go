@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"kumalak/net"
+	"kumalak/net/nettest"
 )
 
 func TestONNXStructure(t *testing.T) {
@@ -91,7 +92,7 @@ func TestONNXMatchesInfer(t *testing.T) {
 	for ci, c := range []net.Config{net.DefaultConfig(101, 9), {InputLen: 7, Actions: 40, Width: 33, Blocks: 0, ValueHidden: 5}} {
 		p := testParams(c, uint64(ci)+20)
 		const n = 17
-		obs, mask := testInputs(c, n, rand.New(rand.NewPCG(uint64(ci), 8)))
+		obs, mask := nettest.Inputs(c.InputLen, c.Actions, n, rand.New(rand.NewPCG(uint64(ci), 8)))
 		dir := t.TempDir()
 		model := filepath.Join(dir, "m.onnx")
 		if err := Write(model, p); err != nil {
@@ -148,32 +149,8 @@ func testParams(c net.Config, seed uint64) *net.Params {
 	p.Init(rng)
 	for _, t := range p.Tensors {
 		if len(t.Shape) == 1 {
-			for i := range t.Data {
-				t.Data[i] = float32(rng.NormFloat64() * 0.1)
-			}
+			nettest.Normal(rng, t.Data, 0.1)
 		}
 	}
 	return p
-}
-
-// testInputs returns n observation rows (about a third zero, the rest small
-// counts) and random legal masks with at least one legal action per row.
-func testInputs(c net.Config, n int, rng *rand.Rand) (obs, mask []float32) {
-	obs = make([]float32, n*c.InputLen)
-	for i := range obs {
-		if rng.IntN(3) != 0 {
-			obs[i] = float32(rng.IntN(20)) / 10
-		}
-	}
-	mask = make([]float32, n*c.Actions)
-	for r := 0; r < n; r++ {
-		row := mask[r*c.Actions : (r+1)*c.Actions]
-		for a := range row {
-			if rng.IntN(2) == 0 {
-				row[a] = 1
-			}
-		}
-		row[rng.IntN(c.Actions)] = 1
-	}
-	return obs, mask
 }
