@@ -170,7 +170,10 @@ func watchWorker(w io.Writer, wk *cluster.Worker, games int, quiet bool) func() 
 	}
 	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
 		progressbar.OptionSetWidth(24), progressbar.OptionThrottle(250*time.Millisecond),
-		progressbar.OptionSetDescription("worker"), progressbar.OptionSpinnerType(14))
+		progressbar.OptionSetDescription("worker"), progressbar.OptionSpinnerType(14),
+		// No spinner goroutine of the library's own (it reads the bar unlocked):
+		// the ticker below renders, and the spinner turns at each render.
+		progressbar.OptionSetSpinnerChangeInterval(0))
 	stop, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
