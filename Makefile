@@ -24,7 +24,7 @@ check: lint
 ## test: lint, the whole test suite, then the whole suite again under the race detector.
 test: lint
 	$(GO) test -count=1 -timeout 5m $(PKGS)
-	$(GO) test -count=1 -race -timeout 5m $(PKGS)
+	$(GO) test -count=1 -race -timeout 8m $(PKGS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
