@@ -71,9 +71,11 @@ func TestAnalyzeTablebase(t *testing.T) {
 
 // TestEngineTB: the engine with the tb agent plays the tablebase's best
 // move and reports its exact value in stones.
+// The newgame after go waits for the search to finish (a quit right after
+// it could cancel the search before it starts on a loaded machine).
 func TestEngineTB(t *testing.T) {
 	tb := tinyTablebase(t)
-	script := "kumalak\nnewgame mangala\nposition fen 0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w\ngo movetime 100\nquit\n"
+	script := "kumalak\nnewgame mangala\nposition fen 0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w\ngo movetime 100\nnewgame mangala\nquit\n"
 	code, out, errs := kumalakIn(t, script, "engine", "--game", "mangala", "--agent", "tb", "--tablebase", tb)
 	if code != 0 || !strings.Contains(out, "bestmove 5") || !strings.Contains(out, "score 10") {
 		t.Fatalf("engine: exit %d\n%s\n%s", code, out, errs)
