@@ -90,13 +90,19 @@ func (s *slot) update(w, g []float32, keep, a, isc2 float32) {
 	for i, gi := range g {
 		mi := adamBeta1*m[i] + (1-adamBeta1)*gi
 		vi := adamBeta2*v[i] + (1-adamBeta2)*gi*gi
-		m[i], v[i] = mi, vi
-		w[i] = keep*w[i] - a*mi/(float32(math.Sqrt(float64(vi)))*isc2+adamEps)
+		wi := keep*w[i] - a*mi/(float32(math.Sqrt(float64(vi)))*isc2+adamEps)
+		m[i], v[i], w[i] = flush(mi), flush(vi), flush(wi)
 	}
-	net.FlushSubnormals(w)
-	net.FlushSubnormals(m)
-	net.FlushSubnormals(v)
 	clear(g)
+}
+
+// flush is net.FlushSubnormals on one value, so that update flushes in the
+// same pass that writes w, m and v instead of three more passes over them.
+func flush(x float32) float32 {
+	if x > -net.FlushThreshold && x < net.FlushThreshold {
+		return 0
+	}
+	return x
 }
 
 // reset zeroes the moments and the update count.
