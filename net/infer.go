@@ -100,18 +100,17 @@ func newInfLayerWB(p *Params, wName, bName string) infLayer {
 	w, b := p.Get(wName), p.Get(bName)
 	in, out := w.Shape[0], w.Shape[1]
 	l := infLayer{in: in, out: out, b: append([]float32(nil), b.Data...), dot: out <= dotMaxOut}
-	FlushSubnormals(l.b)
-	if !l.dot {
-		l.w = append([]float32(nil), w.Data...)
-		FlushSubnormals(l.w)
-		return l
-	}
-	l.w = make([]float32, in*out)
-	for i := 0; i < in; i++ {
-		for j := 0; j < out; j++ {
-			l.w[j*in+i] = w.Data[i*out+j]
+	if l.dot {
+		l.w = make([]float32, in*out)
+		for i := 0; i < in; i++ {
+			for j := 0; j < out; j++ {
+				l.w[j*in+i] = w.Data[i*out+j]
+			}
 		}
+	} else {
+		l.w = append([]float32(nil), w.Data...)
 	}
+	FlushSubnormals(l.b)
 	FlushSubnormals(l.w)
 	return l
 }
