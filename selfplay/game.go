@@ -314,15 +314,8 @@ type FinalScorer interface {
 
 // storeFunc returns the final-store function of the game's final position
 // st, or nil for a game without stores.
-func storeFunc(st env.State) func(env.Player) int {
-	if f, ok := st.(FinalScorer); ok {
-		return f.FinalStore
-	}
-	if sc, ok := st.(env.Scorer); ok {
-		return sc.Store
-	}
-	return nil
-}
+// (env.StoreFunc: FinalScorer first, else env.Scorer).
+func storeFunc(st env.State) func(env.Player) int { return env.StoreFunc(st) }
 
 // agree returns the score target of a sample whose outcome is outcome,
 // so that it never contradicts it (the stores of a resigned game may favour
