@@ -96,12 +96,21 @@ func (r Result) Winner() (Player, bool) {
 
 // ParseResult reads the record form of a result.
 func ParseResult(s string) (Result, error) {
-	for _, r := range []Result{Ongoing, WhiteWins, BlackWins, Draw} {
-		if r.String() == s {
-			return r, nil
-		}
+	if r, ok := lookupResult(s); ok {
+		return r, nil
 	}
 	return Ongoing, fmt.Errorf("env: bad result %q (want 1-0, 0-1, 1/2-1/2 or *)", s)
+}
+
+// lookupResult returns the result s writes, without building an error for
+// a token that is none (a record's every move).
+func lookupResult(s string) (Result, bool) {
+	for _, r := range [...]Result{Ongoing, WhiteWins, BlackWins, Draw} {
+		if r.String() == s {
+			return r, true
+		}
+	}
+	return Ongoing, false
 }
 
 // State is one position of a game. Implementations are pointers to small

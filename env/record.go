@@ -65,8 +65,8 @@ func IsMoveNumber(tok string) bool {
 }
 
 func isResult(tok string) bool {
-	_, err := ParseResult(tok)
-	return err == nil
+	_, ok := lookupResult(tok)
+	return ok
 }
 
 // checkResult accepts a result token that ends the record and agrees with

@@ -13,19 +13,21 @@ import (
 type gumbelRoot struct {
 	g    []float32 // GumbelScale * Gumbel(0, 1) draw of each root child
 	base []int32   // visits of each root child when the Run began
+	lp   []float32 // logit of each root child's prior, valid when lpOK
+	lpOK bool      // lp holds the current root's logits
 	n    int       // simulations planned for sequential halving
 	m    int       // actions considered; 0 until the root has children
 }
 
 func newGumbelRoot(na int) gumbelRoot {
-	return gumbelRoot{g: make([]float32, na), base: make([]int32, na)}
+	return gumbelRoot{g: make([]float32, na), base: make([]int32, na), lp: make([]float32, na)}
 }
 
 // clear forgets the draws (a new root).
 func (gr *gumbelRoot) clear() {
 	clear(gr.g)
 	clear(gr.base)
-	gr.n, gr.m = 0, 0
+	gr.n, gr.m, gr.lpOK = 0, 0, false
 }
 
 // planGumbel starts a Run's sequential halving over n more simulations:
@@ -44,7 +46,7 @@ func (s *Search) planGumbel(n int) {
 	} else {
 		n--
 	}
-	gr.n, gr.m = max(n, 0), 0
+	gr.n, gr.m, gr.lpOK = max(n, 0), 0, false
 	for i := range gr.g {
 		gr.g[i] = -s.cfg.GumbelScale * float32(math.Log(s.rng.ExpFloat64()))
 	}
@@ -112,6 +114,12 @@ func (s *Search) halvingPick(target int, skipLost, inFlight bool) int32 {
 	r := &s.nodes[0]
 	lo, hi := r.children()
 	maxN := s.completedQ(0)
+	if !gr.lpOK { // the root's priors no longer change (no root noise)
+		for c := lo; c < hi; c++ {
+			gr.lp[c-lo] = logit(s.nodes[c].prior)
+		}
+		gr.lpOK = true
+	}
 	best, top := int32(-1), lo
 	bestScore, topScore, topN := float32(math.Inf(-1)), float32(math.Inf(-1)), int32(-1)
 	for c := lo; c < hi; c++ {
@@ -123,7 +131,7 @@ func (s *Search) halvingPick(target int, skipLost, inFlight bool) int32 {
 		if inFlight {
 			nv += ch.vl
 		}
-		sc := gr.g[c-lo] + logit(ch.prior) + s.sigma(s.cq[c-lo], maxN)
+		sc := gr.g[c-lo] + gr.lp[c-lo] + s.sigma(s.cq[c-lo], maxN)
 		if int(nv) == target && sc > bestScore {
 			best, bestScore = c, sc
 		}
@@ -212,11 +220,12 @@ func (s *Search) improved(idx int32) []float32 {
 	pi := s.pi[:hi-lo]
 	top := float32(math.Inf(-1))
 	for i := range pi {
-		top = max(top, s.sigma(s.cq[i], maxN))
+		pi[i] = s.sigma(s.cq[i], maxN)
+		top = max(top, pi[i])
 	}
 	var sum float32
 	for i := range pi {
-		pi[i] = s.nodes[lo+int32(i)].prior * float32(math.Exp(float64(s.sigma(s.cq[i], maxN)-top)))
+		pi[i] = s.nodes[lo+int32(i)].prior * float32(math.Exp(float64(pi[i]-top)))
 		sum += pi[i]
 	}
 	for i := range pi {

@@ -167,7 +167,7 @@ func (s *Search) visitShares(dst []float32) {
 func (s *Search) dropLosses(dst []float32) {
 	r := &s.nodes[0]
 	lo, hi := r.children()
-	if s.eligible(true) == 0 || s.eligible(true) == int(r.kids) {
+	if e := s.eligible(true); e == 0 || e == int(r.kids) {
 		return
 	}
 	for c := lo; c < hi; c++ {

@@ -149,7 +149,8 @@ func (w *worker) begin(seed uint64, index int) {
 // resigns.
 func (w *worker) move(ctx context.Context) (bool, error) {
 	g := &w.g
-	if legal := w.st.Legal(w.legal[:0]); len(legal) == 1 {
+	legal := w.st.Legal(w.legal[:0])
+	if len(legal) == 1 {
 		g.Forced++
 		w.count(1, 0)
 		w.advance(legal[0], false)
@@ -171,7 +172,7 @@ func (w *worker) move(ctx context.Context) (bool, error) {
 	mover := w.st.ToMove()
 	value := s.RootValue()
 	if full {
-		w.sample(s, value, len(g.Moves))
+		w.sample(s, value, len(g.Moves), legal)
 	}
 	if w.resigns(mover, value) {
 		return true, nil
@@ -233,22 +234,23 @@ func (w *worker) resigns(mover env.Player, value float32) bool {
 	return true
 }
 
-// sample records the current position with the search's visit
-// distribution; its observation and policy go to w.floats.
-func (w *worker) sample(s *mcts.Search, value float32, ply int) {
+// sample records the current position, whose legal moves are legal, with
+// the search's visit distribution; its observation and policy go to
+// w.floats.
+func (w *worker) sample(s *mcts.Search, value float32, ply int, legal []env.Action) {
 	nobs, n := w.spec.ObsLen, w.spec.NumActions
 	at := len(w.floats)
 	w.floats = slices.Grow(w.floats, nobs+2*n)[:at+nobs+2*n]
 	obs, pol, visits := w.floats[at:at+nobs], w.floats[at+nobs:at+nobs+n], w.floats[at+nobs+n:]
 	w.st.Observe(obs)
-	var legal uint64
-	for _, a := range w.st.Legal(w.legal[:0]) {
-		legal |= 1 << uint(a)
+	var mask uint64
+	for _, a := range legal {
+		mask |= 1 << uint(a)
 	}
 	s.Policy(visits)
-	normalize(pol, visits, legal)
+	normalize(pol, visits, mask)
 	w.floats = w.floats[:at+nobs+n] // the visits were scratch
-	w.g.Samples = append(w.g.Samples, data.Sample{Legal: legal, RootValue: clamp(value), Ply: uint16(ply)})
+	w.g.Samples = append(w.g.Samples, data.Sample{Legal: mask, RootValue: clamp(value), Ply: uint16(ply)})
 	w.mover = append(w.mover, w.st.ToMove())
 	w.exact = append(w.exact, w.exactOutcome())
 }
@@ -314,15 +316,8 @@ type FinalScorer interface {
 
 // storeFunc returns the final-store function of the game's final position
 // st, or nil for a game without stores.
-func storeFunc(st env.State) func(env.Player) int {
-	if f, ok := st.(FinalScorer); ok {
-		return f.FinalStore
-	}
-	if sc, ok := st.(env.Scorer); ok {
-		return sc.Store
-	}
-	return nil
-}
+// (env.StoreFunc: FinalScorer first, else env.Scorer).
+func storeFunc(st env.State) func(env.Player) int { return env.StoreFunc(st) }
 
 // agree returns the score target of a sample whose outcome is outcome,
 // so that it never contradicts it (the stores of a resigned game may favour
