@@ -97,7 +97,7 @@ func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *opt
 }
 
 // MaxLimits: a search takes sims and a time.
-func (m *searcher) MaxLimits() Limits { return Limits{Sims: MaxSims, Time: MaxTime} }
+func (m *searcher) MaxLimits() Limits { return searchMaxLimits }
 
 // Limits returns the sims and time of the next search.
 func (m *searcher) Limits() Limits { return Limits{Sims: m.lim.Sims, Time: m.lim.Time} }
