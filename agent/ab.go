@@ -106,7 +106,7 @@ func abLimits(l Limits) (depth int, limit time.Duration) {
 }
 
 // MaxLimits: alpha-beta takes a depth and a time.
-func (s *alphaBeta) MaxLimits() Limits { return Limits{Time: MaxTime, Depth: MaxDepth} }
+func (s *alphaBeta) MaxLimits() Limits { return abMaxLimits }
 
 // Limits returns the depth and time of the next search.
 func (s *alphaBeta) Limits() Limits { return Limits{Depth: s.depth, Time: s.limit} }

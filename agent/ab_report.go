@@ -84,10 +84,10 @@ func (s *alphaBeta) finishAnalysis() {
 	if s.tt != nil {
 		s.ana.HashFull = s.tt.full()
 	}
-	s.ana.Value = s.toValue(s.score)
-	s.ana.Score, s.ana.Mate = s.toScore(s.score)
 	s.ana.WDL, s.ana.HasWDL = s.toWDL(s.score)
-	s.ana.WinProb = s.toWinProb(s.score)
+	s.ana.Value = s.ana.WDL[0] - s.ana.WDL[2] // as toValue
+	s.ana.Score, s.ana.Mate = s.toScore(s.score)
+	s.ana.WinProb = winProbOf(s.ana.WDL, s.ana.HasWDL)
 	s.fillLines()
 	s.ana.Moves = s.ana.Moves[:0]
 	for _, i := range r.order[:len(r.moves)] {
@@ -154,10 +154,9 @@ func (s *alphaBeta) toValue(v int32) float32 {
 	return wdl[0] - wdl[2]
 }
 
-// toWinProb maps a score to the calibrated win + draw/2; 0.5 for a game
-// without a calibration, whose searches show no probability (HasWDL).
-func (s *alphaBeta) toWinProb(v int32) float32 {
-	wdl, ok := s.toWDL(v)
+// winProbOf maps the chances toWDL gives to win + draw/2; 0.5 for a game
+// without a calibration (!ok), whose searches show no probability (HasWDL).
+func winProbOf(wdl [3]float32, ok bool) float32 {
 	if !ok {
 		return 0.5
 	}

@@ -100,7 +100,7 @@ type MoveStat struct {
 // ErrGameOver is returned by Move for a terminal position.
 var ErrGameOver = errors.New("agent: game is over")
 
-// winProb converts a value in -1..1 into a win probability.
-func winProb(v float32) float32 {
+// ValueWinProb converts a value in -1..1 into a win probability.
+func ValueWinProb(v float32) float32 {
 	return float32(math.Min(1, math.Max(0, float64(v+1)/2)))
 }

@@ -130,7 +130,7 @@ func (e *EngineClient) readSearchInfo(in protocol.Info) {
 		e.ana.Nodes = in.Visits
 	}
 	if in.Has&protocol.InfoValue != 0 {
-		e.ana.Value, e.ana.WinProb = in.Value, winProb(in.Value)
+		e.ana.Value, e.ana.WinProb = in.Value, ValueWinProb(in.Value)
 	}
 	if in.Has&protocol.InfoWinProb != 0 {
 		e.ana.WinProb = in.WinProb

@@ -17,6 +17,14 @@ const (
 	maxEngineDepth = 1000
 )
 
+// The largest limits of the kinds, shared by their spec keys and their
+// agents' MaxLimits.
+var (
+	abMaxLimits     = Limits{Time: MaxTime, Depth: MaxDepth} // ab
+	searchMaxLimits = Limits{Sims: MaxSims, Time: MaxTime}   // mcts, model
+	tbMaxLimits     = Limits{Time: MaxTime}                  // tb
+)
+
 // Limits bounds one search in up to three dimensions. A zero field is
 // "not given".
 type Limits struct {

@@ -97,7 +97,7 @@ func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *opt
 }
 
 // MaxLimits: a search takes sims and a time.
-func (m *searcher) MaxLimits() Limits { return Limits{Sims: MaxSims, Time: MaxTime} }
+func (m *searcher) MaxLimits() Limits { return searchMaxLimits }
 
 // Limits returns the sims and time of the next search.
 func (m *searcher) Limits() Limits { return Limits{Sims: m.lim.Sims, Time: m.lim.Time} }
@@ -165,7 +165,7 @@ func (m *searcher) Analysis() Analysis { return m.ana }
 func (m *searcher) analyse() {
 	root := m.search.Root()
 	m.ana.Value = root.Value
-	m.ana.WinProb = winProb(root.Value)
+	m.ana.WinProb = ValueWinProb(root.Value)
 	m.ana.Score = mctsScore(m.cur.Spec(), m.ana.WinProb)
 	m.ana.Nodes = int64(root.Visits)
 	m.ana.PV = m.search.PV(m.ana.PV[:0])
@@ -192,7 +192,7 @@ func (m *searcher) analyse() {
 		if m.multi <= 1 || i == m.multi {
 			break
 		}
-		l := Line{PV: []env.Action{k.Action}, Value: k.Q, Score: mctsScore(m.cur.Spec(), winProb(k.Q))}
+		l := Line{PV: []env.Action{k.Action}, Value: k.Q, Score: mctsScore(m.cur.Spec(), ValueWinProb(k.Q))}
 		if len(m.ana.PV) > 0 && m.ana.PV[0] == k.Action {
 			l.PV = m.ana.PV
 		}

@@ -49,7 +49,7 @@ type limitKeys struct {
 }
 
 // searchLimits are the limit keys of mcts and model.
-var searchLimits = limitKeys{sims: "sims", time: "time", max: Limits{Sims: MaxSims, Time: MaxTime}, needsOne: true}
+var searchLimits = limitKeys{sims: "sims", time: "time", max: searchMaxLimits, needsOne: true}
 
 // kinds lists every agent family in the order Help shows them.
 var kinds = []kind{
@@ -63,7 +63,7 @@ var kinds = []kind{
 			{"tt", "16", "transposition table size in MiB (0 turns it off; needs a game with hashes)"},
 			{"mob", "50", "evaluation bonus per legal move of the mover, in hundredths of a stone (mobility)"},
 		},
-		lim:   limitKeys{time: "time", depth: "depth", max: Limits{Time: MaxTime, Depth: MaxDepth}},
+		lim:   limitKeys{time: "time", depth: "depth", max: abMaxLimits},
 		build: newAlphaBeta},
 	{name: "mcts", short: "PUCT search with uniform priors and random-rollout values", keys: mctsKeys, lim: searchLimits, build: newMCTS},
 	{name: "model", short: "a trained network guiding PUCT search", keys: modelKeys, lim: searchLimits, build: newModel},
@@ -71,7 +71,7 @@ var kinds = []kind{
 		lim:   limitKeys{sims: "sims", time: "movetime", depth: "depth", max: Limits{Sims: MaxSims, Time: MaxTime, Depth: maxEngineDepth}},
 		build: newEngineKind},
 	{name: "tb", short: "perfect mangala: the tablebase's exact values inside it, the exact solver for a time outside it", keys: tbKeys,
-		lim: limitKeys{time: "time", max: Limits{Time: MaxTime}}, build: newTB},
+		lim: limitKeys{time: "time", max: tbMaxLimits}, build: newTB},
 }
 
 // cmdKey takes the rest of a spec, commas included.

@@ -88,7 +88,7 @@ func (t *tbAgent) Close() error {
 }
 
 // MaxLimits: the solver takes a time.
-func (t *tbAgent) MaxLimits() Limits { return Limits{Time: MaxTime} }
+func (t *tbAgent) MaxLimits() Limits { return tbMaxLimits }
 
 // Limits returns the solver's time per move.
 func (t *tbAgent) Limits() Limits { return Limits{Time: t.limit} }

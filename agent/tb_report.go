@@ -21,7 +21,7 @@ func (t *tbAgent) analyse(b env.State, a env.Action, nodes int64) {
 	chosen := t.moves[i]
 	t.ana.Score = float32(chosen.Lo+chosen.Hi) / 2
 	t.ana.Value, t.ana.WDL, t.ana.HasWDL = t.outcome(chosen)
-	t.ana.WinProb = winProb(t.ana.Value)
+	t.ana.WinProb = ValueWinProb(t.ana.Value)
 	if t.ana.HasWDL {
 		t.ana.WinProb = t.ana.WDL[0] + t.ana.WDL[1]/2
 	}

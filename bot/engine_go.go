@@ -196,7 +196,7 @@ func (s *search) info() {
 	if len(a.Lines) > 1 {
 		lines = lines[:0]
 		for k, l := range a.Lines {
-			in := protocol.Info{Has: protocol.InfoMultiPV | protocol.InfoValue | protocol.InfoWinProb | protocol.InfoPV, MultiPV: k + 1, Value: l.Value, WinProb: winProb(l.Value)}
+			in := protocol.Info{Has: protocol.InfoMultiPV | protocol.InfoValue | protocol.InfoWinProb | protocol.InfoPV, MultiPV: k + 1, Value: l.Value, WinProb: agent.ValueWinProb(l.Value)}
 			if k == 0 {
 				in = s.infoLine(a, l.PV)
 				in.Has, in.MultiPV = in.Has|protocol.InfoMultiPV, 1
@@ -279,9 +279,6 @@ func pits(line []env.Action) []int {
 	}
 	return out
 }
-
-// winProb is (value+1)/2 within 0..1.
-func winProb(v float32) float32 { return min(1, max(0, (v+1)/2)) }
 
 // finish writes the move statistics and the last info line, and returns
 // the move. A search that failed, or was stopped before its first move,

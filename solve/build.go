@@ -185,7 +185,8 @@ func moveValue(c Child, levels [][]byte) int {
 	if c.Over {
 		return c.Gain
 	}
-	v := int(int8(levels[c.Pits.Stones()][c.Pits.Rank()]))
+	n := c.Pits.Stones()
+	v := int(int8(levels[n][c.Pits.rank(n)]))
 	if c.Extra {
 		return c.Gain + v
 	}

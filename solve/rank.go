@@ -81,8 +81,11 @@ func (p *Pits) Weight() int {
 // by pits 0..11. Rank and Unrank are inverse bijections between the
 // configurations of s stones and [0, LevelSize(s)). It allocates nothing;
 // p must hold at most MaxStones stones.
-func (p *Pits) Rank() uint64 {
-	t, w := p.Stones(), p.Weight()
+func (p *Pits) Rank() uint64 { return p.rank(p.Stones()) }
+
+// rank is Rank for p of t stones, for callers that counted them already.
+func (p *Pits) rank(t int) uint64 {
+	w := p.Weight()
 	r := offsets[t][w]
 	for j := 0; j < nPits-1; j++ {
 		a := int(p[j])

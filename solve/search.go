@@ -65,15 +65,16 @@ func (s *Solver) search(b *mangala.Board, alpha, beta, depth int) int {
 			return kaleEnd(&p)
 		}
 		s.path = append(s.path, key)
-		v := s.expand(b, alpha, beta, depth, key, ttMove)
+		v := s.expand(b, &p, alpha, beta, depth, key, ttMove)
 		s.path = s.path[:len(s.path)-1]
 		return v
 	}
-	return s.expand(b, alpha, beta, depth, key, ttMove)
+	return s.expand(b, &p, alpha, beta, depth, key, ttMove)
 }
 
-// expand searches the children of b (see search) and records the result.
-func (s *Solver) expand(b *mangala.Board, alpha, beta, depth int, key uint64, ttMove int8) int {
+// expand searches the children of b, whose pits in its mover's view are p
+// (see search), and records the result.
+func (s *Solver) expand(b *mangala.Board, p *Pits, alpha, beta, depth int, key uint64, ttMove int8) int {
 	var kids [rowPits]move
 	n := children(b, kids[:], ttMove)
 	alpha0, reps := alpha, s.stats.Repetitions
@@ -99,7 +100,7 @@ func (s *Solver) expand(b *mangala.Board, alpha, beta, depth int, key uint64, tt
 	}
 	switch {
 	case depth >= 0:
-		s.tt.hint(key, int(bestMove), stonesOf(b))
+		s.tt.hint(key, int(bestMove), p.Stones())
 	case s.stats.Repetitions != reps:
 		// The value leans on the path (a kale repetition): not a property
 		// of the position alone, so it is not recorded.

@@ -104,7 +104,7 @@ func (t *Tablebase) Value(p *Pits) (int, bool) {
 	if s >= len(t.levels) {
 		return 0, false
 	}
-	return int(int8(t.levels[s][p.Rank()])), true
+	return int(int8(t.levels[s][p.rank(s)])), true
 }
 
 // Probe returns the exact future gain of the player to move in st, a
