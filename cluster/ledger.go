@@ -52,16 +52,12 @@ func OpenLedger(dir string, upTo int) (*Ledger, error) {
 		return nil, fmt.Errorf("cluster: ledger: %w", err)
 	}
 	l := &Ledger{dir: dir, seen: map[string]int{}}
-	names, err := filepath.Glob(filepath.Join(dir, "batches-*.txt"))
+	files, err := ledgerFiles(dir)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: ledger: %w", err)
+		return nil, err
 	}
-	for _, p := range names {
-		it, ok := parseLedgerName(filepath.Base(p))
-		if !ok {
-			continue
-		}
-		if err := l.load(p, it, upTo); err != nil {
+	for _, f := range files {
+		if err := l.load(f.path, f.it, upTo); err != nil {
 			return nil, err
 		}
 	}
@@ -143,19 +139,39 @@ func (l *Ledger) Record(it int, es []Entry) error {
 // Prune removes the files of iterations before first (the trainer passes
 // its oldest shard's iteration, so that a file lives as long as its shard).
 func (l *Ledger) Prune(first int) error {
-	names, err := filepath.Glob(filepath.Join(l.dir, "batches-*.txt"))
+	files, err := ledgerFiles(l.dir)
 	if err != nil {
-		return fmt.Errorf("cluster: ledger: %w", err)
+		return err
 	}
-	for _, p := range names {
-		it, ok := parseLedgerName(filepath.Base(p))
-		if ok && it < first {
-			if err := os.Remove(p); err != nil {
+	for _, f := range files {
+		if f.it < first {
+			if err := os.Remove(f.path); err != nil {
 				return fmt.Errorf("cluster: ledger: %w", err)
 			}
 		}
 	}
 	return nil
+}
+
+// ledgerFile is one iteration's ledger file.
+type ledgerFile struct {
+	it   int
+	path string
+}
+
+// ledgerFiles returns the ledger files in dir, oldest first.
+func ledgerFiles(dir string) ([]ledgerFile, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "batches-*.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("cluster: ledger: %w", err)
+	}
+	files := make([]ledgerFile, 0, len(names))
+	for _, p := range names {
+		if it, ok := parseLedgerName(filepath.Base(p)); ok {
+			files = append(files, ledgerFile{it, p})
+		}
+	}
+	return files, nil
 }
 
 func parseLedgerName(name string) (int, bool) {

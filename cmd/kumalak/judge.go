@@ -207,15 +207,17 @@ type judging struct {
 	extra int
 }
 
-// withTablebase gives the tablebase folder dir to each spec whose kind
-// takes one (agent.Spec.WithTablebase); a bad spec is left for
+// withTablebase gives the tablebase folder dir to the specs a and b where
+// their kind takes one (agent.Spec.WithTablebase); a bad spec is left for
 // checkAgents to report.
-func withTablebase(cmd, dir string, specs ...string) (string, string, error) {
-	out := make([]string, len(specs))
-	for i, s := range specs {
-		out[i] = s
+func withTablebase(cmd, dir, a, b string) (string, string, error) {
+	if dir == "" {
+		return a, b, nil
+	}
+	out := [2]string{a, b}
+	for i, s := range out {
 		sp, err := agent.ParseSpec(s)
-		if err != nil || dir == "" {
+		if err != nil {
 			continue
 		}
 		if sp, err = sp.WithTablebase(dir); err != nil {

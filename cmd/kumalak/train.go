@@ -74,11 +74,8 @@ func newTrainCmd() *cobra.Command {
 }
 
 func runTrain(c *cobra.Command, f trainFlags) error {
-	// A resumed run keeps its own resolved config; the flags still apply.
-	if f.run != "" && f.resume {
-		if _, err := os.Stat(train.Dir(f.run).Config()); err == nil {
-			f.config = train.Dir(f.run).Config()
-		}
+	if f.run != "" {
+		f.useRunConfig()
 	}
 	cfg, err := loadTrainConfig(f)
 	if err != nil {
@@ -86,8 +83,7 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	}
 	if f.run == "" {
 		f.run = train.DefaultDir(cfg.Game).String()
-		if _, err := os.Stat(train.Dir(f.run).Config()); err == nil && f.resume {
-			f.config = train.Dir(f.run).Config()
+		if f.useRunConfig() {
 			if cfg, err = loadTrainConfig(f); err != nil {
 				return err
 			}
@@ -150,6 +146,21 @@ func selfName() string {
 
 // loadTrainConfig reads f.config strictly over the defaults (unknown keys and
 // wrong types are errors naming the field) and applies the flags.
+// useRunConfig makes a resumed run keep its own resolved config (the flags
+// still apply): it points f.config at the run folder's config when that
+// exists, and reports whether it did.
+func (f *trainFlags) useRunConfig() bool {
+	if !f.resume {
+		return false
+	}
+	p := train.Dir(f.run).Config()
+	if _, err := os.Stat(p); err != nil {
+		return false
+	}
+	f.config = p
+	return true
+}
+
 func loadTrainConfig(f trainFlags) (train.Config, error) {
 	cfg, err := decodeTrainConfig(f.config)
 	if err != nil {
