@@ -29,6 +29,7 @@ type Config struct {
 	Solver       bool    `yaml:"solver"`        // MCTS-solver: propagate proven wins, losses and draws
 	Rollouts     int     `yaml:"rollouts"`      // with a nil Evaluator: random playouts per leaf (pure MCTS), in [0, 1e6]
 	MaxNodes     int     `yaml:"max_nodes"`     // arena capacity in nodes, in [64, 1<<30]; the search stops growing when full
+	ProofTargets bool    `yaml:"proof_targets"` // policy targets: no weight on root moves proven lost (unless all are), a proven draw spread over the drawing moves
 
 	// Gumbel search only (Kind gumbel); the root noise fields are unused.
 	GumbelM     int     `yaml:"gumbel_m"`     // root actions sampled without replacement (Gumbel-top-k) for sequential halving, in [1, 256]
@@ -51,6 +52,7 @@ func DefaultConfig() Config {
 		Solver:       true,
 		Rollouts:     0,
 		MaxNodes:     1 << 20,
+		ProofTargets: true,
 		Kind:         PUCT,
 		GumbelM:      16,
 		GumbelScale:  1,

@@ -105,11 +105,11 @@ func (s *Search) Children(dst []ChildStats) []ChildStats {
 
 // Policy writes the root's policy target into dst[:NumActions], 0 for
 // illegal actions: the visit distribution (PUCT), or the improved policy
-// softmax(logit(P) + sigma(completed Q)) (Gumbel). Children proven lost for
-// the mover get no weight unless every child is lost. A root proven won
-// puts it all on the move Choose plays (the shortest win: the search stops
-// at the proof, so its visits say little); a root proven drawn spreads it
-// evenly over the drawing moves. Before any child is visited a PUCT search
+// softmax(logit(P) + sigma(completed Q)) (Gumbel). A root proven won puts
+// it all on the move Choose plays (the shortest win: the search stops at
+// the proof, so its visits say little). With Config.ProofTargets, children
+// proven lost for the mover get no weight unless every child is lost, and a
+// root proven drawn spreads it evenly over the drawing moves. Before any child is visited a PUCT search
 // writes the priors; for a terminal or unsearched root, zeros. It panics
 // when dst is shorter than NumActions.
 func (s *Search) Policy(dst []float32) {
@@ -120,11 +120,12 @@ func (s *Search) Policy(dst []float32) {
 		return
 	}
 	lo, hi := r.children()
-	switch proofOf(r.proven, r.mover) {
-	case ProvenWin:
+	proof := proofOf(r.proven, r.mover)
+	switch {
+	case proof == ProvenWin:
 		dst[s.nodes[s.best(0)].action] = 1
 		return
-	case ProvenDraw:
+	case proof == ProvenDraw && s.cfg.ProofTargets:
 		for c := lo; c < hi; c++ {
 			if s.nodes[c].proven == env.Draw {
 				dst[s.nodes[c].action] = 1
@@ -140,7 +141,9 @@ func (s *Search) Policy(dst []float32) {
 	} else {
 		s.visitShares(dst)
 	}
-	s.dropLosses(dst)
+	if s.cfg.ProofTargets {
+		s.dropLosses(dst)
+	}
 }
 
 // visitShares writes each root child's share of the children's visits, or

@@ -194,6 +194,33 @@ func TestTargetsAvoidProvenLosses(t *testing.T) {
 	}
 }
 
+// With Search.ProofTargets off the targets are the plain visit shares, and
+// some of them weigh a move proven lost: the switch is what removes them.
+func TestProofTargetsOff(t *testing.T) {
+	cfg := testConfig()
+	cfg.FullSims = 200
+	cfg.Search.ProofTargets = false
+	games, _ := collect(t, &toyEval{}, cfg, 40, 16)
+	memo := map[string]int{}
+	for _, g := range games {
+		states := replay(&g)
+		for _, s := range g.Samples {
+			st := states[s.Ply].(*envtest.Kalah)
+			if onBoard(st) > 10 {
+				continue
+			}
+			for _, a := range st.Legal(nil) {
+				next := *st
+				next.Apply(a)
+				if exact(&next, st.ToMove(), memo) < 0 && s.Policy[a] > 0 {
+					return
+				}
+			}
+		}
+	}
+	t.Fatal("no target weighs a losing move with proof_targets off: the switch changes nothing")
+}
+
 // avoidsLosses checks the samples of games and returns how many had both a
 // losing and a winning move.
 func avoidsLosses(t *testing.T, games []GameResult) int {

@@ -44,29 +44,32 @@ import (
 //	go test ./selfplay/ -run '^$' -bench Throughput -benchtime 1x
 func BenchmarkThroughput(b *testing.B) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
-	for _, c := range []struct{ games, leaves, maxBatch, minBatch, workers int }{
-		{48, 1, 128, 1, workers},
-		{96, 1, 128, 1, workers}, // configs/togyz.yaml
-		{96, 1, 128, 24, workers},
-		{96, 1, 128, 1, 1},
-		{192, 1, 256, 1, workers},
-		{24, 4, 128, 1, workers},
+	for _, c := range []struct{ width, games, leaves, maxBatch, minBatch, workers int }{
+		{128, 48, 1, 128, 1, workers},
+		{128, 96, 1, 128, 1, workers}, // configs/togyz.yaml
+		{128, 96, 1, 128, 24, workers},
+		{128, 96, 1, 128, 1, 1},
+		{128, 192, 1, 256, 1, workers},
+		{128, 24, 4, 128, 1, workers},
+		{192, 96, 1, 128, 1, workers},
+		{256, 96, 1, 128, 1, workers},
+		{384, 96, 1, 128, 1, workers},
 	} {
-		name := fmt.Sprintf("games=%d/leaves=%d/max=%d/min=%d/workers=%d", c.games, c.leaves, c.maxBatch, c.minBatch, c.workers)
+		name := fmt.Sprintf("width=%d/games=%d/leaves=%d/max=%d/min=%d/workers=%d", c.width, c.games, c.leaves, c.maxBatch, c.minBatch, c.workers)
 		b.Run(name, func(b *testing.B) {
 			bc := net.DefaultBatcherConfig()
 			bc.MaxBatch, bc.MinBatch, bc.Workers = c.maxBatch, c.minBatch, c.workers
 			for b.Loop() {
-				benchThroughput(b, c.games, c.leaves, bc, 4*time.Second)
+				benchThroughput(b, c.width, c.games, c.leaves, bc, 4*time.Second)
 			}
 		})
 	}
 }
 
 // benchThroughput runs one pool until it is warm, then measures a window.
-func benchThroughput(b *testing.B, games, leaves int, bc net.BatcherConfig, window time.Duration) {
+func benchThroughput(b *testing.B, width, games, leaves int, bc net.BatcherConfig, window time.Duration) {
 	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
-	nc.Width, nc.Blocks, nc.ValueHidden = 128, 2, 64
+	nc.Width, nc.Blocks, nc.ValueHidden = width, 2, 64
 	params := net.NewParams(nc)
 	params.Init(rand.New(rand.NewPCG(1, 2)))
 	bat := net.NewBatcher(params, bc)
