@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +24,7 @@ type Client struct {
 	w       io.Writer
 	closed  bool
 	lines   chan string   // the engine's lines, closed when its output ends
+	readErr error         // why the output ended, if not at its end; set before lines closes
 	stop    chan struct{} // closed by Close: the reader drops the rest
 	once    sync.Once
 	pending int // readyok answers still to come
@@ -56,17 +56,27 @@ func NewClient(w io.Writer, r io.Reader) *Client {
 	return c
 }
 
-// read passes the engine's lines on until its output ends.
+// read passes the engine's lines on until its output ends, dropping
+// lines over MaxLine (no answer is that long).
 func (c *Client) read(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
+	lr := NewLineReader(r)
+	for {
+		line, long, err := lr.Next()
+		if err != nil {
+			if err != io.EOF {
+				c.readErr = fmt.Errorf("protocol: read the engine's output: %w", err)
+			}
+			close(c.lines)
+			return
+		}
+		if long {
+			continue
+		}
 		select {
-		case c.lines <- sc.Text():
+		case c.lines <- line:
 		case <-c.stop:
 		}
 	}
-	close(c.lines)
 }
 
 // Send writes one command.
@@ -96,13 +106,16 @@ func (c *Client) Close() {
 }
 
 // Next returns the engine's next answer, skipping lines that do not
-// parse; ErrEnded when its output has ended, ErrNoAnswer when done closes
-// first.
+// parse; ErrEnded when its output has ended (wrapping the read error, if
+// that is why), ErrNoAnswer when done closes first.
 func (c *Client) Next(done <-chan struct{}) (Answer, error) {
 	for {
 		select {
 		case line, ok := <-c.lines:
 			if !ok {
+				if c.readErr != nil {
+					return nil, fmt.Errorf("%w: %w", ErrEnded, c.readErr)
+				}
 				return nil, ErrEnded
 			}
 			if a, err := ParseAnswer(line); err == nil {

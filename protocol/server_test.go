@@ -197,3 +197,62 @@ func TestClientEnded(t *testing.T) {
 		t.Error("Send after Close succeeded")
 	}
 }
+
+// failingReader returns its text, then err.
+type failingReader struct {
+	text string
+	err  error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.text == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.text)
+	r.text = r.text[n:]
+	return n, nil
+}
+
+func TestClientReadsLines(t *testing.T) {
+	broken := errors.New("pipe broke")
+	tests := []struct {
+		name    string
+		out     io.Reader
+		want    []Answer
+		wantErr error // besides ErrEnded
+	}{
+		{"crlf and spaces", strings.NewReader("  readyok\r\nbestmove 3\r\n"),
+			[]Answer{ReadyOK{}, BestMove{Pit: 3}}, nil},
+		{"an overlong line is dropped, not the end", strings.NewReader("readyok\ninfo string " + strings.Repeat("x", 2<<20) + "\nbestmove 3\n"),
+			[]Answer{ReadyOK{}, BestMove{Pit: 3}}, nil},
+		{"a last line without newline", strings.NewReader("readyok\nbestmove 4"),
+			[]Answer{ReadyOK{}, BestMove{Pit: 4}}, nil},
+		{"a read error is kept", &failingReader{text: "readyok\n", err: broken},
+			[]Answer{ReadyOK{}}, broken},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewClient(io.Discard, tt.out)
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			done := ctx.Done()
+			for _, want := range tt.want {
+				a, err := c.Next(done)
+				if err != nil {
+					t.Fatalf("want %v: %v", want, err)
+				}
+				if a.Format() != want.Format() {
+					t.Errorf("got %q, want %q", a.Format(), want.Format())
+				}
+			}
+			_, err := c.Next(done)
+			if !errors.Is(err, ErrEnded) {
+				t.Fatalf("after the answers: %v, want ErrEnded", err)
+			}
+			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+				t.Errorf("end: %v, want it to wrap %v", err, tt.wantErr)
+			}
+		})
+	}
+}
