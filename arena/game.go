@@ -167,7 +167,7 @@ func play(ctx context.Context, start env.State, opening []env.Action, white, bla
 			r.Reset()
 		}
 	}
-	rec := &Record{Game: st.Spec().Name, White: white.spec, Black: black.spec, Start: start.String(), Opening: pits(opening)}
+	rec := &Record{Game: st.Spec().Name, White: white.spec, Black: black.spec, Start: start.String(), Opening: env.Pits(opening)}
 	moves := make([]env.Action, 0, 256)
 	for len(moves) < maxPlies && st.Result() == env.Ongoing {
 		mover := white
@@ -193,7 +193,7 @@ func play(ctx context.Context, start env.State, opening []env.Action, white, bla
 	if res == env.Ongoing {
 		res, rec.Reason = env.Adjudicate(st), fmt.Sprintf("adjudicated by the stores after %d moves", maxPlies) // as self-play
 	}
-	rec.Moves, rec.Result, rec.Final = pits(moves), res.String(), st.String()
+	rec.Moves, rec.Result, rec.Final = env.Pits(moves), res.String(), st.String()
 	n, err := note(start, append(append([]env.Action(nil), opening...), moves...))
 	if err != nil {
 		return nil, env.Ongoing, fmt.Errorf("arena: notation: %w", err)
@@ -207,15 +207,6 @@ func observe(ag agent.Agent, a env.Action, next env.State) {
 	if o, ok := ag.(agent.Observer); ok {
 		o.Played(a, next)
 	}
-}
-
-// pits returns the moves as pit numbers.
-func pits(moves []env.Action) []int {
-	p := make([]int, len(moves))
-	for i, a := range moves {
-		p[i] = a.Pit()
-	}
-	return p
 }
 
 // Balance is the test a generated opening passes when a match asks for

@@ -134,8 +134,8 @@ func (m *Match) forfeit(start env.State, open []env.Action, white, black player,
 	for _, a := range all {
 		st.Apply(a) // played and checked
 	}
-	rec := &Record{Game: st.Spec().Name, White: white.spec, Black: black.spec, Start: start.String(), Opening: pits(open),
-		Moves: pits(w.moves), Result: res.String(), Reason: reason, Final: st.String()}
+	rec := &Record{Game: st.Spec().Name, White: white.spec, Black: black.spec, Start: start.String(), Opening: env.Pits(open),
+		Moves: env.Pits(w.moves), Result: res.String(), Reason: reason, Final: st.String()}
 	if n, nerr := note(start, all); nerr == nil {
 		rec.Notation = n
 	}

@@ -164,11 +164,7 @@ func parseRecord(start env.State, rec string) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	moves := make([]int, len(acts))
-	for i, a := range acts {
-		moves[i] = a.Pit()
-	}
-	return moves, nil
+	return env.Pits(acts), nil
 }
 
 func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {

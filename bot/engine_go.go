@@ -201,7 +201,7 @@ func (s *search) info() {
 				in = s.infoLine(a, l.PV)
 				in.Has, in.MultiPV = in.Has|protocol.InfoMultiPV, 1
 			} else {
-				in.PV = pits(l.PV)
+				in.PV = env.Pits(l.PV)
 				setScore(&in, l.Score, l.Mate)
 				if a.Depth > 0 {
 					in.Has, in.Depth = in.Has|protocol.InfoDepth, a.Depth
@@ -231,7 +231,7 @@ func (s *search) info() {
 
 // infoLine is the info line of analysis a with line pv, less its time.
 func (s *search) infoLine(a agent.Analysis, pv []env.Action) protocol.Info {
-	in := protocol.Info{Has: protocol.InfoValue | protocol.InfoWinProb | protocol.InfoPV, Value: a.Value, WinProb: a.WinProb, PV: pits(pv)}
+	in := protocol.Info{Has: protocol.InfoValue | protocol.InfoWinProb | protocol.InfoPV, Value: a.Value, WinProb: a.WinProb, PV: env.Pits(pv)}
 	switch {
 	case a.Depth > 0:
 		in.Has |= protocol.InfoDepth | protocol.InfoSelDepth | protocol.InfoNodes
@@ -269,15 +269,6 @@ func perMille(wdl [3]float32) [3]int {
 	l := int(math.Round(float64(wdl[2]) * 1000))
 	w, l = min(max(w, 0), 1000), min(max(l, 0), 1000-min(max(w, 0), 1000))
 	return [3]int{w, 1000 - w - l, l}
-}
-
-// pits returns actions as pit numbers.
-func pits(line []env.Action) []int {
-	out := make([]int, len(line))
-	for i, m := range line {
-		out[i] = m.Pit()
-	}
-	return out
 }
 
 // finish writes the move statistics and the last info line, and returns

@@ -12,10 +12,10 @@
 // (where a tuzdyk or castle may stand).
 //
 // One of each: Player.Name names a side for people, Drawing draws any
-// board (Drawer), LegalPits lists the legal moves as pit numbers, Same
-// compares two positions, MaxActions bounds every game's action count, and
-// Spec.ParseMoves reads a record in the game's notation (Spec.ReadMove),
-// as Spec.FormatMoves writes one.
+// board (Drawer), Pits turns actions into pit numbers and LegalPits lists
+// the legal moves as such, Same compares two positions, MaxActions bounds
+// every game's action count, and Spec.ParseMoves reads a record in the
+// game's notation (Spec.ReadMove), as Spec.FormatMoves writes one.
 //
 // Record files (docs/RECORDS.md): a GameRecord is one game with header
 // tags in the manner of chess's PGN; RecordReader and ReadRecords read a

@@ -20,10 +20,5 @@ func Drawing(st State) string {
 // order (none when the game is over).
 func LegalPits(st State) []int {
 	var buf [MaxActions]Action
-	moves := st.Legal(buf[:0])
-	pits := make([]int, len(moves))
-	for i, a := range moves {
-		pits[i] = a.Pit()
-	}
-	return pits
+	return Pits(st.Legal(buf[:0]))
 }

@@ -47,6 +47,15 @@ type Action uint8
 // Pit returns the 1-based pit number that names the action in records.
 func (a Action) Pit() int { return int(a) + 1 }
 
+// Pits returns moves as pit numbers (Action.Pit), in a new slice.
+func Pits(moves []Action) []int {
+	pits := make([]int, len(moves))
+	for i, a := range moves {
+		pits[i] = a.Pit()
+	}
+	return pits
+}
+
 // Result is the result of a game: Ongoing until the position is terminal.
 type Result int8
 
