@@ -24,11 +24,13 @@ const (
 	anchorsFile = "anchors.json"
 	lossPlot    = "loss.png"
 	eloPlot     = "elo.png"
+	mistakePlot = "mistakes.png"
 	shardsDir   = "shards"
 	modelsDir   = "models"
 	gamesDir    = "games"
 	clusterDir  = "cluster"
 	natsDir     = "nats"
+	tokenFile   = "token" // inside clusterDir
 )
 
 // Kinds of evaluation games, each saved to its own file per iteration
@@ -74,6 +76,10 @@ func (d Dir) LossPlot() string { return d.file(lossPlot) }
 // EloPlot is the chart of the network's strength against the baselines.
 func (d Dir) EloPlot() string { return d.file(eloPlot) }
 
+// MistakePlot is the chart of the network's mistake rate in tablebase
+// positions, drawn when the run has a tablebase.
+func (d Dir) MistakePlot() string { return d.file(mistakePlot) }
+
 // Shards is the folder of the self-play sample shards.
 func (d Dir) Shards() string { return d.file(shardsDir) }
 
@@ -101,10 +107,15 @@ func (d Dir) Games(it int, kind string) string {
 	return d.file(gamesDir, fmt.Sprintf("iter-%04d-%s.jsonl", it, kind))
 }
 
-// Cluster is the folder of the run's NATS side (package cluster): its run
-// id ("run-id"), the ledger of worker batches per iteration
-// ("batches-NNNNNN.txt") and a made-up token ("token").
+// Cluster is the folder of the run's NATS side: its run id ("run-id") and
+// the ledger of worker batches per iteration ("batches-NNNNNN.txt"), both
+// named by package cluster, and ClusterToken.
 func (d Dir) Cluster() string { return d.file(clusterDir) }
+
+// ClusterToken holds the token made up for the workers when the trainer
+// serves NATS beyond loopback with no token or keys given; a resumed run
+// reuses it.
+func (d Dir) ClusterToken() string { return d.file(clusterDir, tokenFile) }
 
 // NATS is the embedded NATS server's JetStream storage.
 func (d Dir) NATS() string { return d.file(natsDir) }

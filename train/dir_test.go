@@ -24,6 +24,7 @@ func TestDirNames(t *testing.T) {
 		{d.Anchors(), "anchors.json"},
 		{d.LossPlot(), "loss.png"},
 		{d.EloPlot(), "elo.png"},
+		{d.MistakePlot(), "mistakes.png"},
 		{d.Shards(), "shards"},
 		{d.Shard(3), "shards/" + data.ShardName(3)},
 		{d.Models(), "models"},
@@ -32,6 +33,9 @@ func TestDirNames(t *testing.T) {
 		{d.GamesDir(), "games"},
 		{d.Games(7, GateGames), "games/iter-0007-gate.jsonl"},
 		{d.Games(7, BaselineGames), "games/iter-0007-baseline.jsonl"},
+		{d.Cluster(), "cluster"},
+		{d.ClusterToken(), "cluster/token"},
+		{d.NATS(), "nats"},
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {

@@ -78,7 +78,8 @@
 //	games/iter-NNNN-gate.jsonl      Games(N, GateGames)      step 3, appended                candidate against best, a record per game
 //	games/iter-NNNN-baseline.jsonl  Games(N, BaselineGames)  step 3, appended                best against the baselines
 //	export.kmodel                   Export                   by `kumalak export` only        the best network with its net.Card
-//	cluster/                        Cluster                  with Options.NATS               run-id, the ledger batches-NNNNNN.txt (step 1), token
+//	cluster/                        Cluster                  with Options.NATS               run-id, the ledger batches-NNNNNN.txt (step 1)
+//	cluster/token                   ClusterToken             by `kumalak train --listen`     a made-up token for the workers (no token or keys given)
 //	nats/                           NATS                     by the embedded NATS server     its JetStream storage (stream, buckets)
 //
 // Every file but the appended ones (metrics.jsonl, games/) and the plots is

@@ -47,10 +47,6 @@ func Plot(ms []Metrics, a *net.Anchors, d Dir) error {
 	return nil
 }
 
-// MistakePlot is the chart of the network's mistake rate in tablebase
-// positions, drawn when the run has a tablebase.
-func (d Dir) MistakePlot() string { return d.file("mistakes.png") }
-
 // mistakeChart draws the share of the network's judged moves that lost
 // value, and the stones lost per mistake, against training time; nil when
 // no iteration was judged.

@@ -128,10 +128,10 @@ func loopbackListen(addr string) bool {
 	return host == "localhost" || strings.HasPrefix(host, "127.") || host == "::1"
 }
 
-// newTokenFile makes a random token and keeps it in the file "token" of runDir.Cluster(),
+// newTokenFile makes a random token and keeps it in runDir.ClusterToken(),
 // readable by its owner only; a resumed run reuses it.
 func newTokenFile(runDir train.Dir) (string, string, error) {
-	path := filepath.Join(runDir.Cluster(), "token")
+	path := runDir.ClusterToken()
 	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
 		return strings.TrimSpace(string(b)), path, nil
 	}
