@@ -23,6 +23,9 @@
 // writer that is a GameLog takes each game whole instead: Logs writes it
 // both as that JSON line and as a game record with header tags
 // (env.GameRecord, docs/RECORDS.md), which replay and analyze read.
+// Record.Replay gives back the position after a record's opening and the
+// agents' moves, which is what the judge of mistakes (package solve) reads
+// in `kumalak arena --judge` and in train's baseline games.
 //
 // Recovery: an agent whose move fails (an engine that crashed, hung past
 // its timeout or answered an illegal move, or any other error) loses that

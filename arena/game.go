@@ -144,6 +144,36 @@ func (r *Record) GameRecord(spec *env.Spec) (*env.GameRecord, error) {
 	return g, nil
 }
 
+// Replay returns the position r's agents started from (its start after
+// the opening, every opening move checked) and their moves as actions,
+// checked only to be pits of the game: what a caller replays them from,
+// such as the judge of mistakes (solve's Judge.Game checks each move).
+// spec is the game, r.Game's.
+func (r *Record) Replay(spec *env.Spec) (env.State, []env.Action, error) {
+	if spec == nil || spec.Name != r.Game {
+		return nil, nil, fmt.Errorf("arena: record of %s, not of game %v", r.Game, spec)
+	}
+	st, err := spec.Start(r.Start)
+	if err != nil {
+		return nil, nil, fmt.Errorf("arena: record of game %d: %w", r.Index+1, err)
+	}
+	for i, p := range r.Opening {
+		a, err := env.CheckMove(st, p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("arena: record of game %d: opening move %d: %w", r.Index+1, i+1, err)
+		}
+		st.Apply(a)
+	}
+	moves := make([]env.Action, len(r.Moves))
+	for i, p := range r.Moves {
+		if p < 1 || p > spec.NumActions {
+			return nil, nil, fmt.Errorf("arena: record of game %d: move %d: pit %d out of range 1..%d", r.Index+1, i+1, p, spec.NumActions)
+		}
+		moves[i] = env.Action(p - 1)
+	}
+	return st, moves, nil
+}
+
 // errAborted marks a game cut short by the match's context.
 var errAborted = errors.New("arena: game aborted")
 

@@ -3,6 +3,7 @@ package arena
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,5 +58,43 @@ func TestRecordGameRecordErrors(t *testing.T) {
 	}
 	if err := (&Logs{}).LogGame(&Record{}); err != nil {
 		t.Errorf("empty logs: %v", err)
+	}
+}
+
+func TestRecordReplay(t *testing.T) {
+	spec := envtest.Kalah3
+	tests := []struct {
+		name    string
+		r       Record
+		moves   []env.Action
+		wantErr string
+	}{
+		{"start and opening", Record{Game: spec.Name, Opening: []int{1}, Moves: []int{2, 3}}, []env.Action{1, 2}, ""},
+		{"no opening", Record{Game: spec.Name, Moves: []int{3}}, []env.Action{2}, ""},
+		{"another game", Record{Game: "other"}, nil, "not of game"},
+		{"bad start", Record{Game: spec.Name, Start: "x"}, nil, "game 1"},
+		{"illegal opening", Record{Game: spec.Name, Opening: []int{9}}, nil, "opening move 1"},
+		{"move out of range", Record{Game: spec.Name, Index: 4, Moves: []int{1, 257}}, nil, "game 5: move 2: pit 257 out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, moves, err := tt.r.Replay(spec)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := spec.New()
+			for _, p := range tt.r.Opening {
+				want.Apply(env.Action(p - 1))
+			}
+			if st.String() != want.String() || !slices.Equal(moves, tt.moves) {
+				t.Errorf("got %s %v, want %s %v", st, moves, want, tt.moves)
+			}
+		})
 	}
 }

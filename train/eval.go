@@ -226,20 +226,19 @@ func (l *judgeRecords) Write(p []byte) (int, error) { return l.w.Write(p) }
 
 // LogGame judges the player's moves of r, after the opening, and writes r.
 func (l *judgeRecords) LogGame(r *arena.Record) error {
-	st, err := l.spec.Start(r.Start)
+	st, moves, err := r.Replay(l.spec)
 	if err != nil {
 		return fmt.Errorf("train: judge: %w", err)
 	}
-	for i, p := range append(append([]int(nil), r.Opening...), r.Moves...) {
-		a, err := env.CheckMove(st, p)
-		if err != nil {
-			return fmt.Errorf("train: judge: game %d: %w", r.Index+1, err)
-		}
-		if i >= len(r.Opening) && (r.White == l.player) == (st.ToMove() == env.White) {
-			l.j.Record(l.tally, st, a)
-		}
-		st.Apply(a)
+	var t [2]solve.Tally
+	if err := l.j.Game(st, moves, &t); err != nil {
+		return fmt.Errorf("train: judge: game %d: %w", r.Index+1, err)
 	}
+	side := env.Black
+	if r.White == l.player {
+		side = env.White
+	}
+	l.tally.Merge(&t[side])
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("train: record: %w", err)

@@ -110,18 +110,9 @@ func (l *judgeLog) LogGame(r *arena.Record) error {
 // judgeRecord judges the moves of r after its opening into the tallies of
 // its white and black players.
 func judgeRecord(j *solve.Judge, spec *env.Spec, r *arena.Record, white, black *solve.Tally) error {
-	st, err := spec.Start(r.Start)
+	st, moves, err := r.Replay(spec)
 	if err != nil {
-		return fmt.Errorf("judge: game %d: %w", r.Index+1, err)
-	}
-	for _, p := range r.Opening {
-		if err := env.Play(st, p); err != nil {
-			return fmt.Errorf("judge: game %d: opening: %w", r.Index+1, err)
-		}
-	}
-	moves := make([]env.Action, len(r.Moves))
-	for i, p := range r.Moves {
-		moves[i] = env.Action(p - 1)
+		return fmt.Errorf("judge: %w", err)
 	}
 	var t [2]solve.Tally
 	if err := j.Game(st, moves, &t); err != nil {
