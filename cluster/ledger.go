@@ -137,7 +137,8 @@ func (l *Ledger) Record(it int, es []Entry) error {
 }
 
 // Prune removes the files of iterations before first (the trainer passes
-// its oldest shard's iteration, so that a file lives as long as its shard).
+// the iteration after the newest shard it pruned, so that a file lives as
+// long as its shard).
 func (l *Ledger) Prune(first int) error {
 	files, err := ledgerFiles(l.dir)
 	if err != nil {

@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -144,24 +145,38 @@ func (r *Run) recordRemote(it int, take *cluster.Take) error {
 	return nil
 }
 
-// commitRemote acknowledges the checkpointed batches, prunes the ledger
-// files whose shards are gone and publishes a newly promoted network to the
-// workers. A failed publish does not stop the run: it is logged and tried
-// again after the next iteration (and at the next start).
+// pruneLedger removes the ledger files of the shards the checkpoint just
+// pruned (removed, the paths data.Prune returns) and of any older ones, so
+// that a ledger file lives as long as its shard. Prune removes the oldest
+// shards only, so every shard before the newest removed one is gone.
+func (r *Run) pruneLedger(removed []string) error {
+	if r.ledger == nil {
+		return nil
+	}
+	newest := -1
+	for _, p := range removed {
+		if it, ok := data.ParseShardName(filepath.Base(p)); ok {
+			newest = max(newest, it)
+		}
+	}
+	if newest < 0 {
+		return nil
+	}
+	if err := r.ledger.Prune(newest + 1); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return nil
+}
+
+// commitRemote acknowledges the checkpointed batches and publishes a newly
+// promoted network to the workers. A failed publish does not stop the run:
+// it is logged and tried again after the next iteration (and at the next
+// start).
 func (r *Run) commitRemote(ctx context.Context, take *cluster.Take) error {
 	if r.hub == nil {
 		return nil
 	}
 	r.hub.Commit(take)
-	infos, err := data.ListShards(r.dir.Shards())
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	if len(infos) > 0 {
-		if err := r.ledger.Prune(infos[0].Header.Iteration); err != nil {
-			return fmt.Errorf("train: %w", err)
-		}
-	}
 	if r.published == r.state.BestIteration || ctx.Err() != nil {
 		return nil
 	}

@@ -126,3 +126,45 @@ func batchOf(r *Run, run, worker string, seq, n int) *cluster.Batch {
 	}
 	return b
 }
+
+// TestPruneLedger: the ledger files of the pruned shards, and of any older
+// ones, go; the rest stay.
+func TestPruneLedger(t *testing.T) {
+	dir := Dir(t.TempDir())
+	l, err := cluster.OpenLedger(dir.Cluster(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for it := 1; it <= 5; it++ {
+		if err := l.Record(it, []cluster.Entry{{ID: fmt.Sprintf("w.s.%d", it), Worker: "w", Samples: 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &Run{dir: dir, ledger: l}
+	tests := []struct {
+		removed []string
+		kept    []int // the iterations whose ledger files remain
+	}{
+		{nil, []int{1, 2, 3, 4, 5}},
+		{[]string{"not-a-shard"}, []int{1, 2, 3, 4, 5}},
+		{[]string{dir.Shard(2)}, []int{3, 4, 5}}, // iteration 1's file, left by a crash, goes too
+		{[]string{dir.Shard(3)}, []int{4, 5}},
+	}
+	for _, tt := range tests {
+		if err := r.pruneLedger(tt.removed); err != nil {
+			t.Fatal(err)
+		}
+		var kept []int
+		for it := 1; it <= 5; it++ {
+			if _, err := os.Stat(cluster.LedgerFile(dir.Cluster(), it)); err == nil {
+				kept = append(kept, it)
+			}
+		}
+		if fmt.Sprint(kept) != fmt.Sprint(tt.kept) {
+			t.Errorf("after pruning %v: ledger files of %v, want %v", tt.removed, kept, tt.kept)
+		}
+	}
+	if err := (&Run{dir: dir}).pruneLedger([]string{dir.Shard(5)}); err != nil {
+		t.Errorf("without a ledger: %v", err)
+	}
+}

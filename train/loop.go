@@ -220,8 +220,12 @@ func (r *Run) checkpoint(cand *net.Model, m Metrics, fresh int, t0 time.Time) er
 			return fmt.Errorf("train: %w", err)
 		}
 	}
-	if _, err := data.Prune(r.dir.Shards(), r.cfg.Window, r.cfg.KeepShards); err != nil {
+	removed, err := data.Prune(r.dir.Shards(), r.cfg.Window, r.cfg.KeepShards)
+	if err != nil {
 		return fmt.Errorf("train: %w", err)
+	}
+	if err := r.pruneLedger(removed); err != nil {
+		return err
 	}
 	if err := r.pruneModels(it); err != nil {
 		return err
