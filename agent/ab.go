@@ -23,6 +23,14 @@ const (
 	noMove    = 0xff
 )
 
+// Defaults of the ab kind's keys, in its key table and its builder; the tb
+// kind's fallback search is an ab of these defaults too.
+const (
+	abDefaultDepth = 6  // depth=, in plies, without time=
+	abDefaultTT    = 16 // tt=, in MiB
+	abDefaultMob   = 50 // mob=, in hundredths of a stone per legal move
+)
+
 // alphaBeta is negamax alpha-beta with iterative deepening. Turns do not
 // always alternate, so a child's score is negated only when the child's
 // mover differs from the node's (child).
@@ -74,11 +82,11 @@ func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 		return nil, fmt.Errorf("ab needs a game with stores (env.Scorer); %s has none", spec.Name)
 	}
 	depth, limit := abLimits(o.lim)
-	mob, err := o.int("mob", 50, -10000, 10000)
+	mob, err := o.int("mob", abDefaultMob, -10000, 10000)
 	if err != nil {
 		return nil, err
 	}
-	mib, err := o.int("tt", 16, 0, MaxHash)
+	mib, err := o.int("tt", abDefaultTT, 0, MaxHash)
 	if err != nil {
 		return nil, err
 	}
@@ -91,8 +99,8 @@ func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	return newSearcher(spec, depth, limit, int32(mob), mib, rng), nil
 }
 
-// abLimits returns the depth and time of limits l: depth 6 by default,
-// MaxDepth when only a time is given.
+// abLimits returns the depth and time of limits l: abDefaultDepth by
+// default, MaxDepth when only a time is given.
 func abLimits(l Limits) (depth int, limit time.Duration) {
 	depth = l.Depth
 	switch {
@@ -100,7 +108,7 @@ func abLimits(l Limits) (depth int, limit time.Duration) {
 	case l.Time > 0:
 		depth = MaxDepth
 	default:
-		depth = 6
+		depth = abDefaultDepth
 	}
 	return depth, l.Time
 }

@@ -58,10 +58,10 @@ var kinds = []kind{
 		keys: []key{{"extra", "1", "bonus, in stones, for a move that keeps the turn"}}, build: newGreedy},
 	{name: "ab", short: "alpha-beta negamax, iterative deepening, transposition table; evaluation = store difference + mobility",
 		keys: []key{
-			{"depth", fmt.Sprintf("6; %d with time=", MaxDepth), fmt.Sprintf("deepest iteration, in plies (1..%d)", MaxDepth)},
+			{"depth", fmt.Sprintf("%d; %d with time=", abDefaultDepth, MaxDepth), fmt.Sprintf("deepest iteration, in plies (1..%d)", MaxDepth)},
 			{"time", "none", "time per move, e.g. 200ms or 2s; the search stops at depth or time, whichever comes first"},
-			{"tt", "16", "transposition table size in MiB (0 turns it off; needs a game with hashes)"},
-			{"mob", "50", "evaluation bonus per legal move of the mover, in hundredths of a stone (mobility)"},
+			{"tt", strconv.Itoa(abDefaultTT), "transposition table size in MiB (0 turns it off; needs a game with hashes)"},
+			{"mob", strconv.Itoa(abDefaultMob), "evaluation bonus per legal move of the mover, in hundredths of a stone (mobility)"},
 		},
 		lim:   limitKeys{time: "time", depth: "depth", max: abMaxLimits},
 		build: newAlphaBeta},

@@ -49,7 +49,7 @@ func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 		return nil, err
 	}
 	t := &tbAgent{rng: rng, game: spec.Name, walk: spec.New(), moves: make([]solve.MoveValue, 0, spec.NumActions)}
-	t.fb = newSearcher(spec, MaxDepth, tbDefaultTime/2, 50, 16, rng)
+	t.fb = newSearcher(spec, MaxDepth, tbDefaultTime/2, abDefaultMob, abDefaultTT, rng)
 	if err := t.SetLimits(o.lim); err != nil {
 		return nil, err
 	}

@@ -200,6 +200,25 @@ func TestTBSolverOutside(t *testing.T) {
 	}
 }
 
+// TestTBFallbackIsPlainAB: the middle game's alpha-beta evaluates and
+// hashes as an "ab" spec with no keys does, on every game tb plays.
+func TestTBFallbackIsPlainAB(t *testing.T) {
+	for _, spec := range []*env.Spec{mangala.Spec, mangala.KaleSpec} {
+		tb, err := New(spec, "tb:time=1ms", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ab, err := New(spec, "ab", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fb, plain := tb.(*tbAgent).fb, ab.(*alphaBeta)
+		if fb.mob != plain.mob || fb.mib != plain.mib || (fb.tt == nil) != (plain.tt == nil) {
+			t.Errorf("%s: fallback mob %d, table %d MiB; ab's %d, %d MiB", spec.Name, fb.mob, fb.mib, plain.mob, plain.mib)
+		}
+	}
+}
+
 // TestTBSpecs: tb takes only mangala, a real folder, and WithTablebase
 // gives the folder to the kinds that take one.
 func TestTBSpecs(t *testing.T) {
