@@ -68,12 +68,14 @@ type alphaBeta struct {
 	legalBuf []env.Action
 }
 
-// plyData is the scratch of one ply: moves, child positions and their order.
+// plyData is the scratch of one ply: moves, child positions (also as
+// env.Scorer, converted once) and their order.
 type plyData struct {
-	moves []env.Action
-	kids  []env.State
-	keys  []int32
-	order []int
+	moves   []env.Action
+	kids    []env.State
+	scorers []env.Scorer // kids[i] as an env.Scorer
+	keys    []int32
+	order   []int
 }
 
 func newAlphaBeta(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
@@ -138,9 +140,10 @@ func newSearcher(spec *env.Spec, depth int, limit time.Duration, mob int32, mib 
 	for i := range s.plies {
 		p := &s.plies[i]
 		p.moves = make([]env.Action, 0, n)
-		p.kids = make([]env.State, n)
+		p.kids, p.scorers = make([]env.State, n), make([]env.Scorer, n)
 		for k := range p.kids {
 			p.kids[k] = spec.New()
+			p.scorers[k] = p.kids[k].(env.Scorer) // newAlphaBeta checked the game
 		}
 		p.keys = make([]int32, n)
 		p.order = make([]int, n)
@@ -332,12 +335,12 @@ func (s *alphaBeta) search(st env.State, depth, ply int, alpha, beta int32) int3
 	if s.stopped {
 		return 0
 	}
-	me := st.ToMove()
-	if v, ok := s.settled(st, me, ply); ok {
+	me, sc := st.ToMove(), st.(env.Scorer)
+	if v, ok := s.settled(st, sc, me, ply); ok {
 		return v
 	}
 	if depth <= 0 || ply >= maxPly-1 {
-		return s.eval(st, me)
+		return s.eval(st, sc, me)
 	}
 	alpha0, ttMove := alpha, noMove
 	var key uint64
@@ -349,18 +352,18 @@ func (s *alphaBeta) search(st env.State, depth, ply int, alpha, beta int32) int3
 		}
 		ttMove = m
 	}
-	best, bestMove := s.searchKids(st, me, depth, ply, alpha, beta, ttMove)
+	best, bestMove := s.searchKids(st, sc, me, depth, ply, alpha, beta, ttMove)
 	if s.tt != nil && !s.stopped {
 		s.tt.store(key, depth, ply, best, alpha0, beta, bestMove)
 	}
 	return best
 }
 
-// searchKids searches the children of st in order and returns the best
-// score and move.
-func (s *alphaBeta) searchKids(st env.State, me env.Player, depth, ply int, alpha, beta int32, ttMove int) (int32, int) {
+// searchKids searches the children of st (whose scores are sc) in order
+// and returns the best score and move.
+func (s *alphaBeta) searchKids(st env.State, sc env.Scorer, me env.Player, depth, ply int, alpha, beta int32, ttMove int) (int32, int) {
 	p := &s.plies[ply]
-	s.expand(st, p, me, ttMove)
+	s.expand(st, sc, p, me, ttMove)
 	best, bestMove := int32(-infScore), noMove
 	for _, i := range p.order[:len(p.moves)] {
 		v := s.child(me, p.kids[i], depth-1, ply+1, alpha, beta)
@@ -384,13 +387,13 @@ func (s *alphaBeta) searchKids(st env.State, me env.Player, depth, ply int, alph
 }
 
 // settled scores a finished game, or a game already decided because one
-// store holds more than half the stones (stones never leave a store).
-func (s *alphaBeta) settled(st env.State, me env.Player, ply int) (int32, bool) {
+// store holds more than half the stones (stones never leave a store); sc
+// is st's stores.
+func (s *alphaBeta) settled(st env.State, sc env.Scorer, me env.Player, ply int) (int32, bool) {
 	win := int32(winScore - ply)
 	if r := st.Result(); r != env.Ongoing {
 		return int32(r.Value(me)) * win, true
 	}
-	sc := st.(env.Scorer)
 	switch {
 	case sc.Store(me) > s.half:
 		return win, true
@@ -400,10 +403,9 @@ func (s *alphaBeta) settled(st env.State, me env.Player, ply int) (int32, bool) 
 	return 0, false
 }
 
-// eval is the static score of st for me: the store difference, plus the
-// mobility bonus when set.
-func (s *alphaBeta) eval(st env.State, me env.Player) int32 {
-	sc := st.(env.Scorer)
+// eval is the static score of st for me: the store difference (of sc,
+// st's stores), plus the mobility bonus when set.
+func (s *alphaBeta) eval(st env.State, sc env.Scorer, me env.Player) int32 {
 	v := int32(sc.Store(me)-sc.Store(me.Other())) * stoneUnit
 	if s.mob != 0 {
 		s.legalBuf = st.Legal(s.legalBuf[:0])
@@ -414,9 +416,9 @@ func (s *alphaBeta) eval(st env.State, me env.Player) int32 {
 
 // expand fills p with st's children, ordered: the table's move, then by the
 // immediate store gain (a kept turn counting one stone), then by history.
-func (s *alphaBeta) expand(st env.State, p *plyData, me env.Player, ttMove int) {
+// sc is st's stores.
+func (s *alphaBeta) expand(st env.State, sc env.Scorer, p *plyData, me env.Player, ttMove int) {
 	p.moves = st.Legal(p.moves[:0])
-	sc := st.(env.Scorer)
 	base := sc.Store(me) - sc.Store(me.Other())
 	for i, a := range p.moves {
 		c := p.kids[i]
@@ -427,7 +429,7 @@ func (s *alphaBeta) expand(st env.State, p *plyData, me env.Player, ttMove int) 
 			p.keys[i] = math.MaxInt32
 			continue
 		}
-		cs := c.(env.Scorer)
+		cs := p.scorers[i]
 		gain := int32(cs.Store(me) - cs.Store(me.Other()) - base)
 		if c.ToMove() == me {
 			gain++

@@ -13,11 +13,12 @@ import (
 // minimax is plain minimax without pruning, from White's view, scoring
 // leaves like the alpha-beta search: the reference it must agree with.
 func minimax(s *alphaBeta, st env.State, depth, ply int) int32 {
-	if v, ok := s.settled(st, st.ToMove(), ply); ok && ply > 0 { // the root is always searched
+	sc := st.(env.Scorer)
+	if v, ok := s.settled(st, sc, st.ToMove(), ply); ok && ply > 0 { // the root is always searched
 		return whiteView(st, v)
 	}
 	if depth == 0 {
-		return whiteView(st, s.eval(st, st.ToMove()))
+		return whiteView(st, s.eval(st, sc, st.ToMove()))
 	}
 	var buf [16]env.Action
 	best := int32(infScore)
