@@ -99,7 +99,7 @@ type Eval struct {
 // MoveAnalysis is the judgement of one move of the game.
 type MoveAnalysis struct {
 	Ply    int    `json:"ply"`    // 1-based, in the order played
-	Number string `json:"number"` // the move number as records write it: "3." or "3..."
+	Number string `json:"number"` // the move number as records write it: togyz's "3." or "3..."; "" in mangala, whose records number no moves
 	Mover  string `json:"mover"`  // "white" or "black"
 	Pit    int    `json:"pit"`    // the pit played
 	Move   string `json:"move"`   // the move in the game's notation, e.g. togyz's "76"
@@ -305,9 +305,10 @@ func (j *judge) report() *GameAnalysis {
 	for _, t := range g.Tags {
 		out.Tags[t.Name] = t.Value
 	}
+	nums := moveNumbers(j.pos[0].st, g.Moves)
 	for i, a := range g.Moves {
 		before, after := j.pos[i], j.pos[i+1]
-		m := MoveAnalysis{Ply: i + 1, Number: moveNumber(j.pos, i), Mover: before.st.ToMove().Name(), Pit: a.Pit(),
+		m := MoveAnalysis{Ply: i + 1, Number: nums[i], Mover: before.st.ToMove().Name(), Pit: a.Pit(),
 			Move: moveText(before.st, []env.Action{a}), Before: before.eval,
 			After: flip(after.eval, after.st.ToMove() != before.st.ToMove()), PV: moveText(before.st, before.pv)}
 		if len(before.pv) > 0 {
@@ -351,19 +352,30 @@ func summarize(moves []MoveAnalysis) [2]Summary {
 	return s
 }
 
-// moveNumber writes ply i's number as records do: "3." for white's move,
-// "3..." for black's, counting a pair per white move from the start.
-func moveNumber(pos []position, i int) string {
-	n := 1
-	for k := 1; k <= i; k++ {
-		if pos[k].st.ToMove() == env.White && pos[k-1].st.ToMove() == env.Black {
-			n++
+// moveNumbers returns the number of each move played from start as the
+// game's record writes it (docs/RECORDS.md): togyz's "3." for white's move
+// of pair 3 and "3..." for black's; "" for every move of a game whose
+// records number no moves, as mangala's, where an extra turn gives a
+// player two moves in a row.
+func moveNumbers(start env.State, moves []env.Action) []string {
+	nums := make([]string, len(moves))
+	rec, err := start.Spec().FormatMoves(start, moves)
+	if err != nil {
+		return nums
+	}
+	i, cur := 0, ""
+	for _, f := range strings.Fields(rec) {
+		switch {
+		case env.IsMoveNumber(f):
+			cur = f
+		case i < len(nums) && cur != "":
+			nums[i], cur = cur, strings.TrimRight(cur, ".")+"..."
+			i++
+		default:
+			i++
 		}
 	}
-	if pos[i].st.ToMove() == env.White {
-		return fmt.Sprintf("%d.", n)
-	}
-	return fmt.Sprintf("%d...", n)
+	return nums
 }
 
 // moveText writes moves played from st in the game's notation without move

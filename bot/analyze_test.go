@@ -124,7 +124,7 @@ func TestAnalyzeNoProbabilities(t *testing.T) {
 	if err := an.WriteText(&sb); err != nil {
 		t.Fatal(err)
 	}
-	wantInOrder(t, sb.String(), "no win probabilities", "ply  move  value  after  best  line\n", "1    1. 1")
+	wantInOrder(t, sb.String(), "no win probabilities", "ply  move     value  after  best  line\n", "1    white 1", "2    white 3")
 	if strings.Contains(sb.String(), "win%") {
 		t.Errorf("probability columns without probabilities:\n%s", sb.String())
 	}
@@ -219,5 +219,61 @@ func TestThresholdsMark(t *testing.T) {
 	}
 	if Blunder.Symbol() != "??" || Mistake.Symbol() != "?" || Inaccuracy.Symbol() != "?!" || Good.String() != "" {
 		t.Error("mark names")
+	}
+}
+
+// TestMoveNumbers: moves are numbered as records number them: togyz in
+// pairs (from black too), mangala not at all, since an extra turn gives a
+// player two moves in a row (white's 4 ends in the store, white plays 3).
+func TestMoveNumbers(t *testing.T) {
+	tests := []struct {
+		game, start string
+		pits        []int
+		want        []string
+	}{
+		{"togyz", "", []int{7, 9, 5}, []string{"1.", "1...", "2."}},
+		{"togyz", "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - - b", []int{1, 2, 3}, []string{"1...", "2.", "2..."}},
+		{"mangala", "", []int{4, 3, 6, 1}, []string{"", "", "", ""}},
+		{"mangala-kale", "", []int{4, 3}, []string{"", ""}},
+	}
+	for _, tt := range tests {
+		spec, err := env.Lookup(tt.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, err := spec.Start(tt.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := make([]env.Action, len(tt.pits))
+		for i, p := range tt.pits {
+			moves[i] = env.Action(p - 1)
+		}
+		if got := moveNumbers(start, moves); strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%s %v: numbers %q, want %q", tt.game, tt.pits, got, tt.want)
+		}
+	}
+}
+
+// TestAnalyzeMangalaLabels: the table names mangala's moves by their mover,
+// an extra turn giving two rows of white, and the JSON gives no number.
+func TestAnalyzeMangalaLabels(t *testing.T) {
+	games, err := env.ReadRecords(strings.NewReader("[Game \"mangala\"]\n\n4 3 6 1 *\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an, err := Analyze(context.Background(), AnalyzeConfig{Game: games[0], Agent: "ab:depth=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := an.WriteText(&sb); err != nil {
+		t.Fatal(err)
+	}
+	wantInOrder(t, sb.String(), "1    white 4", "2    white 3", "3    black 6", "4    white 1")
+	for _, m := range an.Moves {
+		if m.Number != "" {
+			t.Errorf("ply %d numbered %q", m.Ply, m.Number)
+		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 const tableLine = 8
 
 // WriteText writes the analysis as a table for people: a heading, one row
-// per move (its number and move, the mover's win probability before and
+// per move (its number and move, or in mangala the mover and move, the
+// mover's win probability before and
 // after it and the loss, the engine's values, its best move and line, the
 // mark; "=" before an exact probability, "-" for none), and each player's
 // counts. Without any probabilities the table has no probability columns
@@ -26,7 +27,7 @@ func (g *GameAnalysis) WriteText(w io.Writer) error {
 		fmt.Fprint(tw, "ply\tmove\tvalue\tafter\tbest\tline\n")
 	}
 	for _, m := range g.Moves {
-		fmt.Fprintf(tw, "%d\t%s %s\t", m.Ply, m.Number, m.Move)
+		fmt.Fprintf(tw, "%d\t%s %s\t", m.Ply, m.label(), m.Move)
 		if g.Probabilities {
 			loss := "-"
 			if m.Before.WinProb != nil && m.After.WinProb != nil {
@@ -48,6 +49,16 @@ func (g *GameAnalysis) WriteText(w io.Writer) error {
 		return fmt.Errorf("bot: write analysis: %w", err)
 	}
 	return nil
+}
+
+// label is what the table writes before the move: its number as records
+// write it ("3.", "3..."), else the mover ("white"), as the terminal and
+// the web page's move list name mangala's moves.
+func (m *MoveAnalysis) label() string {
+	if m.Number != "" {
+		return m.Number
+	}
+	return m.Mover
 }
 
 // heading names the game, its players and the judge.
