@@ -54,7 +54,8 @@ func TestRateAgainstAnchorErrors(t *testing.T) {
 }
 
 // TestFinalEval: the last iteration of a count, and an iteration that
-// leaves less of the budget than its own time so far, play the final
+// leaves less of the budget than its own time so far (and its evaluation's,
+// as long as the last regular one), play the final
 // evaluation's games; nothing does when they are off or the baselines are.
 func TestFinalEval(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -67,18 +68,21 @@ func TestFinalEval(t *testing.T) {
 		budget     time.Duration
 		elapsed    float64 // seconds before the iteration
 		iterSoFar  time.Duration
+		evalTook   time.Duration // the last regular baseline evaluation
 		final, due bool
 	}{
-		{"last of a count", ev, 10, 10, 0, 0, time.Minute, true, true},
-		{"not last of a count", ev, 10, 4, 0, 0, time.Minute, false, false},
-		{"ends past the budget", ev, 0, 50, 30 * time.Minute, 1780, time.Minute, true, true},
-		{"next one will", ev, 0, 50, 30 * time.Minute, 1700, 60 * time.Second, true, true},
-		{"far from the budget", ev, 0, 50, 30 * time.Minute, 1000, time.Minute, false, false},
-		{"off", EvalConfig{Baselines: ev.Baselines, BaselineEvery: 3, BaselineGames: 20}, 10, 10, 0, 0, time.Minute, false, true},
-		{"no baselines", EvalConfig{BaselineEvery: 3, FinalBaselineGames: 200}, 10, 10, 0, 0, time.Minute, false, false},
+		{"last of a count", ev, 10, 10, 0, 0, time.Minute, 0, true, true},
+		{"not last of a count", ev, 10, 4, 0, 0, time.Minute, 0, false, false},
+		{"ends past the budget", ev, 0, 50, 30 * time.Minute, 1780, time.Minute, 0, true, true},
+		{"next one will", ev, 0, 50, 30 * time.Minute, 1700, 60 * time.Second, 0, true, true},
+		{"its evaluation ends past the budget", ev, 0, 50, 30 * time.Minute, 1785, 7 * time.Second, 5 * time.Second, true, true},
+		{"its evaluation ends before the budget", ev, 0, 50, 30 * time.Minute, 1780, 7 * time.Second, 5 * time.Second, false, false},
+		{"far from the budget", ev, 0, 50, 30 * time.Minute, 1000, time.Minute, 0, false, false},
+		{"off", EvalConfig{Baselines: ev.Baselines, BaselineEvery: 3, BaselineGames: 20}, 10, 10, 0, 0, time.Minute, 0, false, true},
+		{"no baselines", EvalConfig{BaselineEvery: 3, FinalBaselineGames: 200}, 10, 10, 0, 0, time.Minute, 0, false, false},
 	}
 	for _, c := range cases {
-		r := &Run{cfg: Config{Iterations: c.iters, Budget: c.budget, Eval: c.ev}, state: State{ElapsedSec: c.elapsed}, opt: Options{Now: at(c.iterSoFar)}}
+		r := &Run{cfg: Config{Iterations: c.iters, Budget: c.budget, Eval: c.ev}, state: State{ElapsedSec: c.elapsed}, opt: Options{Now: at(c.iterSoFar)}, evalTook: c.evalTook}
 		if got := r.finalEval(c.it, t0); got != c.final {
 			t.Errorf("%s: final %v, want %v", c.name, got, c.final)
 		}

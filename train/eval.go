@@ -74,12 +74,16 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 		return em, err
 	}
 	var tally solve.Tally
+	start := r.opt.Now()
 	for _, b := range ec.Baselines {
 		res, err := r.match(ctx, pairing{it: it, kind: BaselineGames, a: player, b: b, games: games, judge: j, tally: &tally}, nets)
 		if err != nil {
 			return em, err
 		}
 		em.Baseline[b] = matchInfo(res)
+	}
+	if !final {
+		r.evalTook = r.opt.Now().Sub(start)
 	}
 	if j != nil {
 		em.Mistakes = mistakes(&tally)
@@ -97,7 +101,8 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 // finalEval reports whether iteration it, begun at t0, is (likely) a
 // run's last, whose baseline evaluation plays FinalBaselineGames: the
 // last of an iteration count, or, with a budget, one that leaves less of
-// the budget than its own time so far (it ends past the budget, or the
+// the budget than its own time so far and a regular baseline evaluation
+// (as long as the last one took) would (it ends past the budget, or the
 // next one will). So the run's last evaluation is a final one, and at
 // most the one before it too.
 func (r *Run) finalEval(it int, t0 time.Time) bool {
@@ -108,7 +113,7 @@ func (r *Run) finalEval(it int, t0 time.Time) bool {
 		return true
 	}
 	b := r.cfg.Budget
-	return b > 0 && r.state.Elapsed()+2*r.opt.Now().Sub(t0) >= b
+	return b > 0 && r.state.Elapsed()+2*r.opt.Now().Sub(t0)+r.evalTook >= b
 }
 
 // baselinesDue reports whether iteration it plays the baselines: the first,

@@ -49,6 +49,10 @@ type Run struct {
 	log    io.Writer  // iteration summaries
 
 	anch *net.Anchors // the baselines' ratings, once measured
+	// evalTook is how long the last regular baseline evaluation took: an
+	// iteration whose evaluation would end past the budget plays the final
+	// one instead (finalEval).
+	evalTook time.Duration
 
 	// The self-play pool and its batcher live as long as the run; spGen is
 	// the best iteration whose network the batcher holds.
