@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +24,9 @@ type Tournament struct {
 	// finite rating; 0 fits the games alone.
 	Prior float64
 
+	// Anchor is the player rated 0, one of Players; "" anchors on random
+	// when it plays, else on the first player.
+	Anchor   string
 	NewAgent NewAgentFunc   // builds the agents; nil = agent.New
 	Progress func(Progress) // called after every game; Done and Total count the whole tournament
 	Records  io.Writer      // receives one JSON line per game; may be nil
@@ -41,7 +45,7 @@ type Standing struct {
 // TournamentResult is the table, best first, and every match played.
 type TournamentResult struct {
 	Standings []Standing
-	Anchor    string // the player rated 0: "random" when it played, else the first
+	Anchor    string // the player rated 0: Tournament.Anchor, or "random" when it played, else the first
 	Matches   []Result
 }
 
@@ -49,7 +53,7 @@ type TournamentResult struct {
 // fails, it returns the error and the matches played so far, unrated.
 func (t *Tournament) Run(ctx context.Context) (TournamentResult, error) {
 	var out TournamentResult
-	if err := t.validate(); err != nil {
+	if err := t.Validate(); err != nil {
 		return out, err
 	}
 	c := t.Config
@@ -78,8 +82,9 @@ func (t *Tournament) Run(ctx context.Context) (TournamentResult, error) {
 	return out, nil
 }
 
-// validate checks the players and the config.
-func (t *Tournament) validate() error {
+// Validate checks the players (at least two, none twice), the anchor, the
+// prior and the config.
+func (t *Tournament) Validate() error {
 	if len(t.Players) < 2 {
 		return fmt.Errorf("arena: a tournament needs at least two players, got %d", len(t.Players))
 	}
@@ -89,6 +94,9 @@ func (t *Tournament) validate() error {
 			return fmt.Errorf("arena: player %q given twice", p)
 		}
 		seen[p] = true
+	}
+	if t.Anchor != "" && !seen[t.Anchor] {
+		return fmt.Errorf("arena: anchor %q is not a player", t.Anchor)
 	}
 	if !(t.Prior >= 0 && t.Prior <= 1000) {
 		return fmt.Errorf("arena: prior %g out of range 0..1000", t.Prior)
@@ -115,7 +123,7 @@ func (t *Tournament) rate(matches []Result) ([]Standing, string) {
 		games[j][i] += g
 	}
 	anchor := 0
-	if a, ok := index["random"]; ok {
+	if a, ok := index[cmp.Or(t.Anchor, "random")]; ok {
 		anchor = a
 	}
 	elo, errs := BradleyTerry(points, games, anchor, t.Prior)

@@ -80,6 +80,20 @@ func TestTournamentAnchorsOnRandom(t *testing.T) {
 	if res.Anchor != "greedy" {
 		t.Errorf("anchor %s", res.Anchor)
 	}
+	// A named anchor is rated 0 with no error, the others relative to it.
+	tour.Players, tour.Anchor = []string{"random", "greedy", "ab:depth=2"}, "ab:depth=2"
+	res, err = tour.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Anchor != "ab:depth=2" {
+		t.Errorf("anchor %s", res.Anchor)
+	}
+	for _, s := range res.Standings {
+		if zero := s.Player == "ab:depth=2"; zero != (s.Elo == 0 && s.Err == 0) || !zero && s.Err <= 0 {
+			t.Errorf("standing %+v with anchor ab:depth=2", s)
+		}
+	}
 }
 
 func TestTournamentErrors(t *testing.T) {
@@ -87,8 +101,11 @@ func TestTournamentErrors(t *testing.T) {
 	for _, tc := range []struct {
 		players []string
 		want    string
-	}{{[]string{"random"}, "at least two"}, {[]string{"random", "random"}, "given twice"}, {[]string{"random", "ab:x=1"}, `unknown key "x"`}} {
+	}{{[]string{"random"}, "at least two"}, {[]string{"random", "random"}, "given twice"}, {[]string{"random", "ab:x=1"}, `unknown key "x"`}, {[]string{"random", "greedy", "anchor=ab"}, `anchor "ab" is not a player`}} {
 		tour := &Tournament{Spec: envtest.Kalah3, Players: tc.players, Config: c}
+		if p := tc.players[len(tc.players)-1]; strings.HasPrefix(p, "anchor=") {
+			tour.Players, tour.Anchor = tc.players[:len(tc.players)-1], strings.TrimPrefix(p, "anchor=")
+		}
 		if _, err := tour.Run(context.Background()); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.players, err, tc.want)
 		}

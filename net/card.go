@@ -30,7 +30,7 @@ type Card struct {
 	Search        Search           `json:"search"`            // recommended search settings
 	Elo           map[string]Match `json:"elo,omitempty"`     // latest measurement against each fixed baseline
 	EloIteration  int              `json:"elo_iteration"`     // iteration of that measurement
-	Rating        *Rating          `json:"rating,omitempty"`  // Elo on the baselines' scale (random = 0) at that iteration
+	Rating        *Rating          `json:"rating,omitempty"`  // Elo on the baselines' scale (Anchors.Zero = 0) at that iteration
 	Anchors       *Anchors         `json:"anchors,omitempty"` // the baselines' ratings
 	Exported      time.Time        `json:"exported"`          // when the card was written
 	ObsVersion    string           `json:"obs_version"`       // observation encoding the network reads
@@ -59,19 +59,30 @@ type Match struct {
 	EloHi  float64 `json:"elo_hi"`
 }
 
-// Rating is an Elo on the anchors' scale (random = 0).
+// Rating is an Elo on the anchors' scale (Anchors.Zero = 0).
 type Rating struct {
 	Elo float64 `json:"elo"`
 	Err float64 `json:"err"` // half-width of the 95% interval
 }
 
-// Anchors are the fixed ratings of the baselines, random = 0, measured once
-// per run by a round robin among them. Against them every baseline
+// Anchors are the fixed ratings of the baselines, Zero rated 0, measured
+// once per run by a round robin among them. Against them every baseline
 // evaluation rates the network on one scale.
 type Anchors struct {
-	Ratings map[string]float64 `json:"ratings"` // logistic Elo, random = 0
-	Errors  map[string]float64 `json:"errors"`  // half-widths of their 95% intervals
+	// Zero is the player rated 0, whose rating has no error; "" (files
+	// written before it was recorded) means random.
+	Zero    string             `json:"zero,omitempty"`
+	Ratings map[string]float64 `json:"ratings"` // logistic Elo, Zero = 0
+	Errors  map[string]float64 `json:"errors"`  // half-widths of their 95% intervals, relative to Zero
 	Games   int                `json:"games"`   // games per pairing of the round robin
+}
+
+// ZeroName returns the player rated 0: Zero, or random when it is empty.
+func (a *Anchors) ZeroName() string {
+	if a == nil || a.Zero == "" {
+		return "random"
+	}
+	return a.Zero
 }
 
 // SearchSettings returns the card's recommended simulations and cpuct; a

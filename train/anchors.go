@@ -20,9 +20,12 @@ func (r *Run) anchors(ctx context.Context) (*net.Anchors, error) {
 	}
 	path := r.dir.Anchors()
 	a, err := loadAnchors(path)
-	if err != nil || a != nil {
+	if err != nil {
+		return nil, err
+	}
+	if a != nil && r.rates(a) {
 		r.anch = a
-		return a, err
+		return a, nil
 	}
 	if a, err = r.rateBaselines(ctx); err != nil {
 		return nil, err
@@ -36,6 +39,22 @@ func (r *Run) anchors(ctx context.Context) (*net.Anchors, error) {
 	}
 	r.anch = a
 	return a, nil
+}
+
+// rates reports whether a, read from the run folder, rates the config's
+// anchor and baselines (a config edited before a resume may name others:
+// then the round robin is played again).
+func (r *Run) rates(a *net.Anchors) bool {
+	ec := r.cfg.Eval
+	if a.ZeroName() != ec.Anchor {
+		return false
+	}
+	for _, b := range ec.Baselines {
+		if _, ok := a.Ratings[b]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // loadAnchors reads an anchors file; it returns nil, nil when there is none.
@@ -54,25 +73,29 @@ func loadAnchors(path string) (*net.Anchors, error) {
 	return &a, nil
 }
 
-// rateBaselines plays the round robin of random and the baselines.
+// rateBaselines plays the round robin of the baselines, and of random when
+// it is the anchor.
 func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	ec := r.cfg.Eval
-	players := []string{"random"}
+	var players []string
+	if ec.Anchor == "random" {
+		players = append(players, "random")
+	}
 	for _, b := range ec.Baselines {
 		if !slices.Contains(players, b) {
 			players = append(players, b)
 		}
 	}
-	a := &net.Anchors{Ratings: map[string]float64{"random": 0}, Errors: map[string]float64{"random": 0}, Games: ec.AnchorGames}
+	a := &net.Anchors{Zero: ec.Anchor, Ratings: map[string]float64{ec.Anchor: 0}, Errors: map[string]float64{ec.Anchor: 0}, Games: ec.AnchorGames}
 	if len(players) == 1 {
-		return a, nil // random alone: nothing to play
+		return a, nil // the anchor alone: nothing to play
 	}
 	cfg := arena.DefaultConfig()
 	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.Seed = ec.AnchorGames, ec.Parallel, ec.OpeningPlies, r.cfg.Seed
 	cfg.MaxPlies, cfg.Balanced = r.cfg.SelfPlay.MaxPlies, ec.BalancedOpenings
 	n := len(players)
 	bar := newBar(r.out, ec.AnchorGames*n*(n-1)/2, "rating the baselines")
-	t := arena.Tournament{Spec: r.spec, Players: players, Config: cfg, Prior: 1,
+	t := arena.Tournament{Spec: r.spec, Players: players, Anchor: ec.Anchor, Config: cfg, Prior: 1,
 		Progress: func(p arena.Progress) { _ = bar.Set(p.Done) }}
 	res, err := t.Run(ctx)
 	bar.Finish()
@@ -82,7 +105,7 @@ func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	for _, s := range res.Standings {
 		a.Ratings[s.Player], a.Errors[s.Player] = s.Elo, s.Err
 	}
-	fmt.Fprintf(r.log, "baselines rated (random = 0): %s\n", a)
+	fmt.Fprintf(r.log, "baselines rated (%s = 0): %s\n", a.ZeroName(), a)
 	return a, nil
 }
 
@@ -103,7 +126,7 @@ const ratePrior = 1
 //
 //	E = sqrt(E_fit^2 + sum_i (w_i / W)^2 E_i^2).
 //
-// (The round robin's ratings share random = 0 and are in fact somewhat
+// (The round robin's ratings share the anchor's 0 and are in fact somewhat
 // correlated; the sum of squares is the usual approximation.)
 func rateAgainst(a *net.Anchors, results map[string]net.Match) *net.Rating {
 	var ratings, points, games, errs []float64

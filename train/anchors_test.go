@@ -96,3 +96,29 @@ func TestFinalEval(t *testing.T) {
 		t.Errorf("final_baseline_games 1: %v", err)
 	}
 }
+
+// A run folder's anchors are used only when they rate the config's anchor
+// and every baseline; files without a zero were rated on random.
+func TestAnchorsRateTheConfig(t *testing.T) {
+	ev := DefaultConfig().Eval
+	ev.Baselines = []string{"greedy", "ab:depth=2"}
+	old := &net.Anchors{Ratings: map[string]float64{"random": 0, "greedy": 300, "ab:depth=2": 700}}
+	onAB := &net.Anchors{Zero: "ab:depth=2", Ratings: map[string]float64{"greedy": -400, "ab:depth=2": 0}}
+	for _, c := range []struct {
+		anchor string
+		a      *net.Anchors
+		want   bool
+	}{
+		{"random", old, true},
+		{"ab:depth=2", old, false},
+		{"ab:depth=2", onAB, true},
+		{"random", onAB, false},
+		{"random", &net.Anchors{Ratings: map[string]float64{"random": 0, "greedy": 300}}, false},
+	} {
+		ev.Anchor = c.anchor
+		r := &Run{cfg: Config{Eval: ev}}
+		if got := r.rates(c.a); got != c.want {
+			t.Errorf("anchor %s, anchors %v (zero %q): %v, want %v", c.anchor, c.a, c.a.Zero, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"kumalak/data"
@@ -53,9 +54,14 @@ type EvalConfig struct {
 	// last evaluation (at the iteration count, or near the budget), so
 	// that the final rating's interval is narrow; 0 = BaselineGames.
 	FinalBaselineGames int `yaml:"final_baseline_games"`
-	AnchorGames        int `yaml:"anchor_games"`  // games per pairing of the round robin that rates the baselines once (0 = no rating)
-	Parallel           int `yaml:"parallel"`      // evaluation games played at once
-	OpeningPlies       int `yaml:"opening_plies"` // random opening plies of evaluation games
+	AnchorGames        int `yaml:"anchor_games"` // games per pairing of the round robin that rates the baselines once (0 = no rating)
+	// Anchor is the player rated 0 on the baselines' scale: random (which
+	// then joins the round robin) or one of the baselines. Ratings' intervals
+	// are relative to it, so a baseline the others score against keeps them
+	// narrow where random never scores (togyz).
+	Anchor       string `yaml:"anchor"`
+	Parallel     int    `yaml:"parallel"`      // evaluation games played at once
+	OpeningPlies int    `yaml:"opening_plies"` // random opening plies of evaluation games
 	// BalancedOpenings keeps only random openings that a quick search
 	// rates near even (arena.BalanceOf), as the arena does by default.
 	BalancedOpenings bool `yaml:"balanced_openings"`
@@ -80,7 +86,7 @@ func DefaultConfig() Config {
 		Eval: EvalConfig{
 			Gate: "always", Games: 20, Threshold: 0.55, SPRTElo0: 0, SPRTElo1: 30,
 			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4", "ab:depth=6"},
-			BaselineEvery: 3, BaselineGames: 20, FinalBaselineGames: 200, AnchorGames: 100, Parallel: 8, OpeningPlies: 4,
+			BaselineEvery: 3, BaselineGames: 20, FinalBaselineGames: 200, AnchorGames: 100, Anchor: "random", Parallel: 8, OpeningPlies: 4,
 			BalancedOpenings: true,
 		},
 	}
@@ -164,6 +170,8 @@ func (e EvalConfig) Validate() error {
 		return fmt.Errorf("train: eval.final_baseline_games %d out of range 0 or 2..100000", e.FinalBaselineGames)
 	case e.AnchorGames < 0 || e.AnchorGames == 1 || e.AnchorGames > 100000:
 		return fmt.Errorf("train: eval.anchor_games %d out of range 0 or 2..100000", e.AnchorGames)
+	case e.Anchor != "random" && !slices.Contains(e.Baselines, e.Anchor):
+		return fmt.Errorf("train: eval.anchor %q: want random or one of eval.baselines", e.Anchor)
 	case e.Parallel < 1 || e.Parallel > 256:
 		return fmt.Errorf("train: eval.parallel %d out of range 1..256", e.Parallel)
 	case e.OpeningPlies < 0 || e.OpeningPlies > 64:

@@ -25,7 +25,7 @@
 //     candidate against the best network and decides its promotion; every
 //     BaselineEvery iterations the best network (after promotion) plays the
 //     fixed baselines, and with Eval.AnchorGames > 0 it is rated on the
-//     baselines' scale (random = 0), the anchors being measured once per
+//     baselines' scale (eval.anchor = 0), the anchors being measured once per
 //     run. Every game is recorded.
 //  4. Checkpoint: the candidate becomes latest (and best when promoted), the
 //     trainer's state is saved, the iteration's metrics line is appended,
@@ -68,7 +68,7 @@
 //	metrics.jsonl                   Metrics                  every checkpoint, appended      one Metrics line per completed iteration
 //	best.kmodel                     Best                     at the start, on promotion      the network self-play and gating use
 //	latest.kmodel                   Latest                   at the start, every checkpoint  the network training continues from
-//	anchors.json                    Anchors                  first baseline evaluation       net.Anchors: the baselines' ratings, random = 0
+//	anchors.json                    Anchors                  first baseline evaluation       net.Anchors: the baselines' ratings, eval.anchor = 0
 //	loss.png                        LossPlot                 every checkpoint                the losses against training time
 //	elo.png                         EloPlot                  every checkpoint                the strength against training time
 //	mistakes.png                    MistakePlot              checkpoints, with a tablebase   the network's mistake rate in tablebase positions

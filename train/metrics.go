@@ -102,7 +102,7 @@ type EvalMetrics struct {
 	Promoted bool                 `json:"promoted"`
 	Versus   *net.Match           `json:"versus_best,omitempty"` // candidate against the best
 	Baseline map[string]net.Match `json:"baselines,omitempty"`   // best network against each fixed baseline
-	Rating   *net.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, random = 0
+	Rating   *net.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, eval.anchor = 0
 	Mistakes *MistakeMetrics      `json:"mistakes,omitempty"`    // the network's moves in the baseline games judged by the tablebase
 }
 

@@ -148,7 +148,7 @@ func eloChart(ms []Metrics) *plot.Plot {
 
 func ratingChart(ms []Metrics, a *net.Anchors) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = "strength: Elo on the baselines' scale (random = 0)"
+	p.Title.Text = fmt.Sprintf("strength: Elo on the baselines' scale (%s = 0)", a.ZeroName())
 	p.X.Label.Text = "training time (minutes)"
 	p.Y.Label.Text = "Elo (95% interval)"
 	var pts plotter.XYs

@@ -214,6 +214,7 @@ func TestConfigValidate(t *testing.T) {
 		{"max_samples", func(c *Config) { c.Window.MaxSamples = 10 }},
 		{"width", func(c *Config) { c.Net.Width = 0 }},
 		{"full_sims", func(c *Config) { c.SelfPlay.FullSims = 0 }},
+		{"eval.anchor", func(c *Config) { c.Eval.Anchor = "ab:depth=9" }},
 	}
 	for _, tc := range cases {
 		c := DefaultConfig()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,12 +21,14 @@ func newTournamentCmd() *cobra.Command {
 	var f matchFlags
 	var players []string
 	var prior float64
+	var anchor string
 	c := &cobra.Command{
 		Use:   "tournament",
 		Short: "Play a round robin between agents and print an Elo table",
 		Long: "tournament plays a match of --games paired games between every two --players (all on\n" +
 			"the same openings) and rates them by a maximum-likelihood Bradley-Terry fit, anchored on\n" +
-			"random = 0 when random plays, else on the first player, with 95% intervals.\n" +
+			"--anchor = 0 (default: random when it plays, else the first player), with 95% intervals\n" +
+			"relative to the anchor.\n" +
 			"Every game is saved under --out twice: as a line of JSON (.jsonl) and in a record file\n" +
 			"(.kgn, docs/RECORDS.md) that replay and analyze read.\n\n" + agent.Help(),
 		Example: "  kumalak tournament --game togyz --players random --players greedy --players ab:depth=4 --games 40",
@@ -41,20 +44,21 @@ func newTournamentCmd() *cobra.Command {
 			if err := checkAgents("tournament", spec, players...); err != nil {
 				return err
 			}
-			t := &arena.Tournament{Spec: spec, Players: players, Config: cfg, Prior: prior}
+			t := &arena.Tournament{Spec: spec, Players: players, Config: cfg, Prior: prior, Anchor: anchor}
 			return runTournament(c, &f, t)
 		},
 	}
 	f.add(c, 40)
 	c.Flags().StringArrayVar(&players, "players", nil, "an agent spec; repeat for each player (at least two)")
+	c.Flags().StringVar(&anchor, "anchor", "", "the player rated 0, one of --players (default: random when it plays, else the first)")
 	c.Flags().Float64Var(&prior, "prior", 1, "virtual draws added to each pairing before the fit (keeps a clean sweep finite)")
 	return c
 }
 
 // runTournament plays t with a progress bar and prints the table.
 func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
-	if err := validateTournament(t); err != nil {
-		return badInput("tournament", "%v", err)
+	if err := t.Validate(); err != nil {
+		return badInput("tournament", "%v", strings.TrimPrefix(err.Error(), "arena: "))
 	}
 	logs, err := f.records("tournament", t.Spec)
 	if err != nil {
@@ -78,21 +82,6 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
 	}
 	return runErr
-}
-
-// validateTournament refuses repeated players and a bad prior.
-func validateTournament(t *arena.Tournament) error {
-	seen := map[string]bool{}
-	for _, p := range t.Players {
-		if seen[p] {
-			return fmt.Errorf("player %q given twice", p)
-		}
-		seen[p] = true
-	}
-	if !(t.Prior >= 0 && t.Prior <= 1000) {
-		return fmt.Errorf("--prior %g out of range 0..1000", t.Prior)
-	}
-	return nil
 }
 
 // printTable writes the Elo table and each pairing's W/D/L.
