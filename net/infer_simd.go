@@ -109,19 +109,16 @@ func (s *simdNet) forwardChunk(c Config, obs, logits, values []float32) {
 
 // apply computes y = x·w + b (+ res when res is non-nil) for n rows, then
 // reluFlush when relu is set. x has rows of stride xs floats (at least
-// l.in used); y and res have rows of l.outPad.
+// l.in used); y and res have rows of l.outPad. The kernels start from the
+// bias and the residual themselves, so y is only written.
 func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []float32, relu bool) {
 	op := l.outPad
-	// The kernels read x rows [0, n) up to l.in and write y rows [0, n):
-	// these two checks keep them inside the slices.
+	// The kernels read x rows [0, n) up to l.in, res rows [0, n) and write
+	// y rows [0, n): these checks keep them inside the slices.
 	_ = x[(n-1)*xs+l.in-1]
 	_ = y[n*op-1]
-	for r := 0; r < n; r++ {
-		yr := y[r*op : (r+1)*op]
-		copy(yr, l.b)
-		if res != nil {
-			addInPlace(yr, res[r*op:(r+1)*op])
-		}
+	if res != nil {
+		_ = res[n*op-1]
 	}
 	var flush uintptr
 	if relu {
@@ -129,14 +126,14 @@ func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []fl
 	}
 	rows := k.blockRows()
 	full := n / rows * rows
-	l.gemmRows(k, 0, full, rows, x, xs, y, flush)
-	l.gemmRows(k, full, n, n-full, x, xs, y, flush)
+	l.gemmRows(k, 0, full, rows, x, xs, res, y, flush)
+	l.gemmRows(k, full, n, n-full, x, xs, res, y, flush)
 }
 
 // gemmRows runs the kernel on rows [r0, r1) of x and y in blocks of rows:
 // for each column tile, all the row blocks, so the tile's weights stay in
 // the first-level cache.
-func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs int, y []float32, flush uintptr) {
+func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs int, res, y []float32, flush uintptr) {
 	if r0 == r1 {
 		return
 	}
@@ -145,7 +142,11 @@ func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs in
 	for j := 0; j < op; j += tile {
 		c := min(tile, op-j) / vec
 		for r := r0; r < r1; r += rows {
-			k.gemm(rows, c, &x[r*xs], uintptr(xs*4), &l.w[j], uintptr(op*4), l.in, &y[r*op+j], uintptr(op*4), flush)
+			var rp *float32
+			if res != nil {
+				rp = &res[r*op+j]
+			}
+			k.gemm(rows, c, &x[r*xs], uintptr(xs*4), &l.w[j], uintptr(op*4), l.in, &y[r*op+j], uintptr(op*4), &l.b[j], rp, flush)
 		}
 	}
 }
