@@ -103,10 +103,10 @@ type batchWorker struct {
 	gen    int
 	work   []*batchReq
 	timer  *time.Timer
-	obs    []float32 // MaxBatch × InputLen gathered rows
-	mask   []float32 // MaxBatch × Actions
-	priors []float32 // MaxBatch × Actions
-	values []float32 // MaxBatch
+	obs    []float32   // MaxBatch × InputLen gathered rows
+	mask   []float32   // MaxBatch × Actions
+	priors [][]float32 // MaxBatch rows: the callers' own priors rows, written in place
+	values []float32   // MaxBatch
 	slots  []batchSlot
 }
 
@@ -154,7 +154,7 @@ func NewBatcher(p *Params, cfg BatcherConfig) *Batcher {
 			timer:  time.NewTimer(time.Hour),
 			obs:    make([]float32, cfg.MaxBatch*c.InputLen),
 			mask:   make([]float32, cfg.MaxBatch*c.Actions),
-			priors: make([]float32, cfg.MaxBatch*c.Actions),
+			priors: make([][]float32, cfg.MaxBatch),
 			values: make([]float32, cfg.MaxBatch),
 			slots:  make([]batchSlot, cfg.MaxBatch),
 		}
@@ -374,6 +374,7 @@ func (w *batchWorker) process() {
 			}
 			copy(w.obs[filled*b.inL:(filled+1)*b.inL], r.obs[row*b.inL:(row+1)*b.inL])
 			copy(w.mask[filled*b.actions:(filled+1)*b.actions], r.mask[row*b.actions:(row+1)*b.actions])
+			w.priors[filled] = r.priors[row*b.actions : (row+1)*b.actions : (row+1)*b.actions]
 			w.slots[filled] = batchSlot{req: r, row: row, key: key}
 			if filled++; filled == b.cfg.MaxBatch {
 				w.run(filled)
@@ -386,18 +387,19 @@ func (w *batchWorker) process() {
 	}
 }
 
-// run evaluates the first n gathered rows and hands them back.
+// run evaluates the first n gathered rows, their priors straight into
+// their callers' slices, and hands them back.
 func (w *batchWorker) run(n int) {
 	b := w.b
 	a := b.actions
-	w.infer.Run(w.obs[:n*b.inL], w.mask[:n*a], w.priors[:n*a], w.values[:n])
+	w.infer.runRows(w.obs[:n*b.inL], w.mask[:n*a], w.priors[:n], w.values[:n])
 	b.batches.Add(1)
 	b.netRows.Add(int64(n))
 	for s := 0; s < n; s++ {
 		sl := w.slots[s]
 		w.slots[s] = batchSlot{}
-		pr, v := w.priors[s*a:(s+1)*a], w.values[s]
-		copy(sl.req.priors[sl.row*a:(sl.row+1)*a], pr)
+		pr, v := w.priors[s], w.values[s]
+		w.priors[s] = nil
 		sl.req.values[sl.row] = v
 		if b.cache != nil {
 			b.cacheMu.Lock()

@@ -81,8 +81,8 @@ func newSimdLayer(p *Params, wName, bName string) simdLayer {
 }
 
 // forwardChunk runs len(values) rows (at most simdChunk) of obs, writing
-// their raw logits (rows of Actions) and values.
-func (s *simdNet) forwardChunk(c Config, obs, logits, values []float32) {
+// their policy rows into out as Infer.forward does, and their values.
+func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, values []float32) {
 	n := len(values)
 	wp := padWidth(c.Width)
 	h, t, u := s.h[:n*wp], s.t[:n*wp], s.u[:n*wp]
@@ -95,9 +95,7 @@ func (s *simdNet) forwardChunk(c Config, obs, logits, values []float32) {
 	}
 	ap := s.policy.outPad
 	s.policy.apply(s.k, n, h, wp, nil, s.lg[:n*ap], false)
-	for r := 0; r < n; r++ {
-		copy(logits[r*c.Actions:(r+1)*c.Actions], s.lg[r*ap:r*ap+c.Actions])
-	}
+	writePolicy(s.lg[:n*ap], ap, mask, out)
 	vp := s.value1.outPad
 	vh := s.vh[:n*vp]
 	s.value1.apply(s.k, n, h, wp, nil, vh, true)
