@@ -322,8 +322,8 @@ func maskedSoftmax(logits, mask, p []float32) {
 	var sum float32
 	for i, z := range logits {
 		e := float32(0)
-		if mask[i] != 0 {
-			e = expNeg(z - top)
+		if d := z - top; mask[i] != 0 && !(d < expNegMin) {
+			e = expNeg(d)
 		}
 		p[i] = e
 		sum += e
@@ -336,19 +336,20 @@ func maskedSoftmax(logits, mask, p []float32) {
 	}
 }
 
-// expNeg returns e**x for x <= 0 in float32, within 1.5e-7 of math.Exp
-// relative to the result; it is 0 below -87.3 (where e**x is subnormal or
-// zero) and for -Inf, NaN for NaN. It is Cephes' expf: x = k·ln2 + r with
-// |r| <= ln2/2, e**r by a degree-7 polynomial, and 2**k from the bits.
+// expNegMin is the least argument of expNeg: e**x is subnormal or zero
+// below it, and maskedSoftmax makes such terms 0.
+const expNegMin = -87.3
+
+// expNeg returns e**x for expNegMin <= x <= 0 in float32, within 1.5e-7 of
+// math.Exp relative to the result, and NaN for NaN. It is Cephes' expf:
+// x = k·ln2 + r with |r| <= ln2/2, e**r by a polynomial, and 2**k from the
+// bits. It has no branch, so that it inlines.
 func expNeg(x float32) float32 {
 	const (
 		log2e = 1.44269504088896341
 		ln2hi = 0.693359375
 		ln2lo = -2.12194440e-4
 	)
-	if x < -87.3 {
-		return 0
-	}
 	k := int32(x*log2e - 0.5) // round to nearest for x <= 0
 	fk := float32(k)
 	r := x - fk*ln2hi - fk*ln2lo

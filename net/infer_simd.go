@@ -18,6 +18,7 @@ const simdPad = 16
 // padding columns, 64-byte aligned, and activations with padded rows.
 type simdNet struct {
 	k                      kernelLevel
+	softmax16              bool // the policy rows go through softmax16 (AVX-512, at most 16 actions)
 	in                     simdLayer
 	blocks                 []simdBlock
 	policy, value1, value2 simdLayer
@@ -42,17 +43,18 @@ func newSimdNet(p *Params, k kernelLevel) *simdNet {
 	c := p.Config
 	wp := padWidth(c.Width)
 	s := &simdNet{
-		k:      k,
-		in:     newSimdLayer(p, "in.w", "in.b"),
-		policy: newSimdLayer(p, "policy.w", "policy.b"),
-		value1: newSimdLayer(p, "value.w1", "value.b1"),
-		value2: newSimdLayer(p, "value.w2", "value.b2"),
-		h:      alignedFloats(simdChunk * wp),
-		t:      alignedFloats(simdChunk * wp),
-		u:      alignedFloats(simdChunk * wp),
-		vh:     alignedFloats(simdChunk * padWidth(c.ValueHidden)),
-		lg:     alignedFloats(simdChunk * padWidth(c.Actions)),
-		v:      alignedFloats(simdChunk * simdPad),
+		k:         k,
+		softmax16: k == kernelAVX512 && c.Actions <= simdPad,
+		in:        newSimdLayer(p, "in.w", "in.b"),
+		policy:    newSimdLayer(p, "policy.w", "policy.b"),
+		value1:    newSimdLayer(p, "value.w1", "value.b1"),
+		value2:    newSimdLayer(p, "value.w2", "value.b2"),
+		h:         alignedFloats(simdChunk * wp),
+		t:         alignedFloats(simdChunk * wp),
+		u:         alignedFloats(simdChunk * wp),
+		vh:        alignedFloats(simdChunk * padWidth(c.ValueHidden)),
+		lg:        alignedFloats(simdChunk * padWidth(c.Actions)),
+		v:         alignedFloats(simdChunk * simdPad),
 	}
 	for b := 0; b < c.Blocks; b++ {
 		s.blocks = append(s.blocks, simdBlock{
@@ -95,7 +97,16 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 	}
 	ap := s.policy.outPad
 	s.policy.apply(s.k, n, h, wp, nil, s.lg[:n*ap], false)
-	writePolicy(s.lg[:n*ap], ap, mask, out)
+	if s.softmax16 && mask != nil {
+		a := c.Actions
+		_ = s.lg[n*ap-1]
+		_ = mask[n*a-1]
+		for r, o := range out {
+			softmax16(&s.lg[r*ap], &mask[r*a], &o[:a][0], a)
+		}
+	} else {
+		writePolicy(s.lg[:n*ap], ap, mask, out)
+	}
 	vp := s.value1.outPad
 	vh := s.vh[:n*vp]
 	s.value1.apply(s.k, n, h, wp, nil, vh, true)
