@@ -353,22 +353,26 @@ func (w *batchWorker) waitForRows() {
 // process answers every request in w.work: rows found in the cache at once,
 // the others through the network, MaxBatch rows at a time. It must not
 // touch a request after signalling it: its caller may already reuse it.
+//
+// With the cache on, the cache lock is held while the rows are gathered
+// (released around each network run), not taken per row; a request whose
+// rows all hit is answered after the lock is released.
 func (w *batchWorker) process() {
 	b := w.b
+	cache := b.cache != nil
+	if cache {
+		b.cacheMu.Lock()
+	}
 	filled := 0
 	for i, r := range w.work {
 		w.work[i] = nil
-		n := r.n
+		n, hits := r.n, 0
 		for row := 0; row < n; row++ {
 			var key posKey
-			if b.cache != nil {
+			if cache {
 				key = r.keys[row]
-				b.cacheMu.Lock()
-				hit := b.cache.get(key, r.priors[row*b.actions:(row+1)*b.actions], r.values[row:row+1])
-				b.cacheMu.Unlock()
-				if hit {
-					b.hits.Add(1)
-					w.answered(r)
+				if b.cache.get(key, r.priors[row*b.actions:(row+1)*b.actions], r.values[row:row+1]) {
+					hits++
 					continue
 				}
 			}
@@ -377,10 +381,31 @@ func (w *batchWorker) process() {
 			w.priors[filled] = r.priors[row*b.actions : (row+1)*b.actions : (row+1)*b.actions]
 			w.slots[filled] = batchSlot{req: r, row: row, key: key}
 			if filled++; filled == b.cfg.MaxBatch {
+				if cache {
+					b.cacheMu.Unlock()
+				}
 				w.run(filled)
 				filled = 0
+				if cache {
+					b.cacheMu.Lock()
+				}
 			}
 		}
+		if hits > 0 {
+			// r's other rows, if any, are in this batch or answered
+			// already: r.left counts them, so r is signalled once.
+			b.hits.Add(int64(hits))
+			if cache {
+				b.cacheMu.Unlock()
+			}
+			w.answeredN(r, hits)
+			if cache {
+				b.cacheMu.Lock()
+			}
+		}
+	}
+	if cache {
+		b.cacheMu.Unlock()
 	}
 	if filled > 0 {
 		w.run(filled)
@@ -395,25 +420,29 @@ func (w *batchWorker) run(n int) {
 	w.infer.runRows(w.obs[:n*b.inL], w.mask[:n*a], w.priors[:n], w.values[:n])
 	b.batches.Add(1)
 	b.netRows.Add(int64(n))
+	if b.cache != nil {
+		b.cacheMu.Lock()
+		for s := 0; s < n; s++ {
+			b.cache.put(w.slots[s].key, w.priors[s], w.values[s])
+		}
+		b.cacheMu.Unlock()
+	}
 	for s := 0; s < n; s++ {
 		sl := w.slots[s]
-		w.slots[s] = batchSlot{}
-		pr, v := w.priors[s], w.values[s]
-		w.priors[s] = nil
-		sl.req.values[sl.row] = v
-		if b.cache != nil {
-			b.cacheMu.Lock()
-			b.cache.put(sl.key, pr, v)
-			b.cacheMu.Unlock()
-		}
+		w.slots[s], w.priors[s] = batchSlot{}, nil
+		sl.req.values[sl.row] = w.values[s]
 		w.answered(sl.req)
 	}
 }
 
 // answered counts one row of r as written, and wakes r's caller after the
 // last.
-func (w *batchWorker) answered(r *batchReq) {
-	if r.left--; r.left == 0 {
+func (w *batchWorker) answered(r *batchReq) { w.answeredN(r, 1) }
+
+// answeredN counts k rows of r as written, and wakes r's caller after the
+// last.
+func (w *batchWorker) answeredN(r *batchReq, k int) {
+	if r.left -= k; r.left == 0 {
 		r.done <- struct{}{}
 	}
 }
