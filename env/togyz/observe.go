@@ -104,16 +104,19 @@ func (b *Board) gains(p env.Player, out []float32) {
 	dst := (*[PitsPerSide]float32)(out)
 	base := int(p) * PitsPerSide
 	oppBase := int(p.Other()) * PitsPerSide
-	t := int(b.tuz[p])                     // p's tuzdyk, or -1
-	oppTuz := int(b.tuz[p.Other()]) - base // the opponent's tuzdyk's pit number - 1 on p's row (none: negative)
-	// Bit i of mayTuz: a last stone making 3 in the opponent's pit i+1
-	// makes p's tuzdyk (p has none, not the ninth pit, not opposite the
-	// opponent's tuzdyk).
-	var mayTuz uint
-	if t < 0 {
-		mayTuz = 1<<(PitsPerSide-1) - 1
-		if oppTuz >= 0 {
-			mayTuz &^= 1 << uint(oppTuz)
+	t := int(b.tuz[p]) // p's tuzdyk, or -1
+	// Masks over cycle indices, for the pit the last stone lands in. take:
+	// the opponent's pits other than p's tuzdyk (a capture or a new
+	// tuzdyk is possible there). mayTuz: where 3 stones make p's tuzdyk
+	// (p has none; not the ninth pit; not opposite the opponent's).
+	take := uint32(1<<PitsPerSide-1) << oppBase
+	var mayTuz uint32
+	if t >= 0 {
+		take &^= 1 << uint(t)
+	} else {
+		mayTuz = uint32(1<<(PitsPerSide-1)-1) << oppBase
+		if o := int(b.tuz[p.Other()]); o >= 0 {
+			mayTuz &^= 1 << uint(o-base+oppBase) // the opponent's tuzdyk is on p's row, opposite pit o-base
 		}
 	}
 	for k := range dst {
@@ -130,21 +133,18 @@ func (b *Board) gains(p env.Player, out []float32) {
 		last := s + r - 1 // the last pit sown, -1..34 before wrapping
 		last += Cycle & (last >> signShift)
 		last -= Cycle & ^((last - Cycle) >> signShift)
-		i := last - oppBase // the last pit's number - 1 on the opponent's row
+		sh := uint(last) & 31 // last is 0..17: the mask keeps the shifts plain
 		// The last pit's count after the sowing. When it is on the
 		// opponent's row it is not the pit the stones were lifted from,
 		// and no tuzdyk but p's is there.
 		v := int(b.pits[last]) + q + lt(ahead(s, last), r)
-		take := v & (v&1 - 1)                         // an even count is taken
-		take += 3 * eq(v, 3) * int(mayTuz>>uint(i)&1) // shifts of a negative i's huge uint give 0
-		take *= int(oppRow>>uint(i)&1) & (1 ^ eq(last, t))
-		g = (g + take) * (1 ^ eq(n, 0))
+		w := v & (v&1 - 1) // an even count is taken
+		w += 3 * (eq(v, 3) & int(mayTuz>>sh&1))
+		w &= -int(take >> sh & 1)
+		g = (g + w) & -(1 ^ eq(n, 0))
 		dst[k] = pitObs[uint8(g)][0]
 	}
 }
-
-// oppRow has bit i set for the pit numbers - 1 of a row, 0..8.
-const oppRow uint = 1<<PitsPerSide - 1
 
 // divCycle[n] is n/Cycle and n%Cycle.
 var divCycle = func() (t [256][2]uint8) {
