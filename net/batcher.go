@@ -85,6 +85,9 @@ type Batcher struct {
 	params     *Params // the network; workers copy it when gen changes
 	gen        int
 	closed     bool
+	waiting    int           // workers blocked on wake: Evaluate signals only when there is one
+	calls      int64         // Evaluate calls, counted under mu (which Evaluate takes anyway)
+	rows       int64         // rows asked for, counted under mu
 	wake       chan struct{} // capacity 1: "the queue changed"
 	quit       chan struct{} // closed by Close
 	exited     sync.WaitGroup
@@ -93,7 +96,7 @@ type Batcher struct {
 	cacheMu sync.Mutex
 	cache   *posCache
 
-	calls, rows, batches, netRows, hits atomic.Int64
+	batches, netRows, hits atomic.Int64
 }
 
 // batchWorker is one worker goroutine's state.
@@ -179,14 +182,14 @@ func (b *Batcher) Evaluate(obs, mask, priors, values []float32) error {
 	if n == 0 {
 		return nil
 	}
-	b.calls.Add(1)
-	b.rows.Add(int64(n))
 	r := b.pool.Get().(*batchReq)
 	r.obs, r.mask, r.priors, r.values, r.n, r.left = obs, mask, priors, values, n, n
 	if b.cfg.CacheSize > 0 {
 		r.keys = hashRows(r.keys[:0], obs, mask, n)
 	}
 	b.mu.Lock()
+	b.calls++
+	b.rows += int64(n)
 	if b.closed {
 		b.mu.Unlock()
 		b.release(r)
@@ -194,8 +197,13 @@ func (b *Batcher) Evaluate(obs, mask, priors, values []float32) error {
 	}
 	b.queue = append(b.queue, r)
 	b.queuedRows += n
+	// A worker that is not waiting looks at the queue before it waits
+	// (under mu), so only a waiting one needs the signal.
+	wake := b.waiting > 0
 	b.mu.Unlock()
-	b.signal()
+	if wake {
+		b.signal()
+	}
 	<-r.done
 	b.release(r)
 	return nil
@@ -247,9 +255,12 @@ func (b *Batcher) Close() {
 
 // Stats returns the counters so far.
 func (b *Batcher) Stats() BatcherStats {
+	b.mu.Lock()
+	calls, rows := b.calls, b.rows
+	b.mu.Unlock()
 	s := BatcherStats{
-		Calls:     b.calls.Load(),
-		Rows:      b.rows.Load(),
+		Calls:     calls,
+		Rows:      rows,
 		Batches:   b.batches.Load(),
 		NetRows:   b.netRows.Load(),
 		CacheHits: b.hits.Load(),
@@ -270,15 +281,18 @@ func (w *batchWorker) loop() {
 	}
 }
 
-// sleep waits for a change of the queue or for Close, with b.mu released.
+// sleep waits for a change of the queue or for Close, with b.mu released
+// (held on entry and exit), counted in b.waiting.
 func (w *batchWorker) sleep() {
 	b := w.b
+	b.waiting++
 	b.mu.Unlock()
 	select {
 	case <-b.wake:
 	case <-b.quit:
 	}
 	b.mu.Lock()
+	b.waiting--
 }
 
 // take waits for requests and moves them, up to MaxBatch rows, to w.work.
@@ -337,14 +351,18 @@ func (w *batchWorker) waitForRows() {
 	w.timer.Reset(b.cfg.MaxWait)
 	defer w.timer.Stop()
 	for b.queuedRows < b.cfg.MinBatch && !b.closed {
+		b.waiting++
 		b.mu.Unlock()
+		timeout := false
 		select {
 		case <-b.wake:
-			b.mu.Lock()
 		case <-b.quit:
-			b.mu.Lock()
 		case <-w.timer.C:
-			b.mu.Lock()
+			timeout = true
+		}
+		b.mu.Lock()
+		b.waiting--
+		if timeout {
 			return
 		}
 	}
