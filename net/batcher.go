@@ -85,6 +85,9 @@ type Batcher struct {
 	params     *Params // the network; workers copy it when gen changes
 	gen        int
 	closed     bool
+	waiting    int           // workers blocked on wake: Evaluate signals only when there is one
+	calls      int64         // Evaluate calls, counted under mu (which Evaluate takes anyway)
+	rows       int64         // rows asked for, counted under mu
 	wake       chan struct{} // capacity 1: "the queue changed"
 	quit       chan struct{} // closed by Close
 	exited     sync.WaitGroup
@@ -93,7 +96,7 @@ type Batcher struct {
 	cacheMu sync.Mutex
 	cache   *posCache
 
-	calls, rows, batches, netRows, hits atomic.Int64
+	batches, netRows, hits atomic.Int64
 }
 
 // batchWorker is one worker goroutine's state.
@@ -103,10 +106,10 @@ type batchWorker struct {
 	gen    int
 	work   []*batchReq
 	timer  *time.Timer
-	obs    []float32 // MaxBatch × InputLen gathered rows
-	mask   []float32 // MaxBatch × Actions
-	priors []float32 // MaxBatch × Actions
-	values []float32 // MaxBatch
+	obs    []float32   // MaxBatch × InputLen gathered rows
+	mask   []float32   // MaxBatch × Actions
+	priors [][]float32 // MaxBatch rows: the callers' own priors rows, written in place
+	values []float32   // MaxBatch
 	slots  []batchSlot
 }
 
@@ -154,7 +157,7 @@ func NewBatcher(p *Params, cfg BatcherConfig) *Batcher {
 			timer:  time.NewTimer(time.Hour),
 			obs:    make([]float32, cfg.MaxBatch*c.InputLen),
 			mask:   make([]float32, cfg.MaxBatch*c.Actions),
-			priors: make([]float32, cfg.MaxBatch*c.Actions),
+			priors: make([][]float32, cfg.MaxBatch),
 			values: make([]float32, cfg.MaxBatch),
 			slots:  make([]batchSlot, cfg.MaxBatch),
 		}
@@ -179,14 +182,14 @@ func (b *Batcher) Evaluate(obs, mask, priors, values []float32) error {
 	if n == 0 {
 		return nil
 	}
-	b.calls.Add(1)
-	b.rows.Add(int64(n))
 	r := b.pool.Get().(*batchReq)
 	r.obs, r.mask, r.priors, r.values, r.n, r.left = obs, mask, priors, values, n, n
 	if b.cfg.CacheSize > 0 {
 		r.keys = hashRows(r.keys[:0], obs, mask, n)
 	}
 	b.mu.Lock()
+	b.calls++
+	b.rows += int64(n)
 	if b.closed {
 		b.mu.Unlock()
 		b.release(r)
@@ -194,8 +197,13 @@ func (b *Batcher) Evaluate(obs, mask, priors, values []float32) error {
 	}
 	b.queue = append(b.queue, r)
 	b.queuedRows += n
+	// A worker that is not waiting looks at the queue before it waits
+	// (under mu), so only a waiting one needs the signal.
+	wake := b.waiting > 0
 	b.mu.Unlock()
-	b.signal()
+	if wake {
+		b.signal()
+	}
 	<-r.done
 	b.release(r)
 	return nil
@@ -247,9 +255,12 @@ func (b *Batcher) Close() {
 
 // Stats returns the counters so far.
 func (b *Batcher) Stats() BatcherStats {
+	b.mu.Lock()
+	calls, rows := b.calls, b.rows
+	b.mu.Unlock()
 	s := BatcherStats{
-		Calls:     b.calls.Load(),
-		Rows:      b.rows.Load(),
+		Calls:     calls,
+		Rows:      rows,
 		Batches:   b.batches.Load(),
 		NetRows:   b.netRows.Load(),
 		CacheHits: b.hits.Load(),
@@ -270,15 +281,18 @@ func (w *batchWorker) loop() {
 	}
 }
 
-// sleep waits for a change of the queue or for Close, with b.mu released.
+// sleep waits for a change of the queue or for Close, with b.mu released
+// (held on entry and exit), counted in b.waiting.
 func (w *batchWorker) sleep() {
 	b := w.b
+	b.waiting++
 	b.mu.Unlock()
 	select {
 	case <-b.wake:
 	case <-b.quit:
 	}
 	b.mu.Lock()
+	b.waiting--
 }
 
 // take waits for requests and moves them, up to MaxBatch rows, to w.work.
@@ -337,14 +351,18 @@ func (w *batchWorker) waitForRows() {
 	w.timer.Reset(b.cfg.MaxWait)
 	defer w.timer.Stop()
 	for b.queuedRows < b.cfg.MinBatch && !b.closed {
+		b.waiting++
 		b.mu.Unlock()
+		timeout := false
 		select {
 		case <-b.wake:
-			b.mu.Lock()
 		case <-b.quit:
-			b.mu.Lock()
 		case <-w.timer.C:
-			b.mu.Lock()
+			timeout = true
+		}
+		b.mu.Lock()
+		b.waiting--
+		if timeout {
 			return
 		}
 	}
@@ -353,65 +371,96 @@ func (w *batchWorker) waitForRows() {
 // process answers every request in w.work: rows found in the cache at once,
 // the others through the network, MaxBatch rows at a time. It must not
 // touch a request after signalling it: its caller may already reuse it.
+//
+// With the cache on, the cache lock is held while the rows are gathered
+// (released around each network run), not taken per row; a request whose
+// rows all hit is answered after the lock is released.
 func (w *batchWorker) process() {
 	b := w.b
+	cache := b.cache != nil
+	if cache {
+		b.cacheMu.Lock()
+	}
 	filled := 0
 	for i, r := range w.work {
 		w.work[i] = nil
-		n := r.n
+		n, hits := r.n, 0
 		for row := 0; row < n; row++ {
 			var key posKey
-			if b.cache != nil {
+			if cache {
 				key = r.keys[row]
-				b.cacheMu.Lock()
-				hit := b.cache.get(key, r.priors[row*b.actions:(row+1)*b.actions], r.values[row:row+1])
-				b.cacheMu.Unlock()
-				if hit {
-					b.hits.Add(1)
-					w.answered(r)
+				if b.cache.get(key, r.priors[row*b.actions:(row+1)*b.actions], r.values[row:row+1]) {
+					hits++
 					continue
 				}
 			}
 			copy(w.obs[filled*b.inL:(filled+1)*b.inL], r.obs[row*b.inL:(row+1)*b.inL])
 			copy(w.mask[filled*b.actions:(filled+1)*b.actions], r.mask[row*b.actions:(row+1)*b.actions])
+			w.priors[filled] = r.priors[row*b.actions : (row+1)*b.actions : (row+1)*b.actions]
 			w.slots[filled] = batchSlot{req: r, row: row, key: key}
 			if filled++; filled == b.cfg.MaxBatch {
+				if cache {
+					b.cacheMu.Unlock()
+				}
 				w.run(filled)
 				filled = 0
+				if cache {
+					b.cacheMu.Lock()
+				}
 			}
 		}
+		if hits > 0 {
+			// r's other rows, if any, are in this batch or answered
+			// already: r.left counts them, so r is signalled once.
+			b.hits.Add(int64(hits))
+			if cache {
+				b.cacheMu.Unlock()
+			}
+			w.answeredN(r, hits)
+			if cache {
+				b.cacheMu.Lock()
+			}
+		}
+	}
+	if cache {
+		b.cacheMu.Unlock()
 	}
 	if filled > 0 {
 		w.run(filled)
 	}
 }
 
-// run evaluates the first n gathered rows and hands them back.
+// run evaluates the first n gathered rows, their priors straight into
+// their callers' slices, and hands them back.
 func (w *batchWorker) run(n int) {
 	b := w.b
 	a := b.actions
-	w.infer.Run(w.obs[:n*b.inL], w.mask[:n*a], w.priors[:n*a], w.values[:n])
+	w.infer.runRows(w.obs[:n*b.inL], w.mask[:n*a], w.priors[:n], w.values[:n])
 	b.batches.Add(1)
 	b.netRows.Add(int64(n))
+	if b.cache != nil {
+		b.cacheMu.Lock()
+		for s := 0; s < n; s++ {
+			b.cache.put(w.slots[s].key, w.priors[s], w.values[s])
+		}
+		b.cacheMu.Unlock()
+	}
 	for s := 0; s < n; s++ {
 		sl := w.slots[s]
-		w.slots[s] = batchSlot{}
-		pr, v := w.priors[s*a:(s+1)*a], w.values[s]
-		copy(sl.req.priors[sl.row*a:(sl.row+1)*a], pr)
-		sl.req.values[sl.row] = v
-		if b.cache != nil {
-			b.cacheMu.Lock()
-			b.cache.put(sl.key, pr, v)
-			b.cacheMu.Unlock()
-		}
+		w.slots[s], w.priors[s] = batchSlot{}, nil
+		sl.req.values[sl.row] = w.values[s]
 		w.answered(sl.req)
 	}
 }
 
 // answered counts one row of r as written, and wakes r's caller after the
 // last.
-func (w *batchWorker) answered(r *batchReq) {
-	if r.left--; r.left == 0 {
+func (w *batchWorker) answered(r *batchReq) { w.answeredN(r, 1) }
+
+// answeredN counts k rows of r as written, and wakes r's caller after the
+// last.
+func (w *batchWorker) answeredN(r *batchReq, k int) {
+	if r.left -= k; r.left == 0 {
 		r.done <- struct{}{}
 	}
 }

@@ -33,16 +33,21 @@
 //     internal/kernelgen). Weights are stored [in][out] with each row padded
 //     to 16 outputs and aligned to 64 bytes; a kernel holds a block of up to
 //     6 rows × 4 vectors of outputs (8 vectors for one or two rows) in
-//     registers and, per input, loads the block's weights once and
-//     broadcasts each row's input.
+//     registers, started from the bias (plus the residual input in a
+//     block's second layer), and, per input, loads the block's weights once
+//     and broadcasts each row's input. With avx512 and at most 16 actions
+//     the masked softmax is one vector of assembly too (softmax_amd64.s).
 //   - portable: plain Go, the fallback and the reference in tests. Layers
 //     wider than 16 outputs add one row of w per non-zero input (gonum's SSE
 //     Saxpy), skipping the zeros that ReLU and sparse observations leave,
 //     the indices of non-zero inputs gathered by a branch-free loop; narrow
 //     layers take one dot product per output.
 //
-// Either way rows are independent: a row gives bit-identical results alone
-// or in any batch. Weights below FlushThreshold are flushed to zero when a
+// The softmax works in float32 with a polynomial exp (Cephes' expf, within
+// a few units in the last place) and writes each row's priors straight into
+// the caller's slice: the batcher hands its callers' rows to the network
+// with no copy of the priors. Either way rows are independent: a row gives
+// bit-identical results alone or in any batch. Weights below FlushThreshold are flushed to zero when a
 // model is loaded and in NewInfer's copy, and every ReLU also zeroes
 // positive activations below it, so no multiplication ever meets a
 // subnormal float (slow on x86; Go cannot set flush-to-zero).
@@ -86,8 +91,8 @@
 // # Batching
 //
 // Batcher gathers rows from many goroutines into batches for one worker
-// goroutine that owns an Infer; callers block until their rows are copied
-// back. The worker takes everything queued when it becomes free, after
+// goroutine that owns an Infer; callers block until their rows are
+// written back. The worker takes everything queued when it becomes free, after
 // yielding once so that callers just answered can queue again; it waits up
 // to MaxWait only while fewer than MinBatch rows are queued. An optional
 // direct-mapped cache, keyed by a 128-bit hash of a row's observation and

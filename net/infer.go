@@ -31,10 +31,11 @@ type Infer struct {
 	value1   infLayer
 	value2   infLayer
 
-	h, t, u []float32 // inferChunk × Width activations
-	vh      []float32 // inferChunk × ValueHidden
-	logits  []float32 // maxBatch × Actions
-	idx     []int32   // non-zero input indices of one row
+	h, t, u []float32   // inferChunk × Width activations
+	vh      []float32   // inferChunk × ValueHidden
+	logits  []float32   // inferChunk × Actions
+	idx     []int32     // non-zero input indices of one row
+	rows    [][]float32 // maxBatch output rows, Run's and Logits' views of their slice
 
 	simd *simdNet // when non-nil, the SIMD kernels run the layers
 }
@@ -67,7 +68,7 @@ func newInfer(p *Params, maxBatch int, k kernelLevel) *Infer {
 		panic(fmt.Sprintf("net: NewInfer: maxBatch %d < 1", maxBatch))
 	}
 	if k != kernelPortable {
-		return &Infer{cfg: c, maxBatch: maxBatch, simd: newSimdNet(p, k), logits: make([]float32, maxBatch*c.Actions)}
+		return &Infer{cfg: c, maxBatch: maxBatch, simd: newSimdNet(p, k), rows: make([][]float32, maxBatch)}
 	}
 	f := &Infer{
 		cfg:      c,
@@ -80,7 +81,8 @@ func newInfer(p *Params, maxBatch int, k kernelLevel) *Infer {
 		t:        make([]float32, min(maxBatch, inferChunk)*c.Width),
 		u:        make([]float32, min(maxBatch, inferChunk)*c.Width),
 		vh:       make([]float32, min(maxBatch, inferChunk)*c.ValueHidden),
-		logits:   make([]float32, maxBatch*c.Actions),
+		logits:   make([]float32, min(maxBatch, inferChunk)*c.Actions),
+		rows:     make([][]float32, maxBatch),
 		idx:      make([]int32, max(c.InputLen, c.Width, c.ValueHidden)),
 	}
 	for k := 0; k < c.Blocks; k++ {
@@ -134,10 +136,13 @@ func (f *Infer) Run(obs, mask, priors, values []float32) {
 		panic(fmt.Sprintf("net: Infer.Run: %d rows need mask and priors of %d, got %d and %d",
 			n, n*a, len(mask), len(priors)))
 	}
-	f.forward(obs, n, values)
-	for r := 0; r < n; r++ {
-		maskedSoftmax(f.logits[r*a:(r+1)*a], mask[r*a:(r+1)*a], priors[r*a:(r+1)*a])
-	}
+	f.forward(obs, mask, f.splitRows(priors, n), values)
+}
+
+// runRows is Run with each row's priors written to its own slice, rows[r]
+// (Actions long): the batcher hands its callers' slices straight in.
+func (f *Infer) runRows(obs, mask []float32, rows [][]float32, values []float32) {
+	f.forward(obs, mask, rows, values)
 }
 
 // Logits evaluates n = len(values) rows like Run but writes the raw policy
@@ -148,38 +153,63 @@ func (f *Infer) Logits(obs, logits, values []float32) {
 		panic(fmt.Sprintf("net: Infer.Logits: %d rows need logits of %d, got %d",
 			n, n*f.cfg.Actions, len(logits)))
 	}
-	f.forward(obs, n, values)
-	copy(logits, f.logits[:n*f.cfg.Actions])
+	f.forward(obs, nil, f.splitRows(logits, n), values)
+}
+
+// splitRows returns f.rows[:n] pointing at the n rows of Actions in out.
+// It panics if n > MaxBatch.
+func (f *Infer) splitRows(out []float32, n int) [][]float32 {
+	if n > f.maxBatch {
+		panic(fmt.Sprintf("net: Infer: %d rows exceed the max batch %d", n, f.maxBatch))
+	}
+	a := f.cfg.Actions
+	rows := f.rows[:n]
+	for r := range rows {
+		rows[r] = out[r*a : (r+1)*a : (r+1)*a]
+	}
+	return rows
 }
 
 // inferChunk is the most rows taken through the whole network at once, so
 // that activations stay in the first cache levels on large batches.
 const inferChunk = 32
 
-// forward fills f.logits[:n×Actions] and values[:n].
-func (f *Infer) forward(obs []float32, n int, values []float32) {
+// forward evaluates len(values) rows of obs. With a mask it writes each
+// row's masked softmax into out[r], without one its raw logits.
+func (f *Infer) forward(obs, mask []float32, out [][]float32, values []float32) {
 	c := f.cfg
+	n := len(values)
 	if n > f.maxBatch {
 		panic(fmt.Sprintf("net: Infer: %d rows exceed the max batch %d", n, f.maxBatch))
 	}
 	if len(obs) != n*c.InputLen {
 		panic(fmt.Sprintf("net: Infer: %d rows need obs of %d, got %d", n, n*c.InputLen, len(obs)))
 	}
-	if f.simd != nil {
-		for r := 0; r < n; r += simdChunk {
-			m := min(simdChunk, n-r)
-			f.simd.forwardChunk(c, obs[r*c.InputLen:(r+m)*c.InputLen], f.logits[r*c.Actions:(r+m)*c.Actions], values[r:r+m])
-		}
-		return
+	if len(out) != n || (mask != nil && len(mask) != n*c.Actions) {
+		panic(fmt.Sprintf("net: Infer: %d rows need %d output rows and a mask of %d, got %d and %d",
+			n, n, n*c.Actions, len(out), len(mask)))
 	}
-	for r := 0; r < n; r += inferChunk {
-		m := min(inferChunk, n-r)
-		f.forwardChunk(obs[r*c.InputLen:(r+m)*c.InputLen], f.logits[r*c.Actions:(r+m)*c.Actions], values[r:r+m])
+	step := inferChunk
+	if f.simd != nil {
+		step = simdChunk
+	}
+	for r := 0; r < n; r += step {
+		m := min(step, n-r)
+		var mk []float32
+		if mask != nil {
+			mk = mask[r*c.Actions : (r+m)*c.Actions]
+		}
+		if f.simd != nil {
+			f.simd.forwardChunk(c, obs[r*c.InputLen:(r+m)*c.InputLen], mk, out[r:r+m], values[r:r+m])
+		} else {
+			f.forwardChunk(obs[r*c.InputLen:(r+m)*c.InputLen], mk, out[r:r+m], values[r:r+m])
+		}
 	}
 }
 
-// forwardChunk runs len(values) rows, at most inferChunk.
-func (f *Infer) forwardChunk(obs, logits, values []float32) {
+// forwardChunk runs len(values) rows, at most inferChunk, and writes their
+// policy rows as forward does.
+func (f *Infer) forwardChunk(obs, mask []float32, out [][]float32, values []float32) {
 	c, n := f.cfg, len(values)
 	w := n * c.Width
 	h, t, u := f.h[:w], f.t[:w], f.u[:w]
@@ -193,13 +223,30 @@ func (f *Infer) forwardChunk(obs, logits, values []float32) {
 		reluFlush(u)
 		h, u = u, h
 	}
+	a := c.Actions
+	logits := f.logits[:n*a]
 	f.policy.apply(n, h, nil, logits, f.idx)
+	writePolicy(logits, a, mask, out)
 	vh := f.vh[:n*c.ValueHidden]
 	f.value1.apply(n, h, nil, vh, f.idx)
 	reluFlush(vh)
 	f.value2.apply(n, vh, nil, values, f.idx)
 	for r, v := range values {
 		values[r] = float32(math.Tanh(float64(v)))
+	}
+}
+
+// writePolicy writes row r of logits (rows of stride floats, the first
+// Actions = len(out[r]) used) into out[r]: its masked softmax with a mask
+// (rows of Actions), the logits themselves without.
+func writePolicy(logits []float32, stride int, mask []float32, out [][]float32) {
+	for r, o := range out {
+		lr := logits[r*stride : r*stride+len(o)]
+		if mask == nil {
+			copy(o, lr)
+			continue
+		}
+		maskedSoftmax(lr, mask[r*len(o):(r+1)*len(o)], o)
 	}
 }
 
@@ -256,7 +303,10 @@ func addInPlace(y, x []float32) {
 
 // maskedSoftmax writes into p the softmax of logits over the entries where
 // mask is non-zero; masked entries get exactly 0. A row with no legal entry
-// is all zero.
+// (or whose legal logits are all -Inf) is all zero. p may be logits itself.
+// It works in float32 with expNeg: each prior is within a few float32
+// units in the last place of the float64 softmax of the same float32
+// differences z - max.
 func maskedSoftmax(logits, mask, p []float32) {
 	mask, p = mask[:len(logits)], p[:len(logits)]
 	top := float32(math.Inf(-1))
@@ -265,21 +315,45 @@ func maskedSoftmax(logits, mask, p []float32) {
 			top = z
 		}
 	}
-	var sum float64
-	for i, z := range logits {
-		if mask[i] == 0 || math.IsInf(float64(top), -1) {
-			p[i] = 0
-			continue
-		}
-		e := math.Exp(float64(z - top))
-		p[i] = float32(e)
-		sum += e
-	}
-	if sum == 0 {
+	if math.IsInf(float64(top), -1) {
+		clear(p)
 		return
 	}
+	var sum float32
+	for i, z := range logits {
+		e := float32(0)
+		if d := z - top; mask[i] != 0 && !(d < expNegMin) {
+			e = expNeg(d)
+		}
+		p[i] = e
+		sum += e
+	}
+	// sum >= 1: the top entry's term is exactly 1 (or NaN, from a NaN or
+	// +Inf logit, which then spreads to the row as it did in float64).
 	inv := 1 / sum
 	for i := range p {
-		p[i] = float32(float64(p[i]) * inv)
+		p[i] *= inv
 	}
+}
+
+// expNegMin is the least argument of expNeg: e**x is subnormal or zero
+// below it, and maskedSoftmax makes such terms 0.
+const expNegMin = -87.3
+
+// expNeg returns e**x for expNegMin <= x <= 0 in float32, within 1.5e-7 of
+// math.Exp relative to the result, and NaN for NaN. It is Cephes' expf:
+// x = k·ln2 + r with |r| <= ln2/2, e**r by a polynomial, and 2**k from the
+// bits. It has no branch, so that it inlines.
+func expNeg(x float32) float32 {
+	const (
+		log2e = 1.44269504088896341
+		ln2hi = 0.693359375
+		ln2lo = -2.12194440e-4
+	)
+	k := int32(x*log2e - 0.5) // round to nearest for x <= 0
+	fk := float32(k)
+	r := x - fk*ln2hi - fk*ln2lo
+	y := ((((1.9875691500e-4*r+1.3981999507e-3)*r+8.3334519073e-3)*r+4.1665795894e-2)*r+1.6666665459e-1)*r + 5.0000001201e-1
+	y = y*r*r + r + 1
+	return y * math.Float32frombits(uint32(k+127)<<23)
 }

@@ -18,6 +18,7 @@ const simdPad = 16
 // padding columns, 64-byte aligned, and activations with padded rows.
 type simdNet struct {
 	k                      kernelLevel
+	softmax16              bool // the policy rows go through softmax16 (AVX-512, at most 16 actions)
 	in                     simdLayer
 	blocks                 []simdBlock
 	policy, value1, value2 simdLayer
@@ -42,17 +43,18 @@ func newSimdNet(p *Params, k kernelLevel) *simdNet {
 	c := p.Config
 	wp := padWidth(c.Width)
 	s := &simdNet{
-		k:      k,
-		in:     newSimdLayer(p, "in.w", "in.b"),
-		policy: newSimdLayer(p, "policy.w", "policy.b"),
-		value1: newSimdLayer(p, "value.w1", "value.b1"),
-		value2: newSimdLayer(p, "value.w2", "value.b2"),
-		h:      alignedFloats(simdChunk * wp),
-		t:      alignedFloats(simdChunk * wp),
-		u:      alignedFloats(simdChunk * wp),
-		vh:     alignedFloats(simdChunk * padWidth(c.ValueHidden)),
-		lg:     alignedFloats(simdChunk * padWidth(c.Actions)),
-		v:      alignedFloats(simdChunk * simdPad),
+		k:         k,
+		softmax16: k == kernelAVX512 && c.Actions <= simdPad,
+		in:        newSimdLayer(p, "in.w", "in.b"),
+		policy:    newSimdLayer(p, "policy.w", "policy.b"),
+		value1:    newSimdLayer(p, "value.w1", "value.b1"),
+		value2:    newSimdLayer(p, "value.w2", "value.b2"),
+		h:         alignedFloats(simdChunk * wp),
+		t:         alignedFloats(simdChunk * wp),
+		u:         alignedFloats(simdChunk * wp),
+		vh:        alignedFloats(simdChunk * padWidth(c.ValueHidden)),
+		lg:        alignedFloats(simdChunk * padWidth(c.Actions)),
+		v:         alignedFloats(simdChunk * simdPad),
 	}
 	for b := 0; b < c.Blocks; b++ {
 		s.blocks = append(s.blocks, simdBlock{
@@ -81,8 +83,8 @@ func newSimdLayer(p *Params, wName, bName string) simdLayer {
 }
 
 // forwardChunk runs len(values) rows (at most simdChunk) of obs, writing
-// their raw logits (rows of Actions) and values.
-func (s *simdNet) forwardChunk(c Config, obs, logits, values []float32) {
+// their policy rows into out as Infer.forward does, and their values.
+func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, values []float32) {
 	n := len(values)
 	wp := padWidth(c.Width)
 	h, t, u := s.h[:n*wp], s.t[:n*wp], s.u[:n*wp]
@@ -95,8 +97,15 @@ func (s *simdNet) forwardChunk(c Config, obs, logits, values []float32) {
 	}
 	ap := s.policy.outPad
 	s.policy.apply(s.k, n, h, wp, nil, s.lg[:n*ap], false)
-	for r := 0; r < n; r++ {
-		copy(logits[r*c.Actions:(r+1)*c.Actions], s.lg[r*ap:r*ap+c.Actions])
+	if s.softmax16 && mask != nil {
+		a := c.Actions
+		_ = s.lg[n*ap-1]
+		_ = mask[n*a-1]
+		for r, o := range out {
+			softmax16(&s.lg[r*ap], &mask[r*a], &o[:a][0], a)
+		}
+	} else {
+		writePolicy(s.lg[:n*ap], ap, mask, out)
 	}
 	vp := s.value1.outPad
 	vh := s.vh[:n*vp]
@@ -109,19 +118,16 @@ func (s *simdNet) forwardChunk(c Config, obs, logits, values []float32) {
 
 // apply computes y = x·w + b (+ res when res is non-nil) for n rows, then
 // reluFlush when relu is set. x has rows of stride xs floats (at least
-// l.in used); y and res have rows of l.outPad.
+// l.in used); y and res have rows of l.outPad. The kernels start from the
+// bias and the residual themselves, so y is only written.
 func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []float32, relu bool) {
 	op := l.outPad
-	// The kernels read x rows [0, n) up to l.in and write y rows [0, n):
-	// these two checks keep them inside the slices.
+	// The kernels read x rows [0, n) up to l.in, res rows [0, n) and write
+	// y rows [0, n): these checks keep them inside the slices.
 	_ = x[(n-1)*xs+l.in-1]
 	_ = y[n*op-1]
-	for r := 0; r < n; r++ {
-		yr := y[r*op : (r+1)*op]
-		copy(yr, l.b)
-		if res != nil {
-			addInPlace(yr, res[r*op:(r+1)*op])
-		}
+	if res != nil {
+		_ = res[n*op-1]
 	}
 	var flush uintptr
 	if relu {
@@ -129,14 +135,14 @@ func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []fl
 	}
 	rows := k.blockRows()
 	full := n / rows * rows
-	l.gemmRows(k, 0, full, rows, x, xs, y, flush)
-	l.gemmRows(k, full, n, n-full, x, xs, y, flush)
+	l.gemmRows(k, 0, full, rows, x, xs, res, y, flush)
+	l.gemmRows(k, full, n, n-full, x, xs, res, y, flush)
 }
 
 // gemmRows runs the kernel on rows [r0, r1) of x and y in blocks of rows:
 // for each column tile, all the row blocks, so the tile's weights stay in
 // the first-level cache.
-func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs int, y []float32, flush uintptr) {
+func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs int, res, y []float32, flush uintptr) {
 	if r0 == r1 {
 		return
 	}
@@ -145,7 +151,11 @@ func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs in
 	for j := 0; j < op; j += tile {
 		c := min(tile, op-j) / vec
 		for r := r0; r < r1; r += rows {
-			k.gemm(rows, c, &x[r*xs], uintptr(xs*4), &l.w[j], uintptr(op*4), l.in, &y[r*op+j], uintptr(op*4), flush)
+			var rp *float32
+			if res != nil {
+				rp = &res[r*op+j]
+			}
+			k.gemm(rows, c, &x[r*xs], uintptr(xs*4), &l.w[j], uintptr(op*4), l.in, &y[r*op+j], uintptr(op*4), &l.b[j], rp, flush)
 		}
 	}
 }

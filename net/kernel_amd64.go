@@ -39,12 +39,14 @@ func (k kernelLevel) blockVecs(r int) int {
 	return k256BlockVecs[r]
 }
 
-// gemm adds x·w to an r-row, c-vector block of y and, when flush is 1,
-// applies reluFlush to it; strides are in bytes, n is the shared dimension.
-func (k kernelLevel) gemm(r, c int, x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr) {
+// gemm writes b + res + x·w into an r-row, c-vector block of y (b is one
+// row of c vectors, the same for every row; res, when not nil, has y's
+// layout) and, when flush is 1, applies reluFlush to it; strides are in
+// bytes, n is the shared dimension.
+func (k kernelLevel) gemm(r, c int, x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr) {
 	if k == kernelAVX512 {
-		k512(r, c, x, xs, w, ws, n, y, ys, flush)
+		k512(r, c, x, xs, w, ws, n, y, ys, b, res, flush)
 		return
 	}
-	k256(r, c, x, xs, w, ws, n, y, ys, flush)
+	k256(r, c, x, xs, w, ws, n, y, ys, b, res, flush)
 }

@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-// func k512r1c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r1c1(SB), NOSPLIT, $0-64
+// func k512r1c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r1c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -17,7 +17,12 @@ TEXT ·k512r1c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r1c1
+	VADDPS 0(AX), Z0, Z0
 loop_k512r1c1:
 	VBROADCASTSS (SI), Z1
 	VFMADD231PS 0(DI), Z1, Z0
@@ -25,7 +30,7 @@ loop_k512r1c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r1c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r1c1
 	MOVL $0x0da24260, AX
@@ -37,8 +42,8 @@ store_k512r1c1:
 	VZEROUPPER
 	RET
 
-// func k512r1c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r1c2(SB), NOSPLIT, $0-64
+// func k512r1c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r1c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -50,8 +55,14 @@ TEXT ·k512r1c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r1c2
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
 loop_k512r1c2:
 	VBROADCASTSS (SI), Z2
 	VFMADD231PS 0(DI), Z2, Z0
@@ -60,7 +71,7 @@ loop_k512r1c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r1c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r1c2
 	MOVL $0x0da24260, AX
@@ -75,8 +86,8 @@ store_k512r1c2:
 	VZEROUPPER
 	RET
 
-// func k512r1c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r1c3(SB), NOSPLIT, $0-64
+// func k512r1c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r1c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -88,9 +99,16 @@ TEXT ·k512r1c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r1c3
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
 loop_k512r1c3:
 	VBROADCASTSS (SI), Z3
 	VFMADD231PS 0(DI), Z3, Z0
@@ -100,7 +118,7 @@ loop_k512r1c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r1c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r1c3
 	MOVL $0x0da24260, AX
@@ -118,8 +136,8 @@ store_k512r1c3:
 	VZEROUPPER
 	RET
 
-// func k512r1c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r1c4(SB), NOSPLIT, $0-64
+// func k512r1c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r1c4(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -131,10 +149,18 @@ TEXT ·k512r1c4(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r1c4
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
 loop_k512r1c4:
 	VBROADCASTSS (SI), Z4
 	VFMADD231PS 0(DI), Z4, Z0
@@ -145,7 +171,7 @@ loop_k512r1c4:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r1c4
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r1c4
 	MOVL $0x0da24260, AX
@@ -166,8 +192,8 @@ store_k512r1c4:
 	VZEROUPPER
 	RET
 
-// func k512r1c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r1c5(SB), NOSPLIT, $0-64
+// func k512r1c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r1c5(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -179,11 +205,20 @@ TEXT ·k512r1c5(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r1c5
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
 loop_k512r1c5:
 	VBROADCASTSS (SI), Z5
 	VFMADD231PS 0(DI), Z5, Z0
@@ -195,7 +230,7 @@ loop_k512r1c5:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r1c5
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r1c5
 	MOVL $0x0da24260, AX
@@ -219,8 +254,8 @@ store_k512r1c5:
 	VZEROUPPER
 	RET
 
-// func k512r1c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r1c6(SB), NOSPLIT, $0-64
+// func k512r1c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r1c6(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -232,12 +267,22 @@ TEXT ·k512r1c6(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 320(R8), Z5
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r1c6
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
 loop_k512r1c6:
 	VBROADCASTSS (SI), Z6
 	VFMADD231PS 0(DI), Z6, Z0
@@ -250,7 +295,7 @@ loop_k512r1c6:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r1c6
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r1c6
 	MOVL $0x0da24260, AX
@@ -277,8 +322,8 @@ store_k512r1c6:
 	VZEROUPPER
 	RET
 
-// func k512r1c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r1c7(SB), NOSPLIT, $0-64
+// func k512r1c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r1c7(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -290,13 +335,24 @@ TEXT ·k512r1c7(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 320(R8), Z5
-	VMOVUPS 384(R8), Z6
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	VMOVUPS 384(AX), Z6
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r1c7
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
+	VADDPS 384(AX), Z6, Z6
 loop_k512r1c7:
 	VBROADCASTSS (SI), Z7
 	VFMADD231PS 0(DI), Z7, Z0
@@ -310,7 +366,7 @@ loop_k512r1c7:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r1c7
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r1c7
 	MOVL $0x0da24260, AX
@@ -340,8 +396,8 @@ store_k512r1c7:
 	VZEROUPPER
 	RET
 
-// func k512r1c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r1c8(SB), NOSPLIT, $0-64
+// func k512r1c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r1c8(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -353,14 +409,26 @@ TEXT ·k512r1c8(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 320(R8), Z5
-	VMOVUPS 384(R8), Z6
-	VMOVUPS 448(R8), Z7
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	VMOVUPS 384(AX), Z6
+	VMOVUPS 448(AX), Z7
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r1c8
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
+	VADDPS 384(AX), Z6, Z6
+	VADDPS 448(AX), Z7, Z7
 loop_k512r1c8:
 	VBROADCASTSS (SI), Z8
 	VFMADD231PS 0(DI), Z8, Z0
@@ -375,7 +443,7 @@ loop_k512r1c8:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r1c8
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r1c8
 	MOVL $0x0da24260, AX
@@ -408,8 +476,8 @@ store_k512r1c8:
 	VZEROUPPER
 	RET
 
-// func k512r2c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r2c1(SB), NOSPLIT, $0-64
+// func k512r2c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r2c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -421,8 +489,14 @@ TEXT ·k512r2c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 0(R8)(R9*1), Z1
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVAPS Z0, Z1
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r2c1
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 0(AX)(R9*1), Z1, Z1
 loop_k512r2c1:
 	VMOVUPS 0(DI), Z2
 	VBROADCASTSS 0(SI), Z3
@@ -433,7 +507,7 @@ loop_k512r2c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r2c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r2c1
 	MOVL $0x0da24260, AX
@@ -448,8 +522,8 @@ store_k512r2c1:
 	VZEROUPPER
 	RET
 
-// func k512r2c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r2c2(SB), NOSPLIT, $0-64
+// func k512r2c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r2c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -461,10 +535,18 @@ TEXT ·k512r2c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 0(R8)(R9*1), Z2
-	VMOVUPS 64(R8)(R9*1), Z3
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z1, Z3
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r2c2
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 0(AX)(R9*1), Z2, Z2
+	VADDPS 64(AX)(R9*1), Z3, Z3
 loop_k512r2c2:
 	VMOVUPS 0(DI), Z4
 	VMOVUPS 64(DI), Z5
@@ -478,7 +560,7 @@ loop_k512r2c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r2c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r2c2
 	MOVL $0x0da24260, AX
@@ -499,8 +581,8 @@ store_k512r2c2:
 	VZEROUPPER
 	RET
 
-// func k512r2c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r2c3(SB), NOSPLIT, $0-64
+// func k512r2c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r2c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -512,12 +594,22 @@ TEXT ·k512r2c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 0(R8)(R9*1), Z3
-	VMOVUPS 64(R8)(R9*1), Z4
-	VMOVUPS 128(R8)(R9*1), Z5
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVAPS Z0, Z3
+	VMOVAPS Z1, Z4
+	VMOVAPS Z2, Z5
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r2c3
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 0(AX)(R9*1), Z3, Z3
+	VADDPS 64(AX)(R9*1), Z4, Z4
+	VADDPS 128(AX)(R9*1), Z5, Z5
 loop_k512r2c3:
 	VMOVUPS 0(DI), Z6
 	VMOVUPS 64(DI), Z7
@@ -534,7 +626,7 @@ loop_k512r2c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r2c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r2c3
 	MOVL $0x0da24260, AX
@@ -561,8 +653,8 @@ store_k512r2c3:
 	VZEROUPPER
 	RET
 
-// func k512r2c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r2c4(SB), NOSPLIT, $0-64
+// func k512r2c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r2c4(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -574,14 +666,26 @@ TEXT ·k512r2c4(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 0(R8)(R9*1), Z4
-	VMOVUPS 64(R8)(R9*1), Z5
-	VMOVUPS 128(R8)(R9*1), Z6
-	VMOVUPS 192(R8)(R9*1), Z7
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	VMOVAPS Z2, Z6
+	VMOVAPS Z3, Z7
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r2c4
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 0(AX)(R9*1), Z4, Z4
+	VADDPS 64(AX)(R9*1), Z5, Z5
+	VADDPS 128(AX)(R9*1), Z6, Z6
+	VADDPS 192(AX)(R9*1), Z7, Z7
 loop_k512r2c4:
 	VMOVUPS 0(DI), Z8
 	VMOVUPS 64(DI), Z9
@@ -601,7 +705,7 @@ loop_k512r2c4:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r2c4
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r2c4
 	MOVL $0x0da24260, AX
@@ -634,8 +738,8 @@ store_k512r2c4:
 	VZEROUPPER
 	RET
 
-// func k512r2c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r2c5(SB), NOSPLIT, $0-64
+// func k512r2c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r2c5(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -647,16 +751,30 @@ TEXT ·k512r2c5(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 0(R8)(R9*1), Z5
-	VMOVUPS 64(R8)(R9*1), Z6
-	VMOVUPS 128(R8)(R9*1), Z7
-	VMOVUPS 192(R8)(R9*1), Z8
-	VMOVUPS 256(R8)(R9*1), Z9
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVAPS Z0, Z5
+	VMOVAPS Z1, Z6
+	VMOVAPS Z2, Z7
+	VMOVAPS Z3, Z8
+	VMOVAPS Z4, Z9
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r2c5
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 0(AX)(R9*1), Z5, Z5
+	VADDPS 64(AX)(R9*1), Z6, Z6
+	VADDPS 128(AX)(R9*1), Z7, Z7
+	VADDPS 192(AX)(R9*1), Z8, Z8
+	VADDPS 256(AX)(R9*1), Z9, Z9
 loop_k512r2c5:
 	VMOVUPS 0(DI), Z10
 	VMOVUPS 64(DI), Z11
@@ -679,7 +797,7 @@ loop_k512r2c5:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r2c5
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r2c5
 	MOVL $0x0da24260, AX
@@ -718,8 +836,8 @@ store_k512r2c5:
 	VZEROUPPER
 	RET
 
-// func k512r2c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r2c6(SB), NOSPLIT, $0-64
+// func k512r2c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r2c6(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -731,18 +849,34 @@ TEXT ·k512r2c6(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 320(R8), Z5
-	VMOVUPS 0(R8)(R9*1), Z6
-	VMOVUPS 64(R8)(R9*1), Z7
-	VMOVUPS 128(R8)(R9*1), Z8
-	VMOVUPS 192(R8)(R9*1), Z9
-	VMOVUPS 256(R8)(R9*1), Z10
-	VMOVUPS 320(R8)(R9*1), Z11
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	VMOVAPS Z2, Z8
+	VMOVAPS Z3, Z9
+	VMOVAPS Z4, Z10
+	VMOVAPS Z5, Z11
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r2c6
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
+	VADDPS 0(AX)(R9*1), Z6, Z6
+	VADDPS 64(AX)(R9*1), Z7, Z7
+	VADDPS 128(AX)(R9*1), Z8, Z8
+	VADDPS 192(AX)(R9*1), Z9, Z9
+	VADDPS 256(AX)(R9*1), Z10, Z10
+	VADDPS 320(AX)(R9*1), Z11, Z11
 loop_k512r2c6:
 	VMOVUPS 0(DI), Z12
 	VMOVUPS 64(DI), Z13
@@ -768,7 +902,7 @@ loop_k512r2c6:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r2c6
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r2c6
 	MOVL $0x0da24260, AX
@@ -813,8 +947,8 @@ store_k512r2c6:
 	VZEROUPPER
 	RET
 
-// func k512r2c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r2c7(SB), NOSPLIT, $0-64
+// func k512r2c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r2c7(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -826,20 +960,38 @@ TEXT ·k512r2c7(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 320(R8), Z5
-	VMOVUPS 384(R8), Z6
-	VMOVUPS 0(R8)(R9*1), Z7
-	VMOVUPS 64(R8)(R9*1), Z8
-	VMOVUPS 128(R8)(R9*1), Z9
-	VMOVUPS 192(R8)(R9*1), Z10
-	VMOVUPS 256(R8)(R9*1), Z11
-	VMOVUPS 320(R8)(R9*1), Z12
-	VMOVUPS 384(R8)(R9*1), Z13
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	VMOVUPS 384(AX), Z6
+	VMOVAPS Z0, Z7
+	VMOVAPS Z1, Z8
+	VMOVAPS Z2, Z9
+	VMOVAPS Z3, Z10
+	VMOVAPS Z4, Z11
+	VMOVAPS Z5, Z12
+	VMOVAPS Z6, Z13
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r2c7
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
+	VADDPS 384(AX), Z6, Z6
+	VADDPS 0(AX)(R9*1), Z7, Z7
+	VADDPS 64(AX)(R9*1), Z8, Z8
+	VADDPS 128(AX)(R9*1), Z9, Z9
+	VADDPS 192(AX)(R9*1), Z10, Z10
+	VADDPS 256(AX)(R9*1), Z11, Z11
+	VADDPS 320(AX)(R9*1), Z12, Z12
+	VADDPS 384(AX)(R9*1), Z13, Z13
 loop_k512r2c7:
 	VMOVUPS 0(DI), Z14
 	VMOVUPS 64(DI), Z15
@@ -868,7 +1020,7 @@ loop_k512r2c7:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r2c7
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r2c7
 	MOVL $0x0da24260, AX
@@ -919,8 +1071,8 @@ store_k512r2c7:
 	VZEROUPPER
 	RET
 
-// func k512r2c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r2c8(SB), NOSPLIT, $0-64
+// func k512r2c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r2c8(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -932,22 +1084,42 @@ TEXT ·k512r2c8(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 320(R8), Z5
-	VMOVUPS 384(R8), Z6
-	VMOVUPS 448(R8), Z7
-	VMOVUPS 0(R8)(R9*1), Z8
-	VMOVUPS 64(R8)(R9*1), Z9
-	VMOVUPS 128(R8)(R9*1), Z10
-	VMOVUPS 192(R8)(R9*1), Z11
-	VMOVUPS 256(R8)(R9*1), Z12
-	VMOVUPS 320(R8)(R9*1), Z13
-	VMOVUPS 384(R8)(R9*1), Z14
-	VMOVUPS 448(R8)(R9*1), Z15
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	VMOVUPS 384(AX), Z6
+	VMOVUPS 448(AX), Z7
+	VMOVAPS Z0, Z8
+	VMOVAPS Z1, Z9
+	VMOVAPS Z2, Z10
+	VMOVAPS Z3, Z11
+	VMOVAPS Z4, Z12
+	VMOVAPS Z5, Z13
+	VMOVAPS Z6, Z14
+	VMOVAPS Z7, Z15
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r2c8
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
+	VADDPS 384(AX), Z6, Z6
+	VADDPS 448(AX), Z7, Z7
+	VADDPS 0(AX)(R9*1), Z8, Z8
+	VADDPS 64(AX)(R9*1), Z9, Z9
+	VADDPS 128(AX)(R9*1), Z10, Z10
+	VADDPS 192(AX)(R9*1), Z11, Z11
+	VADDPS 256(AX)(R9*1), Z12, Z12
+	VADDPS 320(AX)(R9*1), Z13, Z13
+	VADDPS 384(AX)(R9*1), Z14, Z14
+	VADDPS 448(AX)(R9*1), Z15, Z15
 loop_k512r2c8:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
@@ -979,7 +1151,7 @@ loop_k512r2c8:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r2c8
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r2c8
 	MOVL $0x0da24260, AX
@@ -1036,8 +1208,8 @@ store_k512r2c8:
 	VZEROUPPER
 	RET
 
-// func k512r3c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r3c1(SB), NOSPLIT, $0-64
+// func k512r3c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r3c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1049,9 +1221,16 @@ TEXT ·k512r3c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 0(R8)(R9*1), Z1
-	VMOVUPS 0(R8)(R9*2), Z2
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVAPS Z0, Z1
+	VMOVAPS Z0, Z2
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r3c1
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 0(AX)(R9*1), Z1, Z1
+	VADDPS 0(AX)(R9*2), Z2, Z2
 loop_k512r3c1:
 	VMOVUPS 0(DI), Z3
 	VBROADCASTSS 0(SI), Z4
@@ -1064,7 +1243,7 @@ loop_k512r3c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r3c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r3c1
 	MOVL $0x0da24260, AX
@@ -1082,8 +1261,8 @@ store_k512r3c1:
 	VZEROUPPER
 	RET
 
-// func k512r3c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r3c2(SB), NOSPLIT, $0-64
+// func k512r3c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r3c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1095,12 +1274,22 @@ TEXT ·k512r3c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 0(R8)(R9*1), Z2
-	VMOVUPS 64(R8)(R9*1), Z3
-	VMOVUPS 0(R8)(R9*2), Z4
-	VMOVUPS 64(R8)(R9*2), Z5
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z1, Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r3c2
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 0(AX)(R9*1), Z2, Z2
+	VADDPS 64(AX)(R9*1), Z3, Z3
+	VADDPS 0(AX)(R9*2), Z4, Z4
+	VADDPS 64(AX)(R9*2), Z5, Z5
 loop_k512r3c2:
 	VMOVUPS 0(DI), Z6
 	VMOVUPS 64(DI), Z7
@@ -1117,7 +1306,7 @@ loop_k512r3c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r3c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r3c2
 	MOVL $0x0da24260, AX
@@ -1144,8 +1333,8 @@ store_k512r3c2:
 	VZEROUPPER
 	RET
 
-// func k512r3c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r3c3(SB), NOSPLIT, $0-64
+// func k512r3c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r3c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1157,15 +1346,28 @@ TEXT ·k512r3c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 0(R8)(R9*1), Z3
-	VMOVUPS 64(R8)(R9*1), Z4
-	VMOVUPS 128(R8)(R9*1), Z5
-	VMOVUPS 0(R8)(R9*2), Z6
-	VMOVUPS 64(R8)(R9*2), Z7
-	VMOVUPS 128(R8)(R9*2), Z8
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVAPS Z0, Z3
+	VMOVAPS Z1, Z4
+	VMOVAPS Z2, Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	VMOVAPS Z2, Z8
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r3c3
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 0(AX)(R9*1), Z3, Z3
+	VADDPS 64(AX)(R9*1), Z4, Z4
+	VADDPS 128(AX)(R9*1), Z5, Z5
+	VADDPS 0(AX)(R9*2), Z6, Z6
+	VADDPS 64(AX)(R9*2), Z7, Z7
+	VADDPS 128(AX)(R9*2), Z8, Z8
 loop_k512r3c3:
 	VMOVUPS 0(DI), Z9
 	VMOVUPS 64(DI), Z10
@@ -1186,7 +1388,7 @@ loop_k512r3c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r3c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r3c3
 	MOVL $0x0da24260, AX
@@ -1222,8 +1424,8 @@ store_k512r3c3:
 	VZEROUPPER
 	RET
 
-// func k512r3c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r3c4(SB), NOSPLIT, $0-64
+// func k512r3c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r3c4(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1235,18 +1437,34 @@ TEXT ·k512r3c4(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 0(R8)(R9*1), Z4
-	VMOVUPS 64(R8)(R9*1), Z5
-	VMOVUPS 128(R8)(R9*1), Z6
-	VMOVUPS 192(R8)(R9*1), Z7
-	VMOVUPS 0(R8)(R9*2), Z8
-	VMOVUPS 64(R8)(R9*2), Z9
-	VMOVUPS 128(R8)(R9*2), Z10
-	VMOVUPS 192(R8)(R9*2), Z11
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	VMOVAPS Z2, Z6
+	VMOVAPS Z3, Z7
+	VMOVAPS Z0, Z8
+	VMOVAPS Z1, Z9
+	VMOVAPS Z2, Z10
+	VMOVAPS Z3, Z11
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r3c4
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 0(AX)(R9*1), Z4, Z4
+	VADDPS 64(AX)(R9*1), Z5, Z5
+	VADDPS 128(AX)(R9*1), Z6, Z6
+	VADDPS 192(AX)(R9*1), Z7, Z7
+	VADDPS 0(AX)(R9*2), Z8, Z8
+	VADDPS 64(AX)(R9*2), Z9, Z9
+	VADDPS 128(AX)(R9*2), Z10, Z10
+	VADDPS 192(AX)(R9*2), Z11, Z11
 loop_k512r3c4:
 	VMOVUPS 0(DI), Z12
 	VMOVUPS 64(DI), Z13
@@ -1271,7 +1489,7 @@ loop_k512r3c4:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r3c4
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r3c4
 	MOVL $0x0da24260, AX
@@ -1316,8 +1534,8 @@ store_k512r3c4:
 	VZEROUPPER
 	RET
 
-// func k512r3c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r3c5(SB), NOSPLIT, $0-64
+// func k512r3c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r3c5(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1329,21 +1547,40 @@ TEXT ·k512r3c5(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 0(R8)(R9*1), Z5
-	VMOVUPS 64(R8)(R9*1), Z6
-	VMOVUPS 128(R8)(R9*1), Z7
-	VMOVUPS 192(R8)(R9*1), Z8
-	VMOVUPS 256(R8)(R9*1), Z9
-	VMOVUPS 0(R8)(R9*2), Z10
-	VMOVUPS 64(R8)(R9*2), Z11
-	VMOVUPS 128(R8)(R9*2), Z12
-	VMOVUPS 192(R8)(R9*2), Z13
-	VMOVUPS 256(R8)(R9*2), Z14
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVAPS Z0, Z5
+	VMOVAPS Z1, Z6
+	VMOVAPS Z2, Z7
+	VMOVAPS Z3, Z8
+	VMOVAPS Z4, Z9
+	VMOVAPS Z0, Z10
+	VMOVAPS Z1, Z11
+	VMOVAPS Z2, Z12
+	VMOVAPS Z3, Z13
+	VMOVAPS Z4, Z14
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r3c5
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 0(AX)(R9*1), Z5, Z5
+	VADDPS 64(AX)(R9*1), Z6, Z6
+	VADDPS 128(AX)(R9*1), Z7, Z7
+	VADDPS 192(AX)(R9*1), Z8, Z8
+	VADDPS 256(AX)(R9*1), Z9, Z9
+	VADDPS 0(AX)(R9*2), Z10, Z10
+	VADDPS 64(AX)(R9*2), Z11, Z11
+	VADDPS 128(AX)(R9*2), Z12, Z12
+	VADDPS 192(AX)(R9*2), Z13, Z13
+	VADDPS 256(AX)(R9*2), Z14, Z14
 loop_k512r3c5:
 	VMOVUPS 0(DI), Z15
 	VMOVUPS 64(DI), Z16
@@ -1372,7 +1609,7 @@ loop_k512r3c5:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r3c5
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r3c5
 	MOVL $0x0da24260, AX
@@ -1426,8 +1663,8 @@ store_k512r3c5:
 	VZEROUPPER
 	RET
 
-// func k512r3c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r3c6(SB), NOSPLIT, $0-64
+// func k512r3c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r3c6(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1439,24 +1676,46 @@ TEXT ·k512r3c6(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 320(R8), Z5
-	VMOVUPS 0(R8)(R9*1), Z6
-	VMOVUPS 64(R8)(R9*1), Z7
-	VMOVUPS 128(R8)(R9*1), Z8
-	VMOVUPS 192(R8)(R9*1), Z9
-	VMOVUPS 256(R8)(R9*1), Z10
-	VMOVUPS 320(R8)(R9*1), Z11
-	VMOVUPS 0(R8)(R9*2), Z12
-	VMOVUPS 64(R8)(R9*2), Z13
-	VMOVUPS 128(R8)(R9*2), Z14
-	VMOVUPS 192(R8)(R9*2), Z15
-	VMOVUPS 256(R8)(R9*2), Z16
-	VMOVUPS 320(R8)(R9*2), Z17
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	VMOVAPS Z2, Z8
+	VMOVAPS Z3, Z9
+	VMOVAPS Z4, Z10
+	VMOVAPS Z5, Z11
+	VMOVAPS Z0, Z12
+	VMOVAPS Z1, Z13
+	VMOVAPS Z2, Z14
+	VMOVAPS Z3, Z15
+	VMOVAPS Z4, Z16
+	VMOVAPS Z5, Z17
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r3c6
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
+	VADDPS 0(AX)(R9*1), Z6, Z6
+	VADDPS 64(AX)(R9*1), Z7, Z7
+	VADDPS 128(AX)(R9*1), Z8, Z8
+	VADDPS 192(AX)(R9*1), Z9, Z9
+	VADDPS 256(AX)(R9*1), Z10, Z10
+	VADDPS 320(AX)(R9*1), Z11, Z11
+	VADDPS 0(AX)(R9*2), Z12, Z12
+	VADDPS 64(AX)(R9*2), Z13, Z13
+	VADDPS 128(AX)(R9*2), Z14, Z14
+	VADDPS 192(AX)(R9*2), Z15, Z15
+	VADDPS 256(AX)(R9*2), Z16, Z16
+	VADDPS 320(AX)(R9*2), Z17, Z17
 loop_k512r3c6:
 	VMOVUPS 0(DI), Z18
 	VMOVUPS 64(DI), Z19
@@ -1489,7 +1748,7 @@ loop_k512r3c6:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r3c6
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r3c6
 	MOVL $0x0da24260, AX
@@ -1552,8 +1811,8 @@ store_k512r3c6:
 	VZEROUPPER
 	RET
 
-// func k512r4c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r4c1(SB), NOSPLIT, $0-64
+// func k512r4c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r4c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1565,10 +1824,18 @@ TEXT ·k512r4c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 0(R8)(R9*1), Z1
-	VMOVUPS 0(R8)(R9*2), Z2
-	VMOVUPS 0(R8)(R13*1), Z3
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVAPS Z0, Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z0, Z3
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r4c1
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 0(AX)(R9*1), Z1, Z1
+	VADDPS 0(AX)(R9*2), Z2, Z2
+	VADDPS 0(AX)(R13*1), Z3, Z3
 loop_k512r4c1:
 	VMOVUPS 0(DI), Z4
 	VBROADCASTSS 0(SI), Z5
@@ -1583,7 +1850,7 @@ loop_k512r4c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r4c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r4c1
 	MOVL $0x0da24260, AX
@@ -1604,8 +1871,8 @@ store_k512r4c1:
 	VZEROUPPER
 	RET
 
-// func k512r4c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r4c2(SB), NOSPLIT, $0-64
+// func k512r4c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r4c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1617,14 +1884,26 @@ TEXT ·k512r4c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 0(R8)(R9*1), Z2
-	VMOVUPS 64(R8)(R9*1), Z3
-	VMOVUPS 0(R8)(R9*2), Z4
-	VMOVUPS 64(R8)(R9*2), Z5
-	VMOVUPS 0(R8)(R13*1), Z6
-	VMOVUPS 64(R8)(R13*1), Z7
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z1, Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r4c2
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 0(AX)(R9*1), Z2, Z2
+	VADDPS 64(AX)(R9*1), Z3, Z3
+	VADDPS 0(AX)(R9*2), Z4, Z4
+	VADDPS 64(AX)(R9*2), Z5, Z5
+	VADDPS 0(AX)(R13*1), Z6, Z6
+	VADDPS 64(AX)(R13*1), Z7, Z7
 loop_k512r4c2:
 	VMOVUPS 0(DI), Z8
 	VMOVUPS 64(DI), Z9
@@ -1644,7 +1923,7 @@ loop_k512r4c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r4c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r4c2
 	MOVL $0x0da24260, AX
@@ -1677,8 +1956,8 @@ store_k512r4c2:
 	VZEROUPPER
 	RET
 
-// func k512r4c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r4c3(SB), NOSPLIT, $0-64
+// func k512r4c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r4c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1690,18 +1969,34 @@ TEXT ·k512r4c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 0(R8)(R9*1), Z3
-	VMOVUPS 64(R8)(R9*1), Z4
-	VMOVUPS 128(R8)(R9*1), Z5
-	VMOVUPS 0(R8)(R9*2), Z6
-	VMOVUPS 64(R8)(R9*2), Z7
-	VMOVUPS 128(R8)(R9*2), Z8
-	VMOVUPS 0(R8)(R13*1), Z9
-	VMOVUPS 64(R8)(R13*1), Z10
-	VMOVUPS 128(R8)(R13*1), Z11
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVAPS Z0, Z3
+	VMOVAPS Z1, Z4
+	VMOVAPS Z2, Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	VMOVAPS Z2, Z8
+	VMOVAPS Z0, Z9
+	VMOVAPS Z1, Z10
+	VMOVAPS Z2, Z11
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r4c3
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 0(AX)(R9*1), Z3, Z3
+	VADDPS 64(AX)(R9*1), Z4, Z4
+	VADDPS 128(AX)(R9*1), Z5, Z5
+	VADDPS 0(AX)(R9*2), Z6, Z6
+	VADDPS 64(AX)(R9*2), Z7, Z7
+	VADDPS 128(AX)(R9*2), Z8, Z8
+	VADDPS 0(AX)(R13*1), Z9, Z9
+	VADDPS 64(AX)(R13*1), Z10, Z10
+	VADDPS 128(AX)(R13*1), Z11, Z11
 loop_k512r4c3:
 	VMOVUPS 0(DI), Z12
 	VMOVUPS 64(DI), Z13
@@ -1726,7 +2021,7 @@ loop_k512r4c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r4c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r4c3
 	MOVL $0x0da24260, AX
@@ -1771,8 +2066,8 @@ store_k512r4c3:
 	VZEROUPPER
 	RET
 
-// func k512r4c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r4c4(SB), NOSPLIT, $0-64
+// func k512r4c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r4c4(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1784,22 +2079,42 @@ TEXT ·k512r4c4(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 0(R8)(R9*1), Z4
-	VMOVUPS 64(R8)(R9*1), Z5
-	VMOVUPS 128(R8)(R9*1), Z6
-	VMOVUPS 192(R8)(R9*1), Z7
-	VMOVUPS 0(R8)(R9*2), Z8
-	VMOVUPS 64(R8)(R9*2), Z9
-	VMOVUPS 128(R8)(R9*2), Z10
-	VMOVUPS 192(R8)(R9*2), Z11
-	VMOVUPS 0(R8)(R13*1), Z12
-	VMOVUPS 64(R8)(R13*1), Z13
-	VMOVUPS 128(R8)(R13*1), Z14
-	VMOVUPS 192(R8)(R13*1), Z15
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	VMOVAPS Z2, Z6
+	VMOVAPS Z3, Z7
+	VMOVAPS Z0, Z8
+	VMOVAPS Z1, Z9
+	VMOVAPS Z2, Z10
+	VMOVAPS Z3, Z11
+	VMOVAPS Z0, Z12
+	VMOVAPS Z1, Z13
+	VMOVAPS Z2, Z14
+	VMOVAPS Z3, Z15
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r4c4
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 0(AX)(R9*1), Z4, Z4
+	VADDPS 64(AX)(R9*1), Z5, Z5
+	VADDPS 128(AX)(R9*1), Z6, Z6
+	VADDPS 192(AX)(R9*1), Z7, Z7
+	VADDPS 0(AX)(R9*2), Z8, Z8
+	VADDPS 64(AX)(R9*2), Z9, Z9
+	VADDPS 128(AX)(R9*2), Z10, Z10
+	VADDPS 192(AX)(R9*2), Z11, Z11
+	VADDPS 0(AX)(R13*1), Z12, Z12
+	VADDPS 64(AX)(R13*1), Z13, Z13
+	VADDPS 128(AX)(R13*1), Z14, Z14
+	VADDPS 192(AX)(R13*1), Z15, Z15
 loop_k512r4c4:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
@@ -1829,7 +2144,7 @@ loop_k512r4c4:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r4c4
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r4c4
 	MOVL $0x0da24260, AX
@@ -1886,8 +2201,8 @@ store_k512r4c4:
 	VZEROUPPER
 	RET
 
-// func k512r4c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r4c5(SB), NOSPLIT, $0-64
+// func k512r4c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r4c5(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -1899,26 +2214,50 @@ TEXT ·k512r4c5(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 256(R8), Z4
-	VMOVUPS 0(R8)(R9*1), Z5
-	VMOVUPS 64(R8)(R9*1), Z6
-	VMOVUPS 128(R8)(R9*1), Z7
-	VMOVUPS 192(R8)(R9*1), Z8
-	VMOVUPS 256(R8)(R9*1), Z9
-	VMOVUPS 0(R8)(R9*2), Z10
-	VMOVUPS 64(R8)(R9*2), Z11
-	VMOVUPS 128(R8)(R9*2), Z12
-	VMOVUPS 192(R8)(R9*2), Z13
-	VMOVUPS 256(R8)(R9*2), Z14
-	VMOVUPS 0(R8)(R13*1), Z15
-	VMOVUPS 64(R8)(R13*1), Z16
-	VMOVUPS 128(R8)(R13*1), Z17
-	VMOVUPS 192(R8)(R13*1), Z18
-	VMOVUPS 256(R8)(R13*1), Z19
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVAPS Z0, Z5
+	VMOVAPS Z1, Z6
+	VMOVAPS Z2, Z7
+	VMOVAPS Z3, Z8
+	VMOVAPS Z4, Z9
+	VMOVAPS Z0, Z10
+	VMOVAPS Z1, Z11
+	VMOVAPS Z2, Z12
+	VMOVAPS Z3, Z13
+	VMOVAPS Z4, Z14
+	VMOVAPS Z0, Z15
+	VMOVAPS Z1, Z16
+	VMOVAPS Z2, Z17
+	VMOVAPS Z3, Z18
+	VMOVAPS Z4, Z19
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r4c5
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 0(AX)(R9*1), Z5, Z5
+	VADDPS 64(AX)(R9*1), Z6, Z6
+	VADDPS 128(AX)(R9*1), Z7, Z7
+	VADDPS 192(AX)(R9*1), Z8, Z8
+	VADDPS 256(AX)(R9*1), Z9, Z9
+	VADDPS 0(AX)(R9*2), Z10, Z10
+	VADDPS 64(AX)(R9*2), Z11, Z11
+	VADDPS 128(AX)(R9*2), Z12, Z12
+	VADDPS 192(AX)(R9*2), Z13, Z13
+	VADDPS 256(AX)(R9*2), Z14, Z14
+	VADDPS 0(AX)(R13*1), Z15, Z15
+	VADDPS 64(AX)(R13*1), Z16, Z16
+	VADDPS 128(AX)(R13*1), Z17, Z17
+	VADDPS 192(AX)(R13*1), Z18, Z18
+	VADDPS 256(AX)(R13*1), Z19, Z19
 loop_k512r4c5:
 	VMOVUPS 0(DI), Z20
 	VMOVUPS 64(DI), Z21
@@ -1953,7 +2292,7 @@ loop_k512r4c5:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r4c5
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r4c5
 	MOVL $0x0da24260, AX
@@ -2022,8 +2361,8 @@ store_k512r4c5:
 	VZEROUPPER
 	RET
 
-// func k512r5c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r5c1(SB), NOSPLIT, $0-64
+// func k512r5c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r5c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2035,11 +2374,20 @@ TEXT ·k512r5c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 0(R8)(R9*1), Z1
-	VMOVUPS 0(R8)(R9*2), Z2
-	VMOVUPS 0(R8)(R13*1), Z3
-	VMOVUPS 0(R8)(R9*4), Z4
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVAPS Z0, Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z0, Z3
+	VMOVAPS Z0, Z4
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r5c1
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 0(AX)(R9*1), Z1, Z1
+	VADDPS 0(AX)(R9*2), Z2, Z2
+	VADDPS 0(AX)(R13*1), Z3, Z3
+	VADDPS 0(AX)(R9*4), Z4, Z4
 loop_k512r5c1:
 	VMOVUPS 0(DI), Z5
 	VBROADCASTSS 0(SI), Z6
@@ -2056,7 +2404,7 @@ loop_k512r5c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r5c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r5c1
 	MOVL $0x0da24260, AX
@@ -2080,8 +2428,8 @@ store_k512r5c1:
 	VZEROUPPER
 	RET
 
-// func k512r5c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r5c2(SB), NOSPLIT, $0-64
+// func k512r5c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r5c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2093,16 +2441,30 @@ TEXT ·k512r5c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 0(R8)(R9*1), Z2
-	VMOVUPS 64(R8)(R9*1), Z3
-	VMOVUPS 0(R8)(R9*2), Z4
-	VMOVUPS 64(R8)(R9*2), Z5
-	VMOVUPS 0(R8)(R13*1), Z6
-	VMOVUPS 64(R8)(R13*1), Z7
-	VMOVUPS 0(R8)(R9*4), Z8
-	VMOVUPS 64(R8)(R9*4), Z9
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z1, Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	VMOVAPS Z0, Z8
+	VMOVAPS Z1, Z9
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r5c2
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 0(AX)(R9*1), Z2, Z2
+	VADDPS 64(AX)(R9*1), Z3, Z3
+	VADDPS 0(AX)(R9*2), Z4, Z4
+	VADDPS 64(AX)(R9*2), Z5, Z5
+	VADDPS 0(AX)(R13*1), Z6, Z6
+	VADDPS 64(AX)(R13*1), Z7, Z7
+	VADDPS 0(AX)(R9*4), Z8, Z8
+	VADDPS 64(AX)(R9*4), Z9, Z9
 loop_k512r5c2:
 	VMOVUPS 0(DI), Z10
 	VMOVUPS 64(DI), Z11
@@ -2125,7 +2487,7 @@ loop_k512r5c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r5c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r5c2
 	MOVL $0x0da24260, AX
@@ -2164,8 +2526,8 @@ store_k512r5c2:
 	VZEROUPPER
 	RET
 
-// func k512r5c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r5c3(SB), NOSPLIT, $0-64
+// func k512r5c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r5c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2177,21 +2539,40 @@ TEXT ·k512r5c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 0(R8)(R9*1), Z3
-	VMOVUPS 64(R8)(R9*1), Z4
-	VMOVUPS 128(R8)(R9*1), Z5
-	VMOVUPS 0(R8)(R9*2), Z6
-	VMOVUPS 64(R8)(R9*2), Z7
-	VMOVUPS 128(R8)(R9*2), Z8
-	VMOVUPS 0(R8)(R13*1), Z9
-	VMOVUPS 64(R8)(R13*1), Z10
-	VMOVUPS 128(R8)(R13*1), Z11
-	VMOVUPS 0(R8)(R9*4), Z12
-	VMOVUPS 64(R8)(R9*4), Z13
-	VMOVUPS 128(R8)(R9*4), Z14
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVAPS Z0, Z3
+	VMOVAPS Z1, Z4
+	VMOVAPS Z2, Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	VMOVAPS Z2, Z8
+	VMOVAPS Z0, Z9
+	VMOVAPS Z1, Z10
+	VMOVAPS Z2, Z11
+	VMOVAPS Z0, Z12
+	VMOVAPS Z1, Z13
+	VMOVAPS Z2, Z14
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r5c3
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 0(AX)(R9*1), Z3, Z3
+	VADDPS 64(AX)(R9*1), Z4, Z4
+	VADDPS 128(AX)(R9*1), Z5, Z5
+	VADDPS 0(AX)(R9*2), Z6, Z6
+	VADDPS 64(AX)(R9*2), Z7, Z7
+	VADDPS 128(AX)(R9*2), Z8, Z8
+	VADDPS 0(AX)(R13*1), Z9, Z9
+	VADDPS 64(AX)(R13*1), Z10, Z10
+	VADDPS 128(AX)(R13*1), Z11, Z11
+	VADDPS 0(AX)(R9*4), Z12, Z12
+	VADDPS 64(AX)(R9*4), Z13, Z13
+	VADDPS 128(AX)(R9*4), Z14, Z14
 loop_k512r5c3:
 	VMOVUPS 0(DI), Z15
 	VMOVUPS 64(DI), Z16
@@ -2220,7 +2601,7 @@ loop_k512r5c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r5c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r5c3
 	MOVL $0x0da24260, AX
@@ -2274,8 +2655,8 @@ store_k512r5c3:
 	VZEROUPPER
 	RET
 
-// func k512r5c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r5c4(SB), NOSPLIT, $0-64
+// func k512r5c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r5c4(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2287,26 +2668,50 @@ TEXT ·k512r5c4(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 0(R8)(R9*1), Z4
-	VMOVUPS 64(R8)(R9*1), Z5
-	VMOVUPS 128(R8)(R9*1), Z6
-	VMOVUPS 192(R8)(R9*1), Z7
-	VMOVUPS 0(R8)(R9*2), Z8
-	VMOVUPS 64(R8)(R9*2), Z9
-	VMOVUPS 128(R8)(R9*2), Z10
-	VMOVUPS 192(R8)(R9*2), Z11
-	VMOVUPS 0(R8)(R13*1), Z12
-	VMOVUPS 64(R8)(R13*1), Z13
-	VMOVUPS 128(R8)(R13*1), Z14
-	VMOVUPS 192(R8)(R13*1), Z15
-	VMOVUPS 0(R8)(R9*4), Z16
-	VMOVUPS 64(R8)(R9*4), Z17
-	VMOVUPS 128(R8)(R9*4), Z18
-	VMOVUPS 192(R8)(R9*4), Z19
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	VMOVAPS Z2, Z6
+	VMOVAPS Z3, Z7
+	VMOVAPS Z0, Z8
+	VMOVAPS Z1, Z9
+	VMOVAPS Z2, Z10
+	VMOVAPS Z3, Z11
+	VMOVAPS Z0, Z12
+	VMOVAPS Z1, Z13
+	VMOVAPS Z2, Z14
+	VMOVAPS Z3, Z15
+	VMOVAPS Z0, Z16
+	VMOVAPS Z1, Z17
+	VMOVAPS Z2, Z18
+	VMOVAPS Z3, Z19
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r5c4
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 0(AX)(R9*1), Z4, Z4
+	VADDPS 64(AX)(R9*1), Z5, Z5
+	VADDPS 128(AX)(R9*1), Z6, Z6
+	VADDPS 192(AX)(R9*1), Z7, Z7
+	VADDPS 0(AX)(R9*2), Z8, Z8
+	VADDPS 64(AX)(R9*2), Z9, Z9
+	VADDPS 128(AX)(R9*2), Z10, Z10
+	VADDPS 192(AX)(R9*2), Z11, Z11
+	VADDPS 0(AX)(R13*1), Z12, Z12
+	VADDPS 64(AX)(R13*1), Z13, Z13
+	VADDPS 128(AX)(R13*1), Z14, Z14
+	VADDPS 192(AX)(R13*1), Z15, Z15
+	VADDPS 0(AX)(R9*4), Z16, Z16
+	VADDPS 64(AX)(R9*4), Z17, Z17
+	VADDPS 128(AX)(R9*4), Z18, Z18
+	VADDPS 192(AX)(R9*4), Z19, Z19
 loop_k512r5c4:
 	VMOVUPS 0(DI), Z20
 	VMOVUPS 64(DI), Z21
@@ -2341,7 +2746,7 @@ loop_k512r5c4:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r5c4
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r5c4
 	MOVL $0x0da24260, AX
@@ -2410,8 +2815,8 @@ store_k512r5c4:
 	VZEROUPPER
 	RET
 
-// func k512r6c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r6c1(SB), NOSPLIT, $0-64
+// func k512r6c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r6c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2423,12 +2828,22 @@ TEXT ·k512r6c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 0(R8)(R9*1), Z1
-	VMOVUPS 0(R8)(R9*2), Z2
-	VMOVUPS 0(R8)(R13*1), Z3
-	VMOVUPS 0(R8)(R9*4), Z4
-	VMOVUPS 0(R8)(R10*1), Z5
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVAPS Z0, Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z0, Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z0, Z5
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r6c1
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 0(AX)(R9*1), Z1, Z1
+	VADDPS 0(AX)(R9*2), Z2, Z2
+	VADDPS 0(AX)(R13*1), Z3, Z3
+	VADDPS 0(AX)(R9*4), Z4, Z4
+	VADDPS 0(AX)(R10*1), Z5, Z5
 loop_k512r6c1:
 	VMOVUPS 0(DI), Z6
 	VBROADCASTSS 0(SI), Z7
@@ -2447,7 +2862,7 @@ loop_k512r6c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r6c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r6c1
 	MOVL $0x0da24260, AX
@@ -2474,8 +2889,8 @@ store_k512r6c1:
 	VZEROUPPER
 	RET
 
-// func k512r6c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r6c2(SB), NOSPLIT, $0-64
+// func k512r6c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r6c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2487,18 +2902,34 @@ TEXT ·k512r6c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 0(R8)(R9*1), Z2
-	VMOVUPS 64(R8)(R9*1), Z3
-	VMOVUPS 0(R8)(R9*2), Z4
-	VMOVUPS 64(R8)(R9*2), Z5
-	VMOVUPS 0(R8)(R13*1), Z6
-	VMOVUPS 64(R8)(R13*1), Z7
-	VMOVUPS 0(R8)(R9*4), Z8
-	VMOVUPS 64(R8)(R9*4), Z9
-	VMOVUPS 0(R8)(R10*1), Z10
-	VMOVUPS 64(R8)(R10*1), Z11
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z1, Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	VMOVAPS Z0, Z8
+	VMOVAPS Z1, Z9
+	VMOVAPS Z0, Z10
+	VMOVAPS Z1, Z11
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r6c2
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 0(AX)(R9*1), Z2, Z2
+	VADDPS 64(AX)(R9*1), Z3, Z3
+	VADDPS 0(AX)(R9*2), Z4, Z4
+	VADDPS 64(AX)(R9*2), Z5, Z5
+	VADDPS 0(AX)(R13*1), Z6, Z6
+	VADDPS 64(AX)(R13*1), Z7, Z7
+	VADDPS 0(AX)(R9*4), Z8, Z8
+	VADDPS 64(AX)(R9*4), Z9, Z9
+	VADDPS 0(AX)(R10*1), Z10, Z10
+	VADDPS 64(AX)(R10*1), Z11, Z11
 loop_k512r6c2:
 	VMOVUPS 0(DI), Z12
 	VMOVUPS 64(DI), Z13
@@ -2524,7 +2955,7 @@ loop_k512r6c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r6c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r6c2
 	MOVL $0x0da24260, AX
@@ -2569,8 +3000,8 @@ store_k512r6c2:
 	VZEROUPPER
 	RET
 
-// func k512r6c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r6c3(SB), NOSPLIT, $0-64
+// func k512r6c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r6c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2582,24 +3013,46 @@ TEXT ·k512r6c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 0(R8)(R9*1), Z3
-	VMOVUPS 64(R8)(R9*1), Z4
-	VMOVUPS 128(R8)(R9*1), Z5
-	VMOVUPS 0(R8)(R9*2), Z6
-	VMOVUPS 64(R8)(R9*2), Z7
-	VMOVUPS 128(R8)(R9*2), Z8
-	VMOVUPS 0(R8)(R13*1), Z9
-	VMOVUPS 64(R8)(R13*1), Z10
-	VMOVUPS 128(R8)(R13*1), Z11
-	VMOVUPS 0(R8)(R9*4), Z12
-	VMOVUPS 64(R8)(R9*4), Z13
-	VMOVUPS 128(R8)(R9*4), Z14
-	VMOVUPS 0(R8)(R10*1), Z15
-	VMOVUPS 64(R8)(R10*1), Z16
-	VMOVUPS 128(R8)(R10*1), Z17
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVAPS Z0, Z3
+	VMOVAPS Z1, Z4
+	VMOVAPS Z2, Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z1, Z7
+	VMOVAPS Z2, Z8
+	VMOVAPS Z0, Z9
+	VMOVAPS Z1, Z10
+	VMOVAPS Z2, Z11
+	VMOVAPS Z0, Z12
+	VMOVAPS Z1, Z13
+	VMOVAPS Z2, Z14
+	VMOVAPS Z0, Z15
+	VMOVAPS Z1, Z16
+	VMOVAPS Z2, Z17
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r6c3
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 0(AX)(R9*1), Z3, Z3
+	VADDPS 64(AX)(R9*1), Z4, Z4
+	VADDPS 128(AX)(R9*1), Z5, Z5
+	VADDPS 0(AX)(R9*2), Z6, Z6
+	VADDPS 64(AX)(R9*2), Z7, Z7
+	VADDPS 128(AX)(R9*2), Z8, Z8
+	VADDPS 0(AX)(R13*1), Z9, Z9
+	VADDPS 64(AX)(R13*1), Z10, Z10
+	VADDPS 128(AX)(R13*1), Z11, Z11
+	VADDPS 0(AX)(R9*4), Z12, Z12
+	VADDPS 64(AX)(R9*4), Z13, Z13
+	VADDPS 128(AX)(R9*4), Z14, Z14
+	VADDPS 0(AX)(R10*1), Z15, Z15
+	VADDPS 64(AX)(R10*1), Z16, Z16
+	VADDPS 128(AX)(R10*1), Z17, Z17
 loop_k512r6c3:
 	VMOVUPS 0(DI), Z18
 	VMOVUPS 64(DI), Z19
@@ -2632,7 +3085,7 @@ loop_k512r6c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r6c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r6c3
 	MOVL $0x0da24260, AX
@@ -2695,8 +3148,8 @@ store_k512r6c3:
 	VZEROUPPER
 	RET
 
-// func k512r6c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k512r6c4(SB), NOSPLIT, $0-64
+// func k512r6c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k512r6c4(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2708,30 +3161,58 @@ TEXT ·k512r6c4(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Z0
-	VMOVUPS 64(R8), Z1
-	VMOVUPS 128(R8), Z2
-	VMOVUPS 192(R8), Z3
-	VMOVUPS 0(R8)(R9*1), Z4
-	VMOVUPS 64(R8)(R9*1), Z5
-	VMOVUPS 128(R8)(R9*1), Z6
-	VMOVUPS 192(R8)(R9*1), Z7
-	VMOVUPS 0(R8)(R9*2), Z8
-	VMOVUPS 64(R8)(R9*2), Z9
-	VMOVUPS 128(R8)(R9*2), Z10
-	VMOVUPS 192(R8)(R9*2), Z11
-	VMOVUPS 0(R8)(R13*1), Z12
-	VMOVUPS 64(R8)(R13*1), Z13
-	VMOVUPS 128(R8)(R13*1), Z14
-	VMOVUPS 192(R8)(R13*1), Z15
-	VMOVUPS 0(R8)(R9*4), Z16
-	VMOVUPS 64(R8)(R9*4), Z17
-	VMOVUPS 128(R8)(R9*4), Z18
-	VMOVUPS 192(R8)(R9*4), Z19
-	VMOVUPS 0(R8)(R10*1), Z20
-	VMOVUPS 64(R8)(R10*1), Z21
-	VMOVUPS 128(R8)(R10*1), Z22
-	VMOVUPS 192(R8)(R10*1), Z23
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z1, Z5
+	VMOVAPS Z2, Z6
+	VMOVAPS Z3, Z7
+	VMOVAPS Z0, Z8
+	VMOVAPS Z1, Z9
+	VMOVAPS Z2, Z10
+	VMOVAPS Z3, Z11
+	VMOVAPS Z0, Z12
+	VMOVAPS Z1, Z13
+	VMOVAPS Z2, Z14
+	VMOVAPS Z3, Z15
+	VMOVAPS Z0, Z16
+	VMOVAPS Z1, Z17
+	VMOVAPS Z2, Z18
+	VMOVAPS Z3, Z19
+	VMOVAPS Z0, Z20
+	VMOVAPS Z1, Z21
+	VMOVAPS Z2, Z22
+	VMOVAPS Z3, Z23
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k512r6c4
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 0(AX)(R9*1), Z4, Z4
+	VADDPS 64(AX)(R9*1), Z5, Z5
+	VADDPS 128(AX)(R9*1), Z6, Z6
+	VADDPS 192(AX)(R9*1), Z7, Z7
+	VADDPS 0(AX)(R9*2), Z8, Z8
+	VADDPS 64(AX)(R9*2), Z9, Z9
+	VADDPS 128(AX)(R9*2), Z10, Z10
+	VADDPS 192(AX)(R9*2), Z11, Z11
+	VADDPS 0(AX)(R13*1), Z12, Z12
+	VADDPS 64(AX)(R13*1), Z13, Z13
+	VADDPS 128(AX)(R13*1), Z14, Z14
+	VADDPS 192(AX)(R13*1), Z15, Z15
+	VADDPS 0(AX)(R9*4), Z16, Z16
+	VADDPS 64(AX)(R9*4), Z17, Z17
+	VADDPS 128(AX)(R9*4), Z18, Z18
+	VADDPS 192(AX)(R9*4), Z19, Z19
+	VADDPS 0(AX)(R10*1), Z20, Z20
+	VADDPS 64(AX)(R10*1), Z21, Z21
+	VADDPS 128(AX)(R10*1), Z22, Z22
+	VADDPS 192(AX)(R10*1), Z23, Z23
 loop_k512r6c4:
 	VMOVUPS 0(DI), Z24
 	VMOVUPS 64(DI), Z25
@@ -2771,7 +3252,7 @@ loop_k512r6c4:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k512r6c4
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k512r6c4
 	MOVL $0x0da24260, AX
@@ -2852,8 +3333,8 @@ store_k512r6c4:
 	VZEROUPPER
 	RET
 
-// func k256r1c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r1c1(SB), NOSPLIT, $0-64
+// func k256r1c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r1c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2865,7 +3346,12 @@ TEXT ·k256r1c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r1c1
+	VADDPS 0(AX), Y0, Y0
 loop_k256r1c1:
 	VBROADCASTSS (SI), Y1
 	VFMADD231PS 0(DI), Y1, Y0
@@ -2873,7 +3359,7 @@ loop_k256r1c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r1c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r1c1
 	MOVL $0x0da24260, AX
@@ -2886,8 +3372,8 @@ store_k256r1c1:
 	VZEROUPPER
 	RET
 
-// func k256r1c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r1c2(SB), NOSPLIT, $0-64
+// func k256r1c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r1c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2899,8 +3385,14 @@ TEXT ·k256r1c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r1c2
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
 loop_k256r1c2:
 	VBROADCASTSS (SI), Y2
 	VFMADD231PS 0(DI), Y2, Y0
@@ -2909,7 +3401,7 @@ loop_k256r1c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r1c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r1c2
 	MOVL $0x0da24260, AX
@@ -2925,8 +3417,8 @@ store_k256r1c2:
 	VZEROUPPER
 	RET
 
-// func k256r1c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r1c3(SB), NOSPLIT, $0-64
+// func k256r1c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r1c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2938,9 +3430,16 @@ TEXT ·k256r1c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r1c3
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
 loop_k256r1c3:
 	VBROADCASTSS (SI), Y3
 	VFMADD231PS 0(DI), Y3, Y0
@@ -2950,7 +3449,7 @@ loop_k256r1c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r1c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r1c3
 	MOVL $0x0da24260, AX
@@ -2969,8 +3468,8 @@ store_k256r1c3:
 	VZEROUPPER
 	RET
 
-// func k256r1c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r1c4(SB), NOSPLIT, $0-64
+// func k256r1c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r1c4(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -2982,10 +3481,18 @@ TEXT ·k256r1c4(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
-	VMOVUPS 96(R8), Y3
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r1c4
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
+	VADDPS 96(AX), Y3, Y3
 loop_k256r1c4:
 	VBROADCASTSS (SI), Y4
 	VFMADD231PS 0(DI), Y4, Y0
@@ -2996,7 +3503,7 @@ loop_k256r1c4:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r1c4
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r1c4
 	MOVL $0x0da24260, AX
@@ -3018,8 +3525,8 @@ store_k256r1c4:
 	VZEROUPPER
 	RET
 
-// func k256r1c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r1c5(SB), NOSPLIT, $0-64
+// func k256r1c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r1c5(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3031,11 +3538,20 @@ TEXT ·k256r1c5(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
-	VMOVUPS 96(R8), Y3
-	VMOVUPS 128(R8), Y4
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS 128(AX), Y4
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r1c5
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
+	VADDPS 96(AX), Y3, Y3
+	VADDPS 128(AX), Y4, Y4
 loop_k256r1c5:
 	VBROADCASTSS (SI), Y5
 	VFMADD231PS 0(DI), Y5, Y0
@@ -3047,7 +3563,7 @@ loop_k256r1c5:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r1c5
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r1c5
 	MOVL $0x0da24260, AX
@@ -3072,8 +3588,8 @@ store_k256r1c5:
 	VZEROUPPER
 	RET
 
-// func k256r1c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r1c6(SB), NOSPLIT, $0-64
+// func k256r1c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r1c6(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3085,12 +3601,22 @@ TEXT ·k256r1c6(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
-	VMOVUPS 96(R8), Y3
-	VMOVUPS 128(R8), Y4
-	VMOVUPS 160(R8), Y5
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS 128(AX), Y4
+	VMOVUPS 160(AX), Y5
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r1c6
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
+	VADDPS 96(AX), Y3, Y3
+	VADDPS 128(AX), Y4, Y4
+	VADDPS 160(AX), Y5, Y5
 loop_k256r1c6:
 	VBROADCASTSS (SI), Y6
 	VFMADD231PS 0(DI), Y6, Y0
@@ -3103,7 +3629,7 @@ loop_k256r1c6:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r1c6
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r1c6
 	MOVL $0x0da24260, AX
@@ -3131,8 +3657,8 @@ store_k256r1c6:
 	VZEROUPPER
 	RET
 
-// func k256r1c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r1c7(SB), NOSPLIT, $0-64
+// func k256r1c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r1c7(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3144,13 +3670,24 @@ TEXT ·k256r1c7(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
-	VMOVUPS 96(R8), Y3
-	VMOVUPS 128(R8), Y4
-	VMOVUPS 160(R8), Y5
-	VMOVUPS 192(R8), Y6
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS 128(AX), Y4
+	VMOVUPS 160(AX), Y5
+	VMOVUPS 192(AX), Y6
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r1c7
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
+	VADDPS 96(AX), Y3, Y3
+	VADDPS 128(AX), Y4, Y4
+	VADDPS 160(AX), Y5, Y5
+	VADDPS 192(AX), Y6, Y6
 loop_k256r1c7:
 	VBROADCASTSS (SI), Y7
 	VFMADD231PS 0(DI), Y7, Y0
@@ -3164,7 +3701,7 @@ loop_k256r1c7:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r1c7
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r1c7
 	MOVL $0x0da24260, AX
@@ -3195,8 +3732,8 @@ store_k256r1c7:
 	VZEROUPPER
 	RET
 
-// func k256r1c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r1c8(SB), NOSPLIT, $0-64
+// func k256r1c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r1c8(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3208,14 +3745,26 @@ TEXT ·k256r1c8(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
-	VMOVUPS 96(R8), Y3
-	VMOVUPS 128(R8), Y4
-	VMOVUPS 160(R8), Y5
-	VMOVUPS 192(R8), Y6
-	VMOVUPS 224(R8), Y7
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS 128(AX), Y4
+	VMOVUPS 160(AX), Y5
+	VMOVUPS 192(AX), Y6
+	VMOVUPS 224(AX), Y7
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r1c8
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
+	VADDPS 96(AX), Y3, Y3
+	VADDPS 128(AX), Y4, Y4
+	VADDPS 160(AX), Y5, Y5
+	VADDPS 192(AX), Y6, Y6
+	VADDPS 224(AX), Y7, Y7
 loop_k256r1c8:
 	VBROADCASTSS (SI), Y8
 	VFMADD231PS 0(DI), Y8, Y0
@@ -3230,7 +3779,7 @@ loop_k256r1c8:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r1c8
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r1c8
 	MOVL $0x0da24260, AX
@@ -3264,8 +3813,8 @@ store_k256r1c8:
 	VZEROUPPER
 	RET
 
-// func k256r2c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r2c1(SB), NOSPLIT, $0-64
+// func k256r2c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r2c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3277,8 +3826,14 @@ TEXT ·k256r2c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 0(R8)(R9*1), Y1
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVAPS Y0, Y1
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r2c1
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 0(AX)(R9*1), Y1, Y1
 loop_k256r2c1:
 	VMOVUPS 0(DI), Y2
 	VBROADCASTSS 0(SI), Y3
@@ -3289,7 +3844,7 @@ loop_k256r2c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r2c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r2c1
 	MOVL $0x0da24260, AX
@@ -3305,8 +3860,8 @@ store_k256r2c1:
 	VZEROUPPER
 	RET
 
-// func k256r2c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r2c2(SB), NOSPLIT, $0-64
+// func k256r2c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r2c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3318,10 +3873,18 @@ TEXT ·k256r2c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 0(R8)(R9*1), Y2
-	VMOVUPS 32(R8)(R9*1), Y3
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r2c2
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 0(AX)(R9*1), Y2, Y2
+	VADDPS 32(AX)(R9*1), Y3, Y3
 loop_k256r2c2:
 	VMOVUPS 0(DI), Y4
 	VMOVUPS 32(DI), Y5
@@ -3335,7 +3898,7 @@ loop_k256r2c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r2c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r2c2
 	MOVL $0x0da24260, AX
@@ -3357,8 +3920,8 @@ store_k256r2c2:
 	VZEROUPPER
 	RET
 
-// func k256r2c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r2c3(SB), NOSPLIT, $0-64
+// func k256r2c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r2c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3370,12 +3933,22 @@ TEXT ·k256r2c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
-	VMOVUPS 0(R8)(R9*1), Y3
-	VMOVUPS 32(R8)(R9*1), Y4
-	VMOVUPS 64(R8)(R9*1), Y5
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVAPS Y0, Y3
+	VMOVAPS Y1, Y4
+	VMOVAPS Y2, Y5
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r2c3
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
+	VADDPS 0(AX)(R9*1), Y3, Y3
+	VADDPS 32(AX)(R9*1), Y4, Y4
+	VADDPS 64(AX)(R9*1), Y5, Y5
 loop_k256r2c3:
 	VMOVUPS 0(DI), Y6
 	VMOVUPS 32(DI), Y7
@@ -3392,7 +3965,7 @@ loop_k256r2c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r2c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r2c3
 	MOVL $0x0da24260, AX
@@ -3420,8 +3993,8 @@ store_k256r2c3:
 	VZEROUPPER
 	RET
 
-// func k256r2c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r2c4(SB), NOSPLIT, $0-64
+// func k256r2c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r2c4(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3433,14 +4006,26 @@ TEXT ·k256r2c4(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
-	VMOVUPS 96(R8), Y3
-	VMOVUPS 0(R8)(R9*1), Y4
-	VMOVUPS 32(R8)(R9*1), Y5
-	VMOVUPS 64(R8)(R9*1), Y6
-	VMOVUPS 96(R8)(R9*1), Y7
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	VMOVAPS Y2, Y6
+	VMOVAPS Y3, Y7
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r2c4
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
+	VADDPS 96(AX), Y3, Y3
+	VADDPS 0(AX)(R9*1), Y4, Y4
+	VADDPS 32(AX)(R9*1), Y5, Y5
+	VADDPS 64(AX)(R9*1), Y6, Y6
+	VADDPS 96(AX)(R9*1), Y7, Y7
 loop_k256r2c4:
 	VMOVUPS 0(DI), Y8
 	VMOVUPS 32(DI), Y9
@@ -3460,7 +4045,7 @@ loop_k256r2c4:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r2c4
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r2c4
 	MOVL $0x0da24260, AX
@@ -3494,8 +4079,8 @@ store_k256r2c4:
 	VZEROUPPER
 	RET
 
-// func k256r3c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r3c1(SB), NOSPLIT, $0-64
+// func k256r3c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r3c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3507,9 +4092,16 @@ TEXT ·k256r3c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 0(R8)(R9*1), Y1
-	VMOVUPS 0(R8)(R9*2), Y2
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r3c1
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 0(AX)(R9*1), Y1, Y1
+	VADDPS 0(AX)(R9*2), Y2, Y2
 loop_k256r3c1:
 	VMOVUPS 0(DI), Y3
 	VBROADCASTSS 0(SI), Y4
@@ -3522,7 +4114,7 @@ loop_k256r3c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r3c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r3c1
 	MOVL $0x0da24260, AX
@@ -3541,8 +4133,8 @@ store_k256r3c1:
 	VZEROUPPER
 	RET
 
-// func k256r3c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r3c2(SB), NOSPLIT, $0-64
+// func k256r3c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r3c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3554,12 +4146,22 @@ TEXT ·k256r3c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 0(R8)(R9*1), Y2
-	VMOVUPS 32(R8)(R9*1), Y3
-	VMOVUPS 0(R8)(R9*2), Y4
-	VMOVUPS 32(R8)(R9*2), Y5
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r3c2
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 0(AX)(R9*1), Y2, Y2
+	VADDPS 32(AX)(R9*1), Y3, Y3
+	VADDPS 0(AX)(R9*2), Y4, Y4
+	VADDPS 32(AX)(R9*2), Y5, Y5
 loop_k256r3c2:
 	VMOVUPS 0(DI), Y6
 	VMOVUPS 32(DI), Y7
@@ -3576,7 +4178,7 @@ loop_k256r3c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r3c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r3c2
 	MOVL $0x0da24260, AX
@@ -3604,8 +4206,8 @@ store_k256r3c2:
 	VZEROUPPER
 	RET
 
-// func k256r3c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r3c3(SB), NOSPLIT, $0-64
+// func k256r3c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r3c3(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3617,15 +4219,28 @@ TEXT ·k256r3c3(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 64(R8), Y2
-	VMOVUPS 0(R8)(R9*1), Y3
-	VMOVUPS 32(R8)(R9*1), Y4
-	VMOVUPS 64(R8)(R9*1), Y5
-	VMOVUPS 0(R8)(R9*2), Y6
-	VMOVUPS 32(R8)(R9*2), Y7
-	VMOVUPS 64(R8)(R9*2), Y8
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVAPS Y0, Y3
+	VMOVAPS Y1, Y4
+	VMOVAPS Y2, Y5
+	VMOVAPS Y0, Y6
+	VMOVAPS Y1, Y7
+	VMOVAPS Y2, Y8
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r3c3
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 64(AX), Y2, Y2
+	VADDPS 0(AX)(R9*1), Y3, Y3
+	VADDPS 32(AX)(R9*1), Y4, Y4
+	VADDPS 64(AX)(R9*1), Y5, Y5
+	VADDPS 0(AX)(R9*2), Y6, Y6
+	VADDPS 32(AX)(R9*2), Y7, Y7
+	VADDPS 64(AX)(R9*2), Y8, Y8
 loop_k256r3c3:
 	VMOVUPS 0(DI), Y9
 	VMOVUPS 32(DI), Y10
@@ -3646,7 +4261,7 @@ loop_k256r3c3:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r3c3
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r3c3
 	MOVL $0x0da24260, AX
@@ -3683,8 +4298,8 @@ store_k256r3c3:
 	VZEROUPPER
 	RET
 
-// func k256r4c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r4c1(SB), NOSPLIT, $0-64
+// func k256r4c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r4c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3696,10 +4311,18 @@ TEXT ·k256r4c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 0(R8)(R9*1), Y1
-	VMOVUPS 0(R8)(R9*2), Y2
-	VMOVUPS 0(R8)(R13*1), Y3
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y0, Y3
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r4c1
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 0(AX)(R9*1), Y1, Y1
+	VADDPS 0(AX)(R9*2), Y2, Y2
+	VADDPS 0(AX)(R13*1), Y3, Y3
 loop_k256r4c1:
 	VMOVUPS 0(DI), Y4
 	VBROADCASTSS 0(SI), Y5
@@ -3714,7 +4337,7 @@ loop_k256r4c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r4c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r4c1
 	MOVL $0x0da24260, AX
@@ -3736,8 +4359,8 @@ store_k256r4c1:
 	VZEROUPPER
 	RET
 
-// func k256r4c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r4c2(SB), NOSPLIT, $0-64
+// func k256r4c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r4c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3749,14 +4372,26 @@ TEXT ·k256r4c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 0(R8)(R9*1), Y2
-	VMOVUPS 32(R8)(R9*1), Y3
-	VMOVUPS 0(R8)(R9*2), Y4
-	VMOVUPS 32(R8)(R9*2), Y5
-	VMOVUPS 0(R8)(R13*1), Y6
-	VMOVUPS 32(R8)(R13*1), Y7
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	VMOVAPS Y0, Y6
+	VMOVAPS Y1, Y7
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r4c2
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 0(AX)(R9*1), Y2, Y2
+	VADDPS 32(AX)(R9*1), Y3, Y3
+	VADDPS 0(AX)(R9*2), Y4, Y4
+	VADDPS 32(AX)(R9*2), Y5, Y5
+	VADDPS 0(AX)(R13*1), Y6, Y6
+	VADDPS 32(AX)(R13*1), Y7, Y7
 loop_k256r4c2:
 	VMOVUPS 0(DI), Y8
 	VMOVUPS 32(DI), Y9
@@ -3776,7 +4411,7 @@ loop_k256r4c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r4c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r4c2
 	MOVL $0x0da24260, AX
@@ -3810,8 +4445,8 @@ store_k256r4c2:
 	VZEROUPPER
 	RET
 
-// func k256r5c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r5c1(SB), NOSPLIT, $0-64
+// func k256r5c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r5c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3823,11 +4458,20 @@ TEXT ·k256r5c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 0(R8)(R9*1), Y1
-	VMOVUPS 0(R8)(R9*2), Y2
-	VMOVUPS 0(R8)(R13*1), Y3
-	VMOVUPS 0(R8)(R9*4), Y4
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y0, Y3
+	VMOVAPS Y0, Y4
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r5c1
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 0(AX)(R9*1), Y1, Y1
+	VADDPS 0(AX)(R9*2), Y2, Y2
+	VADDPS 0(AX)(R13*1), Y3, Y3
+	VADDPS 0(AX)(R9*4), Y4, Y4
 loop_k256r5c1:
 	VMOVUPS 0(DI), Y5
 	VBROADCASTSS 0(SI), Y6
@@ -3844,7 +4488,7 @@ loop_k256r5c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r5c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r5c1
 	MOVL $0x0da24260, AX
@@ -3869,8 +4513,8 @@ store_k256r5c1:
 	VZEROUPPER
 	RET
 
-// func k256r5c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r5c2(SB), NOSPLIT, $0-64
+// func k256r5c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r5c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3882,16 +4526,30 @@ TEXT ·k256r5c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 0(R8)(R9*1), Y2
-	VMOVUPS 32(R8)(R9*1), Y3
-	VMOVUPS 0(R8)(R9*2), Y4
-	VMOVUPS 32(R8)(R9*2), Y5
-	VMOVUPS 0(R8)(R13*1), Y6
-	VMOVUPS 32(R8)(R13*1), Y7
-	VMOVUPS 0(R8)(R9*4), Y8
-	VMOVUPS 32(R8)(R9*4), Y9
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	VMOVAPS Y0, Y6
+	VMOVAPS Y1, Y7
+	VMOVAPS Y0, Y8
+	VMOVAPS Y1, Y9
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r5c2
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 0(AX)(R9*1), Y2, Y2
+	VADDPS 32(AX)(R9*1), Y3, Y3
+	VADDPS 0(AX)(R9*2), Y4, Y4
+	VADDPS 32(AX)(R9*2), Y5, Y5
+	VADDPS 0(AX)(R13*1), Y6, Y6
+	VADDPS 32(AX)(R13*1), Y7, Y7
+	VADDPS 0(AX)(R9*4), Y8, Y8
+	VADDPS 32(AX)(R9*4), Y9, Y9
 loop_k256r5c2:
 	VMOVUPS 0(DI), Y10
 	VMOVUPS 32(DI), Y11
@@ -3914,7 +4572,7 @@ loop_k256r5c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r5c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r5c2
 	MOVL $0x0da24260, AX
@@ -3954,8 +4612,8 @@ store_k256r5c2:
 	VZEROUPPER
 	RET
 
-// func k256r6c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r6c1(SB), NOSPLIT, $0-64
+// func k256r6c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r6c1(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -3967,12 +4625,22 @@ TEXT ·k256r6c1(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 0(R8)(R9*1), Y1
-	VMOVUPS 0(R8)(R9*2), Y2
-	VMOVUPS 0(R8)(R13*1), Y3
-	VMOVUPS 0(R8)(R9*4), Y4
-	VMOVUPS 0(R8)(R10*1), Y5
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y0, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y0, Y5
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r6c1
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 0(AX)(R9*1), Y1, Y1
+	VADDPS 0(AX)(R9*2), Y2, Y2
+	VADDPS 0(AX)(R13*1), Y3, Y3
+	VADDPS 0(AX)(R9*4), Y4, Y4
+	VADDPS 0(AX)(R10*1), Y5, Y5
 loop_k256r6c1:
 	VMOVUPS 0(DI), Y6
 	VBROADCASTSS 0(SI), Y7
@@ -3991,7 +4659,7 @@ loop_k256r6c1:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r6c1
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r6c1
 	MOVL $0x0da24260, AX
@@ -4019,8 +4687,8 @@ store_k256r6c1:
 	VZEROUPPER
 	RET
 
-// func k256r6c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, flush uintptr)
-TEXT ·k256r6c2(SB), NOSPLIT, $0-64
+// func k256r6c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+TEXT ·k256r6c2(SB), NOSPLIT, $0-80
 	MOVQ x+0(FP), SI
 	MOVQ xs+8(FP), BX
 	MOVQ w+16(FP), DI
@@ -4032,18 +4700,34 @@ TEXT ·k256r6c2(SB), NOSPLIT, $0-64
 	LEAQ (BX)(BX*4), R12
 	LEAQ (R9)(R9*2), R13
 	LEAQ (R9)(R9*4), R10
-	VMOVUPS 0(R8), Y0
-	VMOVUPS 32(R8), Y1
-	VMOVUPS 0(R8)(R9*1), Y2
-	VMOVUPS 32(R8)(R9*1), Y3
-	VMOVUPS 0(R8)(R9*2), Y4
-	VMOVUPS 32(R8)(R9*2), Y5
-	VMOVUPS 0(R8)(R13*1), Y6
-	VMOVUPS 32(R8)(R13*1), Y7
-	VMOVUPS 0(R8)(R9*4), Y8
-	VMOVUPS 32(R8)(R9*4), Y9
-	VMOVUPS 0(R8)(R10*1), Y10
-	VMOVUPS 32(R8)(R10*1), Y11
+	MOVQ b+56(FP), AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	VMOVAPS Y0, Y6
+	VMOVAPS Y1, Y7
+	VMOVAPS Y0, Y8
+	VMOVAPS Y1, Y9
+	VMOVAPS Y0, Y10
+	VMOVAPS Y1, Y11
+	MOVQ res+64(FP), AX
+	TESTQ AX, AX
+	JZ loop_k256r6c2
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
+	VADDPS 0(AX)(R9*1), Y2, Y2
+	VADDPS 32(AX)(R9*1), Y3, Y3
+	VADDPS 0(AX)(R9*2), Y4, Y4
+	VADDPS 32(AX)(R9*2), Y5, Y5
+	VADDPS 0(AX)(R13*1), Y6, Y6
+	VADDPS 32(AX)(R13*1), Y7, Y7
+	VADDPS 0(AX)(R9*4), Y8, Y8
+	VADDPS 32(AX)(R9*4), Y9, Y9
+	VADDPS 0(AX)(R10*1), Y10, Y10
+	VADDPS 32(AX)(R10*1), Y11, Y11
 loop_k256r6c2:
 	VMOVUPS 0(DI), Y12
 	VMOVUPS 32(DI), Y13
@@ -4069,7 +4753,7 @@ loop_k256r6c2:
 	ADDQ DX, DI
 	DECQ CX
 	JNZ loop_k256r6c2
-	MOVQ flush+56(FP), AX
+	MOVQ flush+72(FP), AX
 	TESTQ AX, AX
 	JZ store_k256r6c2
 	MOVL $0x0da24260, AX

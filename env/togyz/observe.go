@@ -1,6 +1,10 @@
 package togyz
 
-import "kumalak/env"
+import (
+	"math/bits"
+
+	"kumalak/env"
+)
 
 // Offsets of the feature groups in Observe's output; doc.go describes them.
 const (
@@ -30,39 +34,45 @@ const (
 	_ = uint(obsEnd - ObsLen)
 )
 
+// pitObs[v] holds the four features of a pit of v stones, as Observe
+// writes them: v/18, v == 0, v odd, v == 2. gains reads its first column
+// for the gain of g stones, g/18. Table lookups leave Observe no branch on
+// the counts, which real positions would mispredict.
+var pitObs = func() (t [256][4]float32) {
+	for v := range t {
+		t[v] = [4]float32{float32(v) / lap, flag(v == 0), flag(v&1 == 1), flag(v == 2)}
+	}
+	return t
+}()
+
 // Observe writes the ObsLen features of the position, from the view of the
 // player to move, into dst (which must be at least ObsLen long). It
 // allocates nothing.
 func (b *Board) Observe(dst []float32) {
-	dst = dst[:ObsLen]
-	clear(dst)
+	d := (*[ObsLen]float32)(dst[:ObsLen])
 	m, o := b.turn, b.turn.Other()
-	for k := 0; k < pitFeatures; k++ {
-		v := b.pits[b.cycleIndex(k)]
-		dst[obsCount+k] = float32(v) / lap
-		dst[obsEmpty+k] = flag(v == 0)
-		dst[obsOdd+k] = flag(v&1 == 1)
-		dst[obsTwo+k] = flag(v == 2)
+	own, opp := b.side(m), b.side(o)
+	ownSum, oppSum := 0, 0
+	for k := 0; k < PitsPerSide; k++ {
+		v, w := own[k], opp[k]
+		ownSum += int(v)
+		oppSum += int(w)
+		f, g := &pitObs[v], &pitObs[w]
+		d[obsCount+k], d[obsEmpty+k], d[obsOdd+k], d[obsTwo+k] = f[0], f[1], f[2], f[3]
+		d[obsCount+PitsPerSide+k], d[obsEmpty+PitsPerSide+k], d[obsOdd+PitsPerSide+k], d[obsTwo+PitsPerSide+k] = g[0], g[1], g[2], g[3]
 	}
+	clear(d[obsOwnTuz:obsMayTuz])
 	for k, p := range [2]env.Player{m, o} {
 		if t := b.Tuzdyk(p); t != 0 {
-			dst[obsOwnTuz+k*PitsPerSide+t-1] = 1
+			d[obsOwnTuz+k*PitsPerSide+t-1] = 1
 		}
-		dst[obsMayTuz+k] = flag(b.tuz[p] < 0)
-		dst[obsKazan+k] = float32(b.kazan[p]) / kazanScale
-		dst[obsNeed+k] = b.need(p)
-		dst[obsRow+k] = float32(b.rowSum(p)) / rowScale
-		b.gains(p, dst[obsOwnGain+k*PitsPerSide:][:PitsPerSide])
+		d[obsMayTuz+k] = flag(b.tuz[p] < 0)
+		d[obsKazan+k] = float32(b.kazan[p]) / kazanScale
+		d[obsNeed+k] = b.need(p)
+		b.gains(p, d[obsOwnGain+k*PitsPerSide:][:PitsPerSide])
 	}
-}
-
-// cycleIndex maps feature pit k (mover's pits 0..8, then opponent's 9..17)
-// to its cycle index.
-func (b *Board) cycleIndex(k int) int {
-	if b.turn == env.Black {
-		k += PitsPerSide
-	}
-	return k % Cycle
+	d[obsRow] = float32(ownSum) / rowScale
+	d[obsRow+1] = float32(oppSum) / rowScale
 }
 
 // need returns the share of the stones still in the pits that p needs to
@@ -84,58 +94,84 @@ func (b *Board) need(p env.Player) float32 {
 // tuzdyk), divided by 18; 0 for an empty pit.
 //
 // Observe runs at every leaf of every search, so gains works each sowing
-// out from the counts (see gain) instead of sowing on a copy of the board:
-// trial sowings were two thirds of Observe's time.
-func (b *Board) gains(p env.Player, dst []float32) {
+// out from the counts instead of sowing on a copy of the board (trial
+// sowings were two thirds of Observe's time), as sow would add them: the
+// stones sown into p's tuzdyk, then the even capture or the new tuzdyk at
+// the last stone's pit. Which conditions hold changes from pit to pit in no
+// pattern a branch predictor learns, so they are computed as 0/1 integers
+// (see lt and eq) rather than branched on.
+func (b *Board) gains(p env.Player, out []float32) {
+	dst := (*[PitsPerSide]float32)(out)
 	base := int(p) * PitsPerSide
-	for i := range dst {
-		dst[i] = float32(b.gain(p, base+i)) / lap
+	oppBase := int(p.Other()) * PitsPerSide
+	t := int(b.tuz[p]) // p's tuzdyk, or -1
+	// Masks over cycle indices, for the pit the last stone lands in. take:
+	// the opponent's pits other than p's tuzdyk (a capture or a new
+	// tuzdyk is possible there). mayTuz: where 3 stones make p's tuzdyk
+	// (p has none; not the ninth pit; not opposite the opponent's).
+	take := uint32(1<<PitsPerSide-1) << oppBase
+	var mayTuz uint32
+	if t >= 0 {
+		take &^= 1 << uint(t)
+	} else {
+		mayTuz = uint32(1<<(PitsPerSide-1)-1) << oppBase
+		if o := int(b.tuz[p.Other()]); o >= 0 {
+			mayTuz &^= 1 << uint(o-base+oppBase) // the opponent's tuzdyk is on p's row, opposite pit o-base
+		}
+	}
+	for k := range dst {
+		c := base + k
+		n := int(b.pits[c])
+		// The first pit sown: the pit itself, or the next one for a
+		// single stone.
+		s := c + eq(n, 1)*(int(next[c])-c)
+		q, r := int(divCycle[n][0]), int(divCycle[n][1]) // whole laps add q to every pit
+		g := 0
+		if t >= 0 { // the same for every pit: predicted
+			g = q + lt(ahead(s, t), r)
+		}
+		last := s + r - 1 // the last pit sown, -1..34 before wrapping
+		last += Cycle & (last >> signShift)
+		last -= Cycle & ^((last - Cycle) >> signShift)
+		sh := uint(last) & 31 // last is 0..17: the mask keeps the shifts plain
+		// The last pit's count after the sowing. When it is on the
+		// opponent's row it is not the pit the stones were lifted from,
+		// and no tuzdyk but p's is there.
+		v := int(b.pits[last]) + q + lt(ahead(s, last), r)
+		w := v & (v&1 - 1) // an even count is taken
+		w += 3 * (eq(v, 3) & int(mayTuz>>sh&1))
+		w &= -int(take >> sh & 1)
+		g = (g + w) & -(1 ^ eq(n, 0))
+		dst[k] = pitObs[uint8(g)][0]
 	}
 }
 
-// gain returns the stones p's kazan gains at once if p sows the pit at
-// cycle index c, as sow would add them: the stones sown into p's tuzdyk,
-// then the even capture or the new tuzdyk at the last stone's pit.
-func (b *Board) gain(p env.Player, c int) int {
-	n := int(b.pits[c])
-	if n == 0 {
-		return 0
+// divCycle[n] is n/Cycle and n%Cycle.
+var divCycle = func() (t [256][2]uint8) {
+	for n := range t {
+		t[n] = [2]uint8{uint8(n / Cycle), uint8(n % Cycle)}
 	}
-	s := c // the first pit sown: the pit itself, or the next one for a single stone
-	if n == 1 {
-		s = int(next[c])
-	}
-	g := 0
-	if t := int(b.tuz[p]); t >= 0 {
-		g += b.sownCount(t, s, n)
-	}
-	last := (s + n - 1) % Cycle
-	i := last - int(p.Other())*PitsPerSide // the last pit's number - 1 on the opponent's row
-	if uint(i) >= PitsPerSide || int(b.tuz[p]) == last {
-		return g
-	}
-	// The opponent's row holds no tuzdyk but p's, so the last pit keeps its stones.
-	v := b.sownCount(last, s, n)
-	switch {
-	case v&1 == 0:
-		g += v
-	case v != 3 || b.tuz[p] >= 0 || i == PitsPerSide-1:
-	case int(b.tuz[p.Other()])-int(p)*PitsPerSide == i: // opposite the opponent's tuzdyk (none: -1, never i)
-	default:
-		g += 3
-	}
-	return g
+	return t
+}()
+
+// ahead returns how many pits after s the pit j comes in sowing order,
+// 0..Cycle-1 (s and j are cycle indices).
+func ahead(s, j int) int {
+	d := j - s
+	return d + Cycle&(d>>signShift)
 }
 
-// sownCount returns pit j's count after n stones are sown one a pit from
-// pit s on (whole laps add n/Cycle to every pit). j is on the opponent's
-// row, so it is never the pit the stones were lifted from.
-func (b *Board) sownCount(j, s, n int) int {
-	v := int(b.pits[j]) + n/Cycle
-	if (j-s+Cycle)%Cycle < n%Cycle {
-		v++
-	}
-	return v
+// signShift shifts an int's sign bit down to bit 0.
+const signShift = bits.UintSize - 1
+
+// lt returns 1 when a < b, else 0, without a branch (a-b must not
+// overflow).
+func lt(a, b int) int { return int(uint(a-b) >> signShift) }
+
+// eq returns 1 when a == b, else 0, without a branch.
+func eq(a, b int) int {
+	d := a - b
+	return int(uint(d|-d)>>signShift) ^ 1
 }
 
 func flag(ok bool) float32 {
