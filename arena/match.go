@@ -153,13 +153,13 @@ func (m *Match) newAgent() NewAgentFunc {
 func (m *Match) run(parent context.Context, start env.State, openings [][]env.Action, t *tally, done, total int) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	pairs := make(chan int)
 	out := make(chan gameOut)
 	workers := min(m.Config.Parallel, (m.Config.Games+1)/2)
 	for w := 0; w < workers; w++ {
+		pairs := make(chan int)
 		go m.worker(ctx, w, start, openings, pairs, out)
+		go feed(ctx, pairs, w, workers, (m.Config.Games+1)/2)
 	}
-	go feed(ctx, pairs, (m.Config.Games+1)/2)
 	var firstErr error
 	for running := workers; running > 0; {
 		g := <-out
@@ -187,10 +187,13 @@ func (m *Match) run(parent context.Context, start env.State, openings [][]env.Ac
 	return firstErr
 }
 
-// feed sends the pair numbers 0..n-1 until ctx ends, then closes pairs.
-func feed(ctx context.Context, pairs chan<- int, n int) {
+// feed sends worker w of workers its pair numbers below n, w, w+workers,
+// w+2*workers..., until ctx ends, then closes pairs. Each worker's agents
+// (seeded by the worker) thus play the same games whatever the timing, and
+// a match with random agents is reproducible at any Parallel.
+func feed(ctx context.Context, pairs chan<- int, w, workers, n int) {
 	defer close(pairs)
-	for p := 0; p < n; p++ {
+	for p := w; p < n; p += workers {
 		select {
 		case pairs <- p:
 		case <-ctx.Done():

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -134,6 +135,29 @@ func TestMatchParallel(t *testing.T) {
 	}
 	if len(indices) != 15 {
 		t.Errorf("game indices %v", indices)
+	}
+}
+
+// A match of random agents played in parallel gives the same games every
+// time: each worker's agents get the same pairs whatever the timing.
+func TestMatchParallelReproducible(t *testing.T) {
+	games := func() map[int]string {
+		m, buf := toyMatch("random", "random", 40)
+		m.Config.Parallel = 8
+		if _, err := m.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		out := map[int]string{}
+		for _, r := range readRecords(t, buf) {
+			out[r.Index] = fmt.Sprint(r.Moves, r.Result)
+		}
+		return out
+	}
+	first := games()
+	for range 4 {
+		if again := games(); !maps.Equal(first, again) {
+			t.Fatalf("parallel random match not reproducible:\n%v\n%v", first, again)
+		}
 	}
 }
 
