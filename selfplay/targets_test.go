@@ -201,24 +201,17 @@ func TestProofTargetsOff(t *testing.T) {
 	cfg.FullSims = 200
 	cfg.Search.ProofTargets = false
 	games, _ := collect(t, &toyEval{}, cfg, 40, 16)
-	memo := map[string]int{}
-	for _, g := range games {
-		states := replay(&g)
-		for _, s := range g.Samples {
-			st := states[s.Ply].(*envtest.Kalah)
-			if onBoard(st) > 10 {
-				continue
-			}
-			for _, a := range st.Legal(nil) {
-				next := *st
-				next.Apply(a)
-				if exact(&next, st.ToMove(), memo) < 0 && s.Policy[a] > 0 {
-					return
-				}
+	weighed := 0
+	endgames(games, func(g *GameResult, s data.Sample, st *envtest.Kalah, win bool, lose []int) {
+		for _, a := range lose {
+			if s.Policy[a] > 0 {
+				weighed++
 			}
 		}
+	})
+	if weighed == 0 {
+		t.Fatal("no target weighs a losing move with proof_targets off: the switch changes nothing")
 	}
-	t.Fatal("no target weighs a losing move with proof_targets off: the switch changes nothing")
 }
 
 // avoidsLosses checks the samples of games and returns how many had both a
@@ -226,9 +219,28 @@ func TestProofTargetsOff(t *testing.T) {
 func avoidsLosses(t *testing.T, games []GameResult) int {
 	t.Helper()
 	checked := 0
+	endgames(games, func(g *GameResult, s data.Sample, st *envtest.Kalah, win bool, lose []int) {
+		if len(lose) == 0 || !win {
+			return
+		}
+		checked++
+		for _, a := range lose {
+			if s.Policy[a] != 0 {
+				t.Fatalf("game %d ply %d (%s): target %v weighs losing move %d", g.Index, s.Ply, st, s.Policy, a)
+			}
+		}
+	})
+	return checked
+}
+
+// endgames calls f with every sample of games whose position has at most
+// 10 stones on the board, whether one of its moves wins, and its losing
+// moves (exact minimax).
+func endgames(games []GameResult, f func(g *GameResult, s data.Sample, st *envtest.Kalah, win bool, lose []int)) {
 	memo := map[string]int{}
-	for _, g := range games {
-		states := replay(&g)
+	for i := range games {
+		g := &games[i]
+		states := replay(g)
 		for _, s := range g.Samples {
 			st := states[s.Ply].(*envtest.Kalah)
 			if onBoard(st) > 10 {
@@ -245,18 +257,9 @@ func avoidsLosses(t *testing.T, games []GameResult) int {
 					lose = append(lose, int(a))
 				}
 			}
-			if len(lose) == 0 || !win {
-				continue
-			}
-			checked++
-			for _, a := range lose {
-				if s.Policy[a] != 0 {
-					t.Fatalf("game %d ply %d (%s): target %v weighs losing move %d", g.Index, s.Ply, st, s.Policy, a)
-				}
-			}
+			f(g, s, st, win, lose)
 		}
 	}
-	return checked
 }
 
 // onBoard returns the stones in k's pits.
