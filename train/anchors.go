@@ -46,7 +46,7 @@ func (r *Run) anchors(ctx context.Context) (*net.Anchors, error) {
 // then the round robin is played again).
 func (r *Run) rates(a *net.Anchors) bool {
 	ec := r.cfg.Eval
-	if a.ZeroName() != ec.Anchor {
+	if a.ZeroName() != ec.zero() {
 		return false
 	}
 	for _, b := range ec.Baselines {
@@ -77,8 +77,9 @@ func loadAnchors(path string) (*net.Anchors, error) {
 // it is the anchor.
 func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	ec := r.cfg.Eval
+	zero := ec.zero()
 	var players []string
-	if ec.Anchor == "random" {
+	if zero == "random" {
 		players = append(players, "random")
 	}
 	for _, b := range ec.Baselines {
@@ -86,7 +87,7 @@ func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 			players = append(players, b)
 		}
 	}
-	a := &net.Anchors{Zero: ec.Anchor, Ratings: map[string]float64{ec.Anchor: 0}, Errors: map[string]float64{ec.Anchor: 0}, Games: ec.AnchorGames}
+	a := &net.Anchors{Zero: zero, Ratings: map[string]float64{zero: 0}, Errors: map[string]float64{zero: 0}, Games: ec.AnchorGames}
 	if len(players) == 1 {
 		return a, nil // the anchor alone: nothing to play
 	}
@@ -95,7 +96,7 @@ func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	cfg.MaxPlies, cfg.Balanced = r.cfg.SelfPlay.MaxPlies, ec.BalancedOpenings
 	n := len(players)
 	bar := newBar(r.out, ec.AnchorGames*n*(n-1)/2, "rating the baselines")
-	t := arena.Tournament{Spec: r.spec, Players: players, Anchor: ec.Anchor, Config: cfg, Prior: 1,
+	t := arena.Tournament{Spec: r.spec, Players: players, Anchor: zero, Config: cfg, Prior: 1,
 		Progress: func(p arena.Progress) { _ = bar.Set(p.Done) }}
 	res, err := t.Run(ctx)
 	bar.Finish()

@@ -58,13 +58,21 @@ type EvalConfig struct {
 	// Anchor is the player rated 0 on the baselines' scale: random (which
 	// then joins the round robin) or one of the baselines. Ratings' intervals
 	// are relative to it, so a baseline the others score against keeps them
-	// narrow where random never scores (togyz).
+	// narrow where random never scores (togyz). "" means random.
 	Anchor       string `yaml:"anchor"`
 	Parallel     int    `yaml:"parallel"`      // evaluation games played at once
 	OpeningPlies int    `yaml:"opening_plies"` // random opening plies of evaluation games
 	// BalancedOpenings keeps only random openings that a quick search
 	// rates near even (arena.BalanceOf), as the arena does by default.
 	BalancedOpenings bool `yaml:"balanced_openings"`
+}
+
+// zero returns the player rated 0: Anchor, or random when it is empty.
+func (e EvalConfig) zero() string {
+	if e.Anchor == "" {
+		return "random"
+	}
+	return e.Anchor
 }
 
 // DefaultConfig returns the defaults for togyz, sized for a 2-core machine.
@@ -170,7 +178,7 @@ func (e EvalConfig) Validate() error {
 		return fmt.Errorf("train: eval.final_baseline_games %d out of range 0 or 2..100000", e.FinalBaselineGames)
 	case e.AnchorGames < 0 || e.AnchorGames == 1 || e.AnchorGames > 100000:
 		return fmt.Errorf("train: eval.anchor_games %d out of range 0 or 2..100000", e.AnchorGames)
-	case e.Anchor != "random" && !slices.Contains(e.Baselines, e.Anchor):
+	case e.zero() != "random" && !slices.Contains(e.Baselines, e.Anchor):
 		return fmt.Errorf("train: eval.anchor %q: want random or one of eval.baselines", e.Anchor)
 	case e.Parallel < 1 || e.Parallel > 256:
 		return fmt.Errorf("train: eval.parallel %d out of range 1..256", e.Parallel)
