@@ -25,6 +25,7 @@ const (
 	lossPlot    = "loss.png"
 	eloPlot     = "elo.png"
 	mistakePlot = "mistakes.png"
+	speedPlot   = "speed.png"
 	shardsDir   = "shards"
 	modelsDir   = "models"
 	gamesDir    = "games"
@@ -75,6 +76,9 @@ func (d Dir) LossPlot() string { return d.file(lossPlot) }
 
 // EloPlot is the chart of the network's strength against the baselines.
 func (d Dir) EloPlot() string { return d.file(eloPlot) }
+
+// SpeedPlot is the chart of self-play's rates against training time.
+func (d Dir) SpeedPlot() string { return d.file(speedPlot) }
 
 // MistakePlot is the chart of the network's mistake rate in tablebase
 // positions, drawn when the run has a tablebase.

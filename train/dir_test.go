@@ -24,6 +24,7 @@ func TestDirNames(t *testing.T) {
 		{d.Anchors(), "anchors.json"},
 		{d.LossPlot(), "loss.png"},
 		{d.EloPlot(), "elo.png"},
+		{d.SpeedPlot(), "speed.png"},
 		{d.MistakePlot(), "mistakes.png"},
 		{d.Shards(), "shards"},
 		{d.Shard(3), "shards/" + data.ShardName(3)},

@@ -71,6 +71,7 @@
 //	anchors.json                    Anchors                  first baseline evaluation       net.Anchors: the baselines' ratings, eval.anchor = 0
 //	loss.png                        LossPlot                 every checkpoint                the losses against training time
 //	elo.png                         EloPlot                  every checkpoint                the strength against training time
+//	speed.png                       SpeedPlot                every checkpoint                self-play's simulations and network rows per second against training time
 //	mistakes.png                    MistakePlot              checkpoints, with a tablebase   the network's mistake rate in tablebase positions
 //	shards/shard-NNNNNN.kshard      Shard(N)                 step 1 of iteration N           its self-play samples (package data)
 //	models/iter-NNNN.kmodel         Model(N)                 step 2 of iteration N           its candidate network

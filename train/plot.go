@@ -23,7 +23,8 @@ func (r *Run) plot() error {
 }
 
 // Plot draws d.LossPlot (losses against training time), d.EloPlot
-// (strength against training time, with 95% intervals) and, when the
+// (strength against training time, with 95% intervals), d.SpeedPlot
+// (self-play's rates: a run must not slow down as it trains) and, when the
 // network's moves were judged, d.MistakePlot. With anchors (nil
 // when the baselines are not rated) the Elo plot shows the network's rating on
 // the baselines' scale and each baseline's rating as a level line; without,
@@ -37,6 +38,9 @@ func Plot(ms []Metrics, a *net.Anchors, d Dir) error {
 		return fmt.Errorf("train: plot: %w", err)
 	}
 	if err := chart.Save(7*vg.Inch, 4*vg.Inch, d.EloPlot()); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	if err := speedChart(ms).Save(7*vg.Inch, 4*vg.Inch, d.SpeedPlot()); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
 	if m := mistakeChart(ms); m != nil {
@@ -70,6 +74,40 @@ func mistakeChart(ms []Metrics) *plot.Plot {
 	addLine(p, "stones lost per mistake", lost, 1)
 	p.Y.Min = 0
 	p.Legend.Top = true
+	return p
+}
+
+// speedChart draws self-play's simulations and network rows per second of
+// each iteration, in thousands, against training time, with the first
+// iterations' level less 15% as a floor line: a run whose network grew
+// subnormal weights, or whose trees grew, would fall below it.
+func speedChart(ms []Metrics) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = "self-play speed"
+	p.X.Label.Text = "training time (minutes)"
+	p.Y.Label.Text = "thousands per second"
+	var sims, rows plotter.XYs
+	for _, m := range ms {
+		if m.SelfPlay.Games > 0 {
+			x := m.ElapsedSec / 60
+			sims = append(sims, plotter.XY{X: x, Y: m.SelfPlay.PositionsPerSec / 1000})
+			rows = append(rows, plotter.XY{X: x, Y: m.SelfPlay.NetRowsPerSec / 1000})
+		}
+	}
+	addLine(p, "simulations/s", sims, 0)
+	addLine(p, "network rows/s", rows, 1)
+	if n := min(5, len(rows)); n > 0 {
+		var first float64
+		for _, r := range rows[:n] {
+			first += r.Y / float64(n)
+		}
+		floor := plotter.NewFunction(func(float64) float64 { return 0.85 * first })
+		floor.Color = color.Gray{Y: 160}
+		p.Add(floor)
+		p.Legend.Add("85% of the first iterations' rows/s", floor)
+	}
+	p.Y.Min = 0
+	p.Legend.Top = false
 	return p
 }
 

@@ -54,7 +54,7 @@ func TestTinyRunFolder(t *testing.T) {
 				t.Fatalf("state after 2 iterations: %+v", st)
 			}
 			for _, f := range []string{"config.yaml", "state.json", "metrics.jsonl", "best.kmodel", "latest.kmodel",
-				"loss.png", "elo.png", "anchors.json", "models/iter-0001.kmodel", "models/iter-0002.kmodel",
+				"loss.png", "elo.png", "speed.png", "anchors.json", "models/iter-0001.kmodel", "models/iter-0002.kmodel",
 				"shards/" + data.ShardName(2), "games/iter-0001-baseline.jsonl"} {
 				if fi, err := os.Stat(filepath.Join(dir.String(), f)); err != nil || fi.Size() == 0 {
 					t.Errorf("%s missing or empty: %v", f, err)
