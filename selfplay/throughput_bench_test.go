@@ -4,6 +4,7 @@ package selfplay_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -42,6 +43,10 @@ import (
 // Run it alone, on the cores to be measured:
 //
 //	go test ./selfplay/ -run '^$' -bench Throughput -benchtime 1x
+//
+// -throughput.model FILE plays with a trained togyz network instead of
+// random weights (the width cases then all use it): a sharper policy
+// searches deeper trees, which costs the tree side more per row.
 func BenchmarkThroughput(b *testing.B) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
 	for _, c := range []struct{ width, games, leaves, maxBatch, minBatch, workers int }{
@@ -66,12 +71,21 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 }
 
+var throughputModel = flag.String("throughput.model", "", "BenchmarkThroughput: a trained togyz .kmodel to play with instead of random weights")
+
 // benchThroughput runs one pool until it is warm, then measures a window.
 func benchThroughput(b *testing.B, width, games, leaves int, bc net.BatcherConfig, window time.Duration) {
 	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
 	nc.Width, nc.Blocks, nc.ValueHidden = width, 2, 64
 	params := net.NewParams(nc)
 	params.Init(rand.New(rand.NewPCG(1, 2)))
+	if *throughputModel != "" {
+		m, err := net.LoadFor(*throughputModel, togyz.Spec.Name, togyz.Spec.ObsVersion)
+		if err != nil {
+			b.Fatal(err)
+		}
+		params = m.Params
+	}
 	bat := net.NewBatcher(params, bc)
 	defer bat.Close()
 	cfg := selfplay.DefaultConfig()
