@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 
 	"kumalak/agent"
@@ -156,9 +157,7 @@ func (m *Match) run(parent context.Context, start env.State, openings [][]env.Ac
 	out := make(chan gameOut)
 	workers := min(m.Config.Parallel, (m.Config.Games+1)/2)
 	for w := 0; w < workers; w++ {
-		pairs := make(chan int)
-		go m.worker(ctx, w, start, openings, pairs, out)
-		go feed(ctx, pairs, w, workers, (m.Config.Games+1)/2)
+		go m.worker(ctx, w, start, openings, share(ctx, w, workers, (m.Config.Games+1)/2), out)
 	}
 	var firstErr error
 	for running := workers; running > 0; {
@@ -187,24 +186,23 @@ func (m *Match) run(parent context.Context, start env.State, openings [][]env.Ac
 	return firstErr
 }
 
-// feed sends worker w of workers its pair numbers below n, w, w+workers,
-// w+2*workers..., until ctx ends, then closes pairs. Each worker's agents
-// (seeded by the worker) thus play the same games whatever the timing, and
-// a match with random agents is reproducible at any Parallel.
-func feed(ctx context.Context, pairs chan<- int, w, workers, n int) {
-	defer close(pairs)
-	for p := w; p < n; p += workers {
-		select {
-		case pairs <- p:
-		case <-ctx.Done():
-			return
+// share yields worker w of workers its pair numbers below n, w, w+workers,
+// w+2*workers..., until ctx ends. Each worker's agents (seeded by the
+// worker) thus play the same games whatever the timing, and a match with
+// random agents is reproducible at any Parallel.
+func share(ctx context.Context, w, workers, n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for p := w; p < n && ctx.Err() == nil; p += workers {
+			if !yield(p) {
+				return
+			}
 		}
 	}
 }
 
 // worker plays the pairs it receives with its own two agents, closes them
 // (io.Closer), then sends an empty gameOut.
-func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][]env.Action, pairs <-chan int, out chan<- gameOut) {
+func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][]env.Action, pairs iter.Seq[int], out chan<- gameOut) {
 	defer func() { out <- gameOut{} }()
 	seed := m.Config.Seed ^ uint64(w+1)*0x9e3779b97f4a7c15
 	a, err := m.guarded(m.A, seed)
@@ -218,8 +216,6 @@ func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][
 		}
 	}
 	out <- gameOut{err: err}
-	for range pairs { // let feed finish
-	}
 }
 
 // closeAgent closes an agent that holds resources (an engine process), and
@@ -234,7 +230,7 @@ func closeAgent(a agent.Agent, out chan<- gameOut) {
 
 // playPairs plays both games of each pair received: A as White, then as
 // Black.
-func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env.Action, a, b player, pairs <-chan int, out chan<- gameOut) {
+func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env.Action, a, b player, pairs iter.Seq[int], out chan<- gameOut) {
 	note := m.Notation
 	if note == nil {
 		note = m.Spec.FormatMoves
