@@ -66,10 +66,7 @@ func mistakeChart(ms []Metrics) *plot.Plot {
 	if len(rate) == 0 {
 		return nil
 	}
-	p := plot.New()
-	p.Title.Text = "mistakes in tablebase positions (baseline games)"
-	p.X.Label.Text = "training time (minutes)"
-	p.Y.Label.Text = "% of moves losing value; stones lost per mistake"
+	p := timeChart("mistakes in tablebase positions (baseline games)", "% of moves losing value; stones lost per mistake")
 	addLine(p, "mistake rate (%)", rate, 0)
 	addLine(p, "stones lost per mistake", lost, 1)
 	p.Y.Min = 0
@@ -82,10 +79,7 @@ func mistakeChart(ms []Metrics) *plot.Plot {
 // iterations' level less 15% as a floor line: a run whose network grew
 // subnormal weights, or whose trees grew, would fall below it.
 func speedChart(ms []Metrics) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = "self-play speed"
-	p.X.Label.Text = "training time (minutes)"
-	p.Y.Label.Text = "thousands per second"
+	p := timeChart("self-play speed", "thousands per second")
 	var sims, rows plotter.XYs
 	for _, m := range ms {
 		if m.SelfPlay.Games > 0 {
@@ -112,10 +106,7 @@ func speedChart(ms []Metrics) *plot.Plot {
 }
 
 func lossChart(ms []Metrics) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = "training loss"
-	p.X.Label.Text = "training time (minutes)"
-	p.Y.Label.Text = "mean loss per iteration"
+	p := timeChart("training loss", "mean loss per iteration")
 	series := []struct {
 		name string
 		get  func(TrainMetrics) float64
@@ -138,10 +129,7 @@ func lossChart(ms []Metrics) *plot.Plot {
 }
 
 func eloChart(ms []Metrics) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = "strength against fixed baselines"
-	p.X.Label.Text = "training time (minutes)"
-	p.Y.Label.Text = "Elo difference (95% interval)"
+	p := timeChart("strength against fixed baselines", "Elo difference (95% interval)")
 	names := map[string]bool{}
 	for _, m := range ms {
 		for n := range m.Eval.Baseline {
@@ -185,10 +173,7 @@ func eloChart(ms []Metrics) *plot.Plot {
 }
 
 func ratingChart(ms []Metrics, a *net.Anchors) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("strength: Elo on the baselines' scale (%s = 0)", a.ZeroName())
-	p.X.Label.Text = "training time (minutes)"
-	p.Y.Label.Text = "Elo (95% interval)"
+	p := timeChart(fmt.Sprintf("strength: Elo on the baselines' scale (%s = 0)", a.ZeroName()), "Elo (95% interval)")
 	var pts plotter.XYs
 	var errs plotter.YErrors
 	for _, m := range ms {
@@ -236,6 +221,16 @@ func ratingChart(ms []Metrics, a *net.Anchors) *plot.Plot {
 	}
 	p.Legend.Top = false
 	p.Legend.Left = false
+	return p
+}
+
+// timeChart returns an empty chart with its title and y label, whose x axis
+// is training time in minutes.
+func timeChart(title, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "training time (minutes)"
+	p.Y.Label.Text = y
 	return p
 }
 
