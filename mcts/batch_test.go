@@ -232,7 +232,7 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-// TestAllocsReuse: once both arenas have grown, moving down the game with
+// TestAllocsReuse: once the arena has grown, moving down the game with
 // Advance allocates nothing (kala has hashes, so Advance compares no
 // strings).
 func TestAllocsReuse(t *testing.T) {

@@ -244,7 +244,7 @@ func (s *Search) Run(ctx context.Context, lim Limits) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("mcts: run: %w", err)
 		}
-		if s.nd(0).proven != env.Ongoing || (lim.Time > 0 && !time.Now().Before(deadline)) {
+		if s.over(lim, deadline) {
 			return nil
 		}
 		k := s.cfg.Batch
@@ -293,7 +293,7 @@ func (s *Search) work(ctx context.Context, w *worker, lim Limits, deadline time.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
-		if s.stop || ctx.Err() != nil || s.nd(0).proven != env.Ongoing || (lim.Time > 0 && !time.Now().Before(deadline)) {
+		if s.stop || ctx.Err() != nil || s.over(lim, deadline) {
 			s.halt()
 			return
 		}
@@ -339,6 +339,17 @@ func (s *Search) work(ctx context.Context, w *worker, lim Limits, deadline time.
 		w.npend = 0
 		s.cond.Broadcast()
 	}
+}
+
+// MaxVisits bounds the root's visits: Run stops there (a long search in a
+// full arena adds visits quickly), far below the counters' overflow.
+const MaxVisits = 1 << 30
+
+// over reports whether Run must stop before another batch: the root is
+// proven, the time is up, or the root has MaxVisits.
+func (s *Search) over(lim Limits, deadline time.Time) bool {
+	r := s.nd(0)
+	return r.proven != env.Ongoing || r.n+r.vl >= MaxVisits-int32(s.cfg.Batch) || (lim.Time > 0 && !time.Now().Before(deadline))
 }
 
 // halt ends a threaded Run for every worker (under mu).
