@@ -371,11 +371,14 @@ func (s *Search) budget(lim Limits, done int) int {
 	return k
 }
 
+// leafKind is the outcome of one descent.
+type leafKind uint8
+
 // Outcomes of one descent.
 const (
-	leafExact     = iota // valued at once (terminal, proven, rolled out, or a full arena's valued leaf) and backed up
-	leafPending          // queued for the evaluator
-	leafCollision        // reached a leaf already queued
+	leafExact     leafKind = iota // valued at once (terminal, proven, rolled out, or a full arena's valued leaf) and backed up
+	leafPending                   // queued for the evaluator
+	leafCollision                 // reached a leaf already queued
 )
 
 // step runs up to k simulations on w with one Evaluate call and returns
@@ -414,7 +417,7 @@ func (s *Search) gather(w *worker, k int) int {
 
 // descend walks from the root to a leaf by PUCT, replaying the moves on
 // w's scratch, and handles the leaf.
-func (s *Search) descend(w *worker) int {
+func (s *Search) descend(w *worker) leafKind {
 	start := len(w.path)
 	w.scratch.CopyFrom(s.root)
 	fresh := false
@@ -460,7 +463,7 @@ func (s *Search) reach(w *worker, idx int32) bool {
 // rollouts or queues it for the evaluator. When the arena has no room for
 // the children, the leaf is valued without them: its stored value backed
 // up again when it has one, else rollouts or the evaluator's value.
-func (s *Search) open(w *worker, idx int32, start int) int {
+func (s *Search) open(w *worker, idx int32, start int) leafKind {
 	legal := w.scratch.Legal(w.legal[:0])
 	if len(legal) == 0 {
 		panic(fmt.Sprintf("mcts: %s: no legal move in unfinished position %s", s.spec.Name, w.scratch))
