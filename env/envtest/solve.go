@@ -24,7 +24,7 @@ func Solve(k *Kalah, memo map[Kalah]Solved) Solved {
 		return v
 	}
 	m := k.ToMove()
-	best := Solved{winFor(m.Other()), -1}
+	best := Solved{env.WinFor(m.Other()), -1}
 	var buf [MaxKalahPits]env.Action
 	for _, a := range k.Legal(buf[:0]) {
 		c := *k
@@ -44,18 +44,10 @@ func Solve(k *Kalah, memo map[Kalah]Solved) Solved {
 // first).
 func (v Solved) Rank(m env.Player) int {
 	switch v.Result {
-	case winFor(m):
+	case env.WinFor(m):
 		return 2000000 - v.Depth
-	case winFor(m.Other()):
+	case env.WinFor(m.Other()):
 		return v.Depth
 	}
 	return 1000000 - v.Depth
-}
-
-// winFor is the result that p wins.
-func winFor(p env.Player) env.Result {
-	if p == env.White {
-		return env.WhiteWins
-	}
-	return env.BlackWins
 }
