@@ -20,11 +20,14 @@ var modelKeys = []key{
 	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
 	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
 	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
+	threadsKeyDoc,
+	hashKeyDoc,
 	tablebaseKeyDoc,
 }
 
-// inferEval makes a *net.Infer an mcts.Evaluator. An agent runs in one
-// goroutine, so it calls the network directly, without a batcher.
+// inferEval makes a *net.Infer an mcts.Evaluator. Each search thread
+// batches its own leaves (virtual loss) and runs them on its own Infer,
+// without a batcher between.
 type inferEval struct{ f *net.Infer }
 
 var _ mcts.Evaluator = inferEval{}
@@ -53,7 +56,8 @@ func newModel(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s, err := newSearcherAgent(spec, inferEval{net.NewInfer(m.Params, cfg.Batch)}, cfg, o, sims, rng)
+	newEval := func() mcts.Evaluator { return inferEval{net.NewInfer(m.Params, cfg.Batch)} }
+	s, err := newSearcherAgent(spec, newEval(), newEval, cfg, o, sims, rng)
 	if err != nil {
 		return nil, err
 	}
