@@ -44,7 +44,7 @@ func readDocSessions(t *testing.T) []docSession {
 
 // volatile are the fields that vary from run to run: elapsed time and
 // speed.
-var volatile = regexp.MustCompile(`\b(time|nps) \d+`)
+var volatile = regexp.MustCompile(`\b(time|nps|threads type spin default \d+ min 1 max) \d+`)
 
 func normal(line string) string { return volatile.ReplaceAllString(line, "$1 #") }
 

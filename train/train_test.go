@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -126,7 +127,7 @@ func TestResumeAfterInterruption(t *testing.T) {
 
 	cfg.Iterations = 2
 	r2 := openRun(t, cfg, dir, true)
-	if got := r2.State(); got != before {
+	if got := r2.State(); !reflect.DeepEqual(got, before) {
 		t.Fatalf("resumed state %+v, want %+v", got, before)
 	}
 	if r2.window.Len() != win || r2.window.Total() != before.Samples {

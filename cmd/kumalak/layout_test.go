@@ -29,7 +29,8 @@ var layout = []layoutRow{
 	{"protocol", false, []string{"env"}},
 	{"solve", false, []string{"env", "env/togyz", "env/mangala"}},
 	{"mcts", false, []string{"env"}},
-	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve"}},
+	{"models", true, nil}, // the shipped .kmodel files (data only)
+	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve", "models"}},
 	{"arena", false, []string{"env", "agent"}},
 	{"selfplay", false, []string{"env", "mcts", "data"}},
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
