@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -34,6 +35,15 @@ func Backoff(attempt int) time.Duration {
 		d *= 2
 	}
 	return min(d, 5*time.Second)
+}
+
+// Jitter spreads a delay over [d/2, d), so that clients cut off together
+// do not come back together.
+func Jitter(d time.Duration) time.Duration {
+	if d < 2 {
+		return d
+	}
+	return d/2 + rand.N(d/2)
 }
 
 // Connect connects to the server, retrying with backoff until ctx ends while
@@ -67,7 +77,7 @@ func Connect(ctx context.Context, cfg ConnConfig) (*nats.Conn, error) {
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("cluster: connect %s: %w (last error: %v)", cfg.URL, ctx.Err(), err)
-		case <-time.After(backoff(attempt)):
+		case <-time.After(Jitter(backoff(attempt))):
 		}
 	}
 }
@@ -87,7 +97,7 @@ func connOptions(cfg ConnConfig) ([]nats.Option, error) {
 	}
 	opts := []nats.Option{
 		nats.Name(cfg.Name), nats.MaxReconnects(-1), nats.IgnoreAuthErrorAbort(),
-		nats.CustomReconnectDelay(func(n int) time.Duration { return backoff(n) }),
+		nats.CustomReconnectDelay(func(n int) time.Duration { return Jitter(backoff(n)) }),
 		nats.ReconnectBufSize(64 << 20), nats.Timeout(10 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { logf("nats: disconnected: %v", err) }),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("nats: reconnected to %s", nc.ConnectedUrlRedacted()) }),
