@@ -250,27 +250,20 @@ type Balance struct {
 	Margin float64 // largest |score| kept, in stones of store difference
 }
 
-// balances holds the measured test of each game. Scores of 200 openings of
-// 4 random plies (seed 1) spread, from White's view, over these quartiles
-// at depth 8: mangala -3 / +2 / +6 stones, mangala-kale -2 / +1 / +4,
-// togyz -2 / +7 / +14; the half nearest even lies within 2 to 5 stones
-// (togyz 9). The mangala openings that decide the game (1 1 6 6, 1 5 2 1,
-// 5 4 4 6 and 1 1 4 5, which a depth-16 search rates +0.46 to +0.93 for
-// White) score 2 to 6 stones for the mover at depth 8, so mangala keeps
-// only |score| <= 1 (about one opening in five); togyz, with 162 stones to
-// mangala's 48, keeps |score| <= 3 at depth 6 (a search costs ~0.5 ms
-// there, ~0.5 to 2 ms at depth 8 in mangala).
-var balances = map[string]Balance{
-	"mangala":      {Depth: 8, Margin: 1},
-	"mangala-kale": {Depth: 8, Margin: 1},
-	"togyz":        {Depth: 6, Margin: 3},
-}
-
-// BalanceOf returns the balance test of game name; ok is false for a game
-// without one, whose openings are never filtered.
+// BalanceOf returns the balance test of game name (its env.Balanced
+// ability, with the measurements behind it, in the game's folder); ok is
+// false for a game without one, whose openings are never filtered.
 func BalanceOf(name string) (b Balance, ok bool) {
-	b, ok = balances[name]
-	return b, ok
+	spec, err := env.Lookup(name)
+	if err != nil {
+		return Balance{}, false
+	}
+	bal, ok := spec.New().(env.Balanced)
+	if !ok {
+		return Balance{}, false
+	}
+	b.Depth, b.Margin = bal.Balance()
+	return b, true
 }
 
 // balancer scores openings with a Balance's search.

@@ -255,7 +255,7 @@ func TestGumbelSolver(t *testing.T) {
 			}
 			next := *k
 			next.Apply(s.Choose(0))
-			if s.Root().Proof == ProvenWin && minimax(&next, memo).r != winFor(k.ToMove()) {
+			if s.Root().Proof == ProvenWin && minimax(&next, memo).r != env.WinFor(k.ToMove()) {
 				t.Errorf("%s: proven won, but the Gumbel search plays a losing move", k)
 			}
 		}

@@ -41,7 +41,7 @@ func minimax(k *kala, memo map[kala]solved) solved {
 		return v
 	}
 	m := k.ToMove()
-	win, loss := winFor(m), winFor(m.Other())
+	win, loss := env.WinFor(m), env.WinFor(m.Other())
 	best := solved{loss, -1}
 	var buf [6]env.Action
 	for _, a := range k.Legal(buf[:0]) {

@@ -23,9 +23,9 @@ func (s *Search) SetOracle(o Oracle) { s.oracle = o }
 func resultOf(mover env.Player, v float32) env.Result {
 	switch {
 	case v > 0:
-		return winFor(mover)
+		return env.WinFor(mover)
 	case v < 0:
-		return winFor(mover.Other())
+		return env.WinFor(mover.Other())
 	}
 	return env.Draw
 }

@@ -38,7 +38,7 @@ func proofOf(r env.Result, p env.Player) Proof {
 		return Unproven
 	case r == env.Draw:
 		return ProvenDraw
-	case r == winFor(p):
+	case r == env.WinFor(p):
 		return ProvenWin
 	}
 	return ProvenLoss

@@ -184,12 +184,15 @@ func (s *Search) budget(lim Limits, done int) int {
 	return k
 }
 
+// leafKind is the outcome of one descent.
+type leafKind uint8
+
 // Outcomes of one descent.
 const (
-	leafExact     = iota // valued at once (terminal, proven, or rolled out) and backed up
-	leafPending          // opened and queued for the evaluator
-	leafCollision        // reached a leaf already queued in this batch
-	leafFull             // the arena has no room for the leaf's children
+	leafExact     leafKind = iota // valued at once (terminal, proven, or rolled out) and backed up
+	leafPending                   // opened and queued for the evaluator
+	leafCollision                 // reached a leaf already queued in this batch
+	leafFull                      // the arena has no room for the leaf's children
 )
 
 // step runs up to k simulations with one Evaluate call and returns how
@@ -223,7 +226,7 @@ func (s *Search) step(k int) (int, error) {
 
 // descend walks from the root to a leaf by PUCT, replaying the moves on
 // scratch, and handles the leaf.
-func (s *Search) descend() int {
+func (s *Search) descend() leafKind {
 	start := len(s.path)
 	s.scratch.CopyFrom(s.root)
 	fresh := false
@@ -267,7 +270,7 @@ func (s *Search) reach(idx int32) bool {
 // open creates the children of the unexpanded leaf idx (scratch holds its
 // position; its path starts at path[start]) and either values it by
 // rollouts or queues it for the evaluator.
-func (s *Search) open(idx int32, start int) int {
+func (s *Search) open(idx int32, start int) leafKind {
 	legal := s.scratch.Legal(s.legal[:0])
 	if len(legal) == 0 {
 		panic(fmt.Sprintf("mcts: %s: no legal move in unfinished position %s", s.spec.Name, s.scratch))

@@ -144,8 +144,6 @@ func selfName() string {
 	return "kumalak"
 }
 
-// loadTrainConfig reads f.config strictly over the defaults (unknown keys and
-// wrong types are errors naming the field) and applies the flags.
 // useRunConfig makes a resumed run keep its own resolved config (the flags
 // still apply): it points f.config at the run folder's config when that
 // exists, and reports whether it did.
@@ -161,6 +159,8 @@ func (f *trainFlags) useRunConfig() bool {
 	return true
 }
 
+// loadTrainConfig reads f.config strictly over the defaults (unknown keys and
+// wrong types are errors naming the field) and applies the flags.
 func loadTrainConfig(f trainFlags) (train.Config, error) {
 	cfg, err := decodeTrainConfig(f.config)
 	if err != nil {
