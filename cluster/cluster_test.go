@@ -19,7 +19,7 @@ func noRetry(int) time.Duration { return 10 * time.Millisecond }
 
 func TestDuplicatePublishStoredOnce(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "dup")
 	h := openHub(t, nc, st, "", 0)
 	js := jsOf(t, nc)
@@ -73,7 +73,7 @@ func TestNKeyAuth(t *testing.T) {
 	if err := writeSecret(seedFile, seed); err != nil {
 		t.Fatal(err)
 	}
-	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", NKeys: []string{pub}})
+	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", NKeys: []WorkerKey{{Public: pub}}})
 	dial(t, ConnConfig{URL: s.URL(), NKeySeed: seedFile})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -96,7 +96,7 @@ func TestListenBeyondLoopbackNeedsCredentials(t *testing.T) {
 
 func TestCorruptAndForeignRejected(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "run1")
 	h := openHub(t, nc, st, "", 0)
 	js := jsOf(t, nc)
@@ -152,12 +152,12 @@ func TestCorruptAndForeignRejected(t *testing.T) {
 
 func TestServerRestartLosesNothing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nats")
-	s1, err := StartServer(ServerConfig{Dir: dir})
+	s1, err := StartServer(ServerConfig{Dir: dir, TrainerToken: trainerToken})
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := s1.Addr()
-	nc := dial(t, ConnConfig{URL: s1.URL(), Backoff: noRetry})
+	nc := trainerDial(t, s1.URL())
 	st := tinySettings(t, "restart")
 	ledgerDir := t.TempDir()
 	h := openHub(t, nc, st, ledgerDir, 0)
@@ -202,7 +202,7 @@ func TestServerRestartLosesNothing(t *testing.T) {
 
 func TestStaleBatchesDropped(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "stale")
 	h := openHub(t, nc, st, "", 1)
 	for v := range 3 {
@@ -226,7 +226,7 @@ func TestStaleBatchesDropped(t *testing.T) {
 // settings when the trainer sets up again.
 func TestSetupKeepsOperatorChanges(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	js := jsOf(t, dial(t, ConnConfig{URL: s.URL()}))
+	js := jsOf(t, trainerDial(t, s.URL()))
 	ctx := testCtx(t)
 	if err := Setup(ctx, js); err != nil {
 		t.Fatal(err)

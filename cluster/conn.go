@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nkeys"
 )
 
 // ErrRefused is wrapped by Connect when the server turns the credentials down.
@@ -134,17 +133,4 @@ func isTLSError(err error) bool {
 	)
 	return errors.As(err, &ua) || errors.As(err, &ci) || errors.As(err, &he) || errors.As(err, &rh) ||
 		errors.Is(err, nats.ErrSecureConnRequired) || errors.Is(err, nats.ErrSecureConnWanted)
-}
-
-// nkeyOption signs the server's nonce with the user key of seed.
-func nkeyOption(seed []byte) (nats.Option, error) {
-	kp, err := nkeys.FromSeed(seed)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: nkey: %w", err)
-	}
-	pub, err := kp.PublicKey()
-	if err != nil {
-		return nil, fmt.Errorf("cluster: nkey: %w", err)
-	}
-	return nats.Nkey(pub, kp.Sign), nil
 }

@@ -116,7 +116,7 @@ func publishN(t *testing.T, js jetstream.JetStream, st Settings, worker string, 
 // stale or duplicate.
 func TestExactlyOnceAcrossKills(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "once")
 	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Hour, MaxAge: 4})
 	js := jsOf(t, nc)
@@ -148,7 +148,7 @@ func TestExactlyOnceAcrossKills(t *testing.T) {
 // nor counted stale, however many promotions happened meanwhile.
 func TestLostAcksAreDuplicates(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "lostacks")
 	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Second, MaxAge: 1})
 	js := jsOf(t, nc)
@@ -195,7 +195,7 @@ func TestLostAcksAreDuplicates(t *testing.T) {
 // session's sequence, in the same take and after a restart.
 func TestStoredTwiceIsDuplicate(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "twice")
 	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Hour})
 	js := jsOf(t, nc)
@@ -230,7 +230,7 @@ func TestStoredTwiceIsDuplicate(t *testing.T) {
 // still takes every batch once.
 func TestMissingDeliveryResyncs(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "gap")
 	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Hour})
 	js := jsOf(t, nc)
@@ -257,7 +257,7 @@ func TestMissingDeliveryResyncs(t *testing.T) {
 // run's batch limit is rejected.
 func TestTakeCapExact(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "cap")
 	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Hour, MaxTake: 25})
 	js := jsOf(t, nc)
@@ -318,7 +318,7 @@ func TestCheapRejection(t *testing.T) {
 	}
 
 	s := startServer(t, ServerConfig{})
-	nc := dial(t, ConnConfig{URL: s.URL()})
+	nc := trainerDial(t, s.URL())
 	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Hour, MaxAge: 1})
 	for v := range 3 {
 		if err := ts.hub.Publish(testCtx(t), v, tinyModel(st.Layout, uint64(v))); err != nil {
