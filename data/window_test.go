@@ -163,7 +163,7 @@ func TestSampleWithoutReplacement(t *testing.T) {
 	}
 	var want Sample
 	w.At(id(&got[0])-(250-w.Len()), &want)
-	if !sameSample(&got[0], &want) {
+	if !got[0].Equal(&want) {
 		t.Error("a sampled copy differs from the window's sample")
 	}
 }

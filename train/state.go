@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"kumalak/data"
@@ -21,6 +22,22 @@ type State struct {
 	ElapsedSec    float64   `json:"elapsed_sec"`    // training time of the completed iterations
 	BestIteration int       `json:"best_iteration"` // iteration of best.kmodel (0 = the initial network)
 	Started       time.Time `json:"started"`        // when the run began
+	// Machines lists the processors the run trained on (Machine's text), and
+	// Commands the command lines that started and resumed it, each once, in
+	// order; the model card reports both.
+	Machines []string `json:"machines,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+}
+
+// started returns the state with this start's machine and command noted.
+func (s State) started(machine, command string) State {
+	if machine != "" && !slices.Contains(s.Machines, machine) {
+		s.Machines = append(slices.Clone(s.Machines), machine)
+	}
+	if command != "" && !slices.Contains(s.Commands, command) {
+		s.Commands = append(slices.Clone(s.Commands), command)
+	}
+	return s
 }
 
 // after returns the state once iteration m.Iteration, which generated fresh

@@ -21,6 +21,7 @@ var layout = []layoutRow{
 	{"env/games", true, []string{"env", "env/togyz", "env/mangala"}},
 	{"env/envtest", true, []string{"env"}},
 	{"data", false, nil},
+	{"data/datatest", true, nil}, // helpers of the tests of checksummed files
 	{"net", false, []string{"data"}},
 	{"net/internal/kernelgen", true, nil}, // go generate ./net: writes the SIMD kernels
 	{"net/learn", false, []string{"net", "data"}},
@@ -29,7 +30,8 @@ var layout = []layoutRow{
 	{"protocol", false, []string{"env"}},
 	{"solve", false, []string{"env", "env/togyz", "env/mangala"}},
 	{"mcts", false, []string{"env"}},
-	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve"}},
+	{"models", true, nil}, // the shipped .kmodel files (data only)
+	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve", "models"}},
 	{"arena", false, []string{"env", "agent"}},
 	{"selfplay", false, []string{"env", "mcts", "data"}},
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
