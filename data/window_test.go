@@ -206,7 +206,7 @@ func TestSampleCoversWindow(t *testing.T) {
 	}
 }
 
-func TestSampleReusesBuffers(t *testing.T) {
+func TestSampleReusesBuffersAllocs(t *testing.T) {
 	w, _ := NewWindow(smallConfig(), testLayout)
 	w.Add(makeSamples(rand.New(rand.NewPCG(1, 1)), testLayout, 0, 300))
 	rng := rand.New(rand.NewPCG(2, 2))
