@@ -10,6 +10,7 @@ import (
 
 	"kumalak/agent"
 	"kumalak/env"
+	_ "kumalak/env/games" // registers togyz, mangala, mangala-kale
 	"kumalak/models"
 	"kumalak/net"
 )

@@ -30,6 +30,9 @@ import (
 // requests answered by bot.Mux in a process on net's portable kernel).
 // Then it opens the site from file:// and plays, hints and analyses there.
 func TestWebSite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the wasm and plays three games in a browser")
+	}
 	path := chromium(t)
 	site := t.TempDir()
 	if code, out, errs := kumalak(t, "web", "--out", site, "--sims", "8"); code != 0 {
