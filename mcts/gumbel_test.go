@@ -249,13 +249,13 @@ func TestGumbelSolver(t *testing.T) {
 			checkTree(t, s)
 			if s.Root().Proof != Unproven {
 				proven++
-				if want := proofOf(val[i].r, k.ToMove()); s.Root().Proof != want {
+				if want := proofOf(val[i].Result, k.ToMove()); s.Root().Proof != want {
 					t.Fatalf("%s: root proven %v, minimax says %v", k, s.Root().Proof, want)
 				}
 			}
 			next := *k
 			next.Apply(s.Choose(0))
-			if s.Root().Proof == ProvenWin && minimax(&next, memo).r != env.WinFor(k.ToMove()) {
+			if s.Root().Proof == ProvenWin && minimax(&next, memo).Result != env.WinFor(k.ToMove()) {
 				t.Errorf("%s: proven won, but the Gumbel search plays a losing move", k)
 			}
 		}

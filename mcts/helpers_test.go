@@ -108,7 +108,7 @@ func endgames(n int, seed uint64) ([]*kala, []solved) {
 			moves := k.Legal(buf[:0])
 			k.Apply(moves[rng.IntN(len(moves))])
 			v := minimax(k, memo)
-			if k.Result() != env.Ongoing || v.r != env.WinFor(k.ToMove()) || !hasLosingMove(k, memo) {
+			if k.Result() != env.Ongoing || v.Result != env.WinFor(k.ToMove()) || !hasLosingMove(k, memo) {
 				continue
 			}
 			c := *k
@@ -125,7 +125,7 @@ func hasLosingMove(k *kala, memo map[kala]solved) bool {
 	for _, a := range k.Legal(buf[:0]) {
 		c := *k
 		c.Apply(a)
-		if minimax(&c, memo).r == env.WinFor(k.ToMove().Other()) {
+		if minimax(&c, memo).Result == env.WinFor(k.ToMove().Other()) {
 			return true
 		}
 	}

@@ -18,7 +18,7 @@ const simdPad = 16
 // padding columns, 64-byte aligned, and activations with padded rows.
 type simdNet struct {
 	k                      kernelLevel
-	softmax16              bool // the policy rows go through softmax16 (AVX-512, at most 16 actions)
+	softmax16              bool // the policy rows go through softmax16 or softmax16avx2 (at most 16 actions)
 	in                     simdLayer
 	blocks                 []simdBlock
 	policy, value1, value2 simdLayer
@@ -50,7 +50,7 @@ func newSimdNet(p *Params, k kernelLevel) *simdNet {
 	wp := padWidth(c.Width)
 	s := &simdNet{
 		k:         k,
-		softmax16: k == kernelAVX512 && c.Actions <= simdPad,
+		softmax16: c.Actions <= simdPad,
 		in:        newSimdLayer(p, k, "in.w", "in.b"),
 		policy:    newSimdLayer(p, k, "policy.w", "policy.b"),
 		value1:    newSimdLayer(p, k, "value.w1", "value.b1"),
@@ -128,8 +128,14 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 		a := c.Actions
 		_ = s.lg[n*ap-1]
 		_ = mask[n*a-1]
-		for r, o := range out {
-			softmax16(&s.lg[r*ap], &mask[r*a], &o[:a][0], a)
+		if s.k == kernelAVX512 {
+			for r, o := range out {
+				softmax16(&s.lg[r*ap], &mask[r*a], &o[:a][0], a)
+			}
+		} else {
+			for r, o := range out {
+				softmax16avx2(&s.lg[r*ap], &mask[r*a], &o[:a][0], a)
+			}
 		}
 	} else {
 		writePolicy(s.lg[:n*ap], ap, mask, out)

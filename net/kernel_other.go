@@ -14,3 +14,5 @@ func (k kernelLevel) layer(c int, x *float32, xs uintptr, w *float32, n int, y *
 }
 
 func softmax16(lg, mask, out *float32, a int) { panic("net: no SIMD softmax on this platform") }
+
+func softmax16avx2(lg, mask, out *float32, a int) { panic("net: no SIMD softmax on this platform") }

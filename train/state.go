@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"kumalak/data"
 )
 
 // State is the checkpoint of a run, state.json in its folder. It is written
@@ -82,10 +82,11 @@ func saveState(d Dir, s State) error {
 	return writeFile(d.State(), append(b, '\n'))
 }
 
-// writeFile replaces path atomically (a temporary file, synced, renamed):
-// a reader, or a resumed run, sees the old file or the new, never a part.
+// writeFile replaces path atomically and durably (data.WriteFile: a
+// temporary file, synced, renamed, the directory synced): a reader, or a
+// resumed run, sees the old file or the new, never a part.
 func writeFile(path string, b []byte) error {
-	if err := renameio.WriteFile(path, b, 0o644); err != nil {
+	if err := data.WriteFile(path, b); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil

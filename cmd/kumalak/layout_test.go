@@ -21,6 +21,7 @@ var layout = []layoutRow{
 	{"env/games", true, []string{"env", "env/togyz", "env/mangala"}},
 	{"env/envtest", true, []string{"env"}},
 	{"data", false, nil},
+	{"data/datatest", true, nil}, // helpers of the tests of checksummed files
 	{"net", false, []string{"data"}},
 	{"net/internal/kernelgen", true, nil}, // go generate ./net: writes the SIMD kernels
 	{"net/learn", false, []string{"net", "data"}},
