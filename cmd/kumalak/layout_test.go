@@ -29,6 +29,7 @@ var layout = []layoutRow{
 	{"net/nettest", true, nil}, // the random inputs of the tests under net
 	{"protocol", false, []string{"env"}},
 	{"solve", false, []string{"env", "env/togyz", "env/mangala"}},
+	{"solve/solvetest", false, []string{"solve"}}, // the tablebase of the tests
 	{"mcts", false, []string{"env"}},
 	{"models", true, nil}, // the shipped .kmodel files (data only)
 	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve", "models"}},
