@@ -366,7 +366,7 @@ func (j *judge) report() *GameAnalysis {
 		if len(before.pv) > 0 {
 			m.Best = moveText(before.st, before.pv[:1])
 		}
-		if b, a, ok := sameSearch(before, a); ok && !before.eval.Exact {
+		if b, a, ok := sameSearch(before, a); ok && !before.eval.Exact && !after.eval.Exact {
 			m.Before, m.After = b, a
 		}
 		if m.Before.WinProb != nil && m.After.WinProb != nil {
