@@ -83,9 +83,6 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 		}
 		em.Baseline[b] = matchInfo(res)
 	}
-	if !final {
-		r.evalTook = r.opt.Now().Sub(start)
-	}
 	if j != nil {
 		em.Mistakes = mistakes(&tally)
 	}
@@ -97,6 +94,9 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 		if err := r.rate(ctx, it, player, m, games, final, nets, &em, t0); err != nil {
 			return em, err
 		}
+	}
+	if !final && em.Rung == "" { // a new rung's rating games are not every evaluation's
+		r.evalTook = r.opt.Now().Sub(start)
 	}
 	return em, nil
 }
