@@ -218,18 +218,7 @@ func (r *Run) climbs(a *net.Anchors, elo float64) bool {
 func (r *Run) climb(ctx context.Context, it int, player string, m *net.Model, nets map[string]*net.Batcher, results map[string]net.Match, em *EvalMetrics, t0 time.Time) error {
 	ec, a := r.cfg.Eval, r.anch
 	name := rungName(m.Meta.Iteration)
-	opponents := make([]string, 0, len(a.Ratings))
-	for n := range a.Ratings {
-		opponents = append(opponents, n)
-	}
-	elo := em.Rating.Elo
-	slices.SortFunc(opponents, func(x, y string) int {
-		return cmp.Or(cmp.Compare(math.Abs(a.Ratings[x]-elo), math.Abs(a.Ratings[y]-elo)), cmp.Compare(x, y))
-	})
-	opponents = opponents[:min(len(opponents), ec.LadderOpponents)]
-	if zero := a.ZeroName(); !slices.Contains(opponents, zero) {
-		opponents = append(opponents, zero) // error-free: it keeps the rungs' errors from adding up along the ladder
-	}
+	opponents := rungOpponents(a, em.Rating.Elo, ec.LadderOpponents)
 	games := map[string]net.Match{}
 	for k, v := range results {
 		games[k] = v
@@ -284,6 +273,24 @@ func clampMatches(ms map[string]net.Match) map[string]net.Match {
 		out[k] = x
 	}
 	return out
+}
+
+// rungOpponents returns the anchors that rate a new rung rated elo: the n
+// rated nearest it, and the anchor rated 0 (error-free: it keeps the
+// rungs' errors from adding up along the ladder).
+func rungOpponents(a *net.Anchors, elo float64, n int) []string {
+	opponents := make([]string, 0, len(a.Ratings))
+	for name := range a.Ratings {
+		opponents = append(opponents, name)
+	}
+	slices.SortFunc(opponents, func(x, y string) int {
+		return cmp.Or(cmp.Compare(math.Abs(a.Ratings[x]-elo), math.Abs(a.Ratings[y]-elo)), cmp.Compare(x, y))
+	})
+	opponents = opponents[:min(len(opponents), n)]
+	if zero := a.ZeroName(); !slices.Contains(opponents, zero) {
+		opponents = append(opponents, zero)
+	}
+	return opponents
 }
 
 // addMatches sums two matches against the same opponent.

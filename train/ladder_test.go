@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -211,5 +212,59 @@ func TestLadderConfig(t *testing.T) {
 	e.LadderRungs, e.LadderGames, e.AnchorGames = 0, 0, 0
 	if err := e.Validate(); err != nil {
 		t.Errorf("no ladder: %v", err)
+	}
+}
+
+// TestLadderSimulation plays a 30-minute togyz run's evaluations with
+// expected scores in place of games: a network rising to +400 over
+// ab:depth=6 (its curve flattening as in BENCHMARKS.md), evaluated every
+// half minute with DefaultConfig's eval settings and the ladder growing
+// as climb grows it. The final rating's interval must come within ±60,
+// where the baselines' games alone give about ±70.
+func TestLadderSimulation(t *testing.T) {
+	ec := DefaultConfig().Eval
+	a := &net.Anchors{Zero: "ab:depth=6", Ratings: map[string]float64{"ab:depth=6": 0, "ab:depth=4": -250, "ab:depth=2": -450, "greedy": -700},
+		Errors: map[string]float64{"ab:depth=4": 35, "ab:depth=2": 40, "greedy": 50}}
+	r := &Run{cfg: Config{Eval: ec}, anch: a}
+	at := func(elo float64, opp string, games int) net.Match {
+		w := arena.ScoreFromElo(elo-a.Ratings[opp]) * float64(games)
+		d := int(math.Round(2 * (w - math.Floor(w))))
+		return net.Match{Games: games, Wins: int(w), Draws: d, Losses: games - int(w) - d}
+	}
+	var final, alone *net.Rating
+	for k := 1; k <= 60; k++ {
+		elo := 500*(1-math.Exp(-float64(k)/12)) - 100
+		games := ec.BaselineGames
+		if k == 60 {
+			games = ec.FinalBaselineGames
+		}
+		res := map[string]net.Match{}
+		for _, b := range ec.Baselines {
+			res[b] = at(elo, b, games)
+		}
+		alone, _, _ = rateAgainst(a, r.rungs, res)
+		for _, rg := range r.topRungs() {
+			res[rg.Name] = at(elo, rg.Name, games)
+		}
+		rating, _, _ := rateAgainst(a, r.rungs, res)
+		if k == 60 {
+			final = rating
+			break
+		}
+		if !r.climbs(a, rating.Elo) {
+			continue
+		}
+		name := fmt.Sprintf("r%d", k)
+		for _, opp := range rungOpponents(a, rating.Elo, ec.LadderOpponents) {
+			res[opp] = addMatches(res[opp], at(elo, opp, ec.LadderGames))
+		}
+		rr, load, fit := rateAgainst(a, r.rungs, res)
+		load[name] = fit
+		r.rungs = append(r.rungs, Rung{Name: name, Elo: rr.Elo, Err: rr.Err, Loadings: load})
+		a.Ratings[name], a.Errors[name] = rr.Elo, rr.Err
+	}
+	t.Logf("final %+v with %d rungs, %+v from the baselines alone", final, len(r.rungs), alone)
+	if len(r.rungs) < 3 || final == nil || final.Err > 60 || math.Abs(final.Elo-390) > 30 || !(alone.Err > final.Err+10) {
+		t.Errorf("final rating %+v with %d rungs, %+v from the baselines alone: want within ±60, narrower", final, len(r.rungs), alone)
 	}
 }
