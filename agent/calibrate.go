@@ -3,6 +3,9 @@ package agent
 import (
 	"fmt"
 	"math"
+	"sync"
+
+	"kumalak/env"
 )
 
 // Calibration maps alpha-beta's score s (stones of store lead for the
@@ -21,27 +24,45 @@ type Calibration struct {
 	Draw float64 // draw band, >= 0
 }
 
-// calibrations are the fitted parameters per game: see docs/ENGINE.md,
-// "Scores and probabilities", for the data, and re-fit them
-// with `go test ./agent -run TestCalibrate -calibrate -v` (a minute).
-var calibrations = map[string]Calibration{
-	"togyz":        {K: 0.1164, Draw: 0.1616}, // 1000 games, 32105 samples
-	"mangala":      {K: 0.2522, Draw: 0.3585}, // 1000 games, 8421 samples
-	"mangala-kale": {K: 0.1836, Draw: 0.3082}, // 1000 games, 11546 samples
+// CalibrationOf returns the fitted calibration of a game (its
+// env.Calibrated ability, in the game's folder: see docs/ENGINE.md,
+// "Scores and probabilities", for the data, and re-fit with `go test
+// ./agent -run TestCalibrate -calibrate -v`, a minute), false for a game
+// without one (its alpha-beta shows no probability).
+func CalibrationOf(game string) (Calibration, bool) {
+	calMu.RLock()
+	c, seen := cals[game]
+	calMu.RUnlock()
+	if seen { // the search asks once a move: no allocation then
+		return c.c, c.ok
+	}
+	spec, err := env.Lookup(game)
+	if err == nil {
+		if g, ok := spec.New().(env.Calibrated); ok {
+			c.c.K, c.c.Draw = g.Calibration()
+			c.ok = true
+		}
+	}
+	calMu.Lock()
+	cals[game] = c
+	calMu.Unlock()
+	return c.c, c.ok
 }
 
-// CalibrationOf returns the fitted calibration of a game, false for a
-// game without one (its alpha-beta shows no probability).
-func CalibrationOf(game string) (Calibration, bool) {
-	c, ok := calibrations[game]
-	return c, ok
-}
+// cals caches CalibrationOf by game name.
+var (
+	calMu sync.RWMutex
+	cals  = map[string]struct {
+		c  Calibration
+		ok bool
+	}{}
+)
 
 // WinProb returns the calibrated chance that the mover wins, a draw
 // counting half, of an alpha-beta score (stones of store lead for the
 // mover) in game; false when the game has no calibration.
 func WinProb(game string, score float64) (p float64, ok bool) {
-	c, ok := calibrations[game]
+	c, ok := CalibrationOf(game)
 	if !ok {
 		return 0, false
 	}
@@ -51,7 +72,7 @@ func WinProb(game string, score float64) (p float64, ok bool) {
 // ScoreOf is the inverse of WinProb: the score whose calibrated chance is
 // p, within ±max stones; false when the game has no calibration.
 func ScoreOf(game string, p float64, maxScore float64) (float64, bool) {
-	c, ok := calibrations[game]
+	c, ok := CalibrationOf(game)
 	if !ok {
 		return 0, false
 	}

@@ -22,7 +22,7 @@ func boardFor(st env.State, human env.Player) string {
 	if err != nil { // every game's String is a position string
 		return env.Drawing(st)
 	}
-	words := storeWords(spec)
+	words := env.WordsOf(st)
 	var sb strings.Builder
 	rule := "      +" + strings.Repeat("----+", spec.Pits) + "\n"
 	sb.WriteString("      " + pitLabels(spec.Pits, true) + "\n")
@@ -39,20 +39,6 @@ func boardFor(st env.State, human env.Player) string {
 	return sb.String()
 }
 
-// gameWords are a game's names for its store and its special pit.
-type gameWords struct {
-	store, special, mark string
-}
-
-// storeWords returns togyz's "kazan" and "tuzdyk" (X), or mangala's
-// "store" and "castle" (K).
-func storeWords(spec *env.Spec) gameWords {
-	if strings.HasPrefix(spec.Name, "togyz") {
-		return gameWords{"kazan", "tuzdyk", "X"}
-	}
-	return gameWords{"store", "castle", "K"}
-}
-
 // pitLabels numbers a row's pits as drawn: n..1 (reversed) or 1..n.
 func pitLabels(n int, reversed bool) string {
 	var sb strings.Builder
@@ -67,7 +53,7 @@ func pitLabels(n int, reversed bool) string {
 }
 
 // drawRow writes p's row, reversed or from pit 1, and p's store.
-func drawRow(sb *strings.Builder, pos env.Position, p env.Player, reversed bool, w gameWords) {
+func drawRow(sb *strings.Builder, pos env.Position, p env.Player, reversed bool, w env.Words) {
 	sb.WriteString(p.Name() + " ")
 	n := len(pos.Pits[p])
 	for k := 0; k < n; k++ {
@@ -76,12 +62,12 @@ func drawRow(sb *strings.Builder, pos env.Position, p env.Player, reversed bool,
 			i = n - 1 - k
 		}
 		if pos.Special[p.Other()] == i+1 {
-			fmt.Fprintf(sb, "| %2s ", w.mark)
+			fmt.Fprintf(sb, "| %2s ", w.Mark)
 			continue
 		}
 		fmt.Fprintf(sb, "|%3d ", pos.Pits[p][i])
 	}
-	fmt.Fprintf(sb, "|  %s %3d\n", w.store, pos.Stores[p])
+	fmt.Fprintf(sb, "|  %s %3d\n", w.Store, pos.Stores[p])
 }
 
 // caption says whose turn it is, or the result.
@@ -93,17 +79,17 @@ func caption(st env.State) string {
 }
 
 // specialNote names the owners of the specials on the board, or "".
-func specialNote(pos env.Position, w gameWords) string {
+func specialNote(pos env.Position, w env.Words) string {
 	var parts []string
 	for _, p := range [2]env.Player{env.White, env.Black} {
 		if s := pos.Special[p]; s != 0 {
-			parts = append(parts, fmt.Sprintf("%s's %s on %s's %d", p.Name(), w.special, p.Other().Name(), s))
+			parts = append(parts, fmt.Sprintf("%s's %s on %s's %d", p.Name(), w.Special, p.Other().Name(), s))
 		}
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return w.mark + ": " + strings.Join(parts, ", ")
+	return w.Mark + ": " + strings.Join(parts, ", ")
 }
 
 // describeMove says what a move did, from the positions before and after
@@ -119,7 +105,7 @@ func describeMove(before, after env.State, a env.Action, text string) string {
 	if err1 != nil || err2 != nil {
 		return desc
 	}
-	w := storeWords(spec)
+	w := env.WordsOf(before)
 	parts := []string{"sowed " + strconv.Itoa(b.Pits[me][a])}
 	if after.Result() == env.Ongoing {
 		if taken := capturedPits(b, f, me, a); len(taken) > 0 {
@@ -127,10 +113,10 @@ func describeMove(before, after env.State, a env.Action, text string) string {
 		}
 	}
 	if gain := f.Stores[me] - b.Stores[me]; gain > 0 {
-		parts = append(parts, fmt.Sprintf("%s +%d (now %d)", w.store, gain, f.Stores[me]))
+		parts = append(parts, fmt.Sprintf("%s +%d (now %d)", w.Store, gain, f.Stores[me]))
 	}
 	if s := f.Special[me]; s != 0 && b.Special[me] == 0 {
-		parts = append(parts, fmt.Sprintf("%s made on %s's %d", w.special, me.Other().Name(), s))
+		parts = append(parts, fmt.Sprintf("%s made on %s's %d", w.Special, me.Other().Name(), s))
 	}
 	if after.Result() == env.Ongoing && after.ToMove() == me {
 		parts = append(parts, "last stone in the store: "+me.Name()+" moves again")

@@ -146,7 +146,7 @@ func (v *View) describeMoves(start env.State) error {
 		}
 		f := strings.Fields(tok)
 		mover := st.ToMove()
-		n := before.Pits[mover][a]
+		home := env.SownHome(st, a)
 		st.Apply(a)
 		after, err := env.ParsePosition(st.String(), spec.Pits, spec.Stones)
 		if err != nil {
@@ -156,38 +156,9 @@ func (v *View) describeMoves(start env.State) error {
 		info := PlyInfo{Mover: mover.String(), Pit: a.Pit(), Token: f[len(f)-1], Gain: gain,
 			Special: before.Special[mover] == 0 && after.Special[mover] != 0,
 			Extra:   st.Result() == env.Ongoing && st.ToMove() == mover}
-		info.Captured = max(0, gain-sownHome(spec, int(a), n, before.Special[mover]))
+		info.Captured = max(0, gain-home)
 		v.Plies = append(v.Plies, info)
 		before = after
 	}
 	return nil
-}
-
-// sownHome counts the stones of a sowing of n stones from the mover's pit
-// i (from 0) that fall into the mover's store directly: its own store in
-// mangala, its tuzdyk or castle on the opponent's pit special (1-based; 0
-// for none) in togyz and mangala-kale. The places of the cycle are counted
-// from the mover's pit 1 (docs/RULES.md, "Sowing cycle").
-func sownHome(spec *env.Spec, i, n, special int) int {
-	cycle, home := 2*spec.Pits, -1
-	switch {
-	case spec.Name == "mangala":
-		cycle, home = 2*spec.Pits+1, spec.Pits // the mover's store follows its pit 6
-	case special > 0:
-		home = spec.Pits + special - 1
-	}
-	if home < 0 {
-		return 0
-	}
-	start := i
-	if n == 1 {
-		start = i + 1
-	}
-	count := 0
-	for k := 0; k < n; k++ {
-		if (start+k)%cycle == home {
-			count++
-		}
-	}
-	return count
 }

@@ -64,30 +64,6 @@ func TestStateRecordAndPlies(t *testing.T) {
 	}
 }
 
-func TestSownHome(t *testing.T) {
-	cases := []struct {
-		game             string
-		i, n, special, w int
-	}{
-		{"mangala", 3, 3, 0, 0},  // pit 4, 3 stones: pits 4, 5, 6
-		{"mangala", 3, 4, 0, 1},  // and the store
-		{"mangala", 5, 1, 0, 1},  // pit 6, one stone: the store
-		{"mangala", 0, 27, 0, 2}, // two laps
-		{"togyz", 0, 18, 3, 1},   // a full lap passes the tuzdyk on the opponent's 3
-		{"togyz", 0, 5, 3, 0},    // not that far
-		{"mangala-kale", 0, 9, 0, 0},
-	}
-	for _, c := range cases {
-		spec, err := env.Lookup(c.game)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := sownHome(spec, c.i, c.n, c.special); got != c.w {
-			t.Errorf("%s sownHome(%d, %d, %d) = %d, want %d", c.game, c.i, c.n, c.special, got, c.w)
-		}
-	}
-}
-
 // FuzzRecordView holds the record path of /api/state to its round trip:
 // a record that reads gives a view whose notation reads back to the same
 // moves, with one ply described per move.

@@ -23,7 +23,7 @@ func Adjudicate(st State) Result {
 // for a game without stores.
 func StoreFunc(st State) func(Player) int {
 	switch s := st.(type) {
-	case interface{ FinalStore(p Player) int }:
+	case FinalScorer:
 		return s.FinalStore
 	case Scorer:
 		return s.Store

@@ -14,6 +14,13 @@ type Checker interface {
 // ErrIllegal is wrapped by every error Play returns for an illegal move.
 var ErrIllegal = errors.New("illegal move")
 
+// The reasons every game shares for refusing a move: each game's Check
+// returns (or wraps) them, so callers test with errors.Is whatever the game.
+var (
+	ErrGameOver = errors.New("game is over")
+	ErrEmptyPit = errors.New("pit is empty")
+)
+
 // Play is the checked door for a move written as a pit number (1-based). It
 // returns an error naming the problem, and leaves st unchanged, when the game
 // is over, the pit is out of range, or the move is illegal.
@@ -30,7 +37,7 @@ func Play(st State, pit int) error {
 func CheckMove(st State, pit int) (Action, error) {
 	spec := st.Spec()
 	if st.Result() != Ongoing {
-		return 0, fmt.Errorf("%w: game is over (%s)", ErrIllegal, st.Result())
+		return 0, fmt.Errorf("%w: %w (%s)", ErrIllegal, ErrGameOver, st.Result())
 	}
 	if pit < 1 || pit > spec.NumActions {
 		return 0, fmt.Errorf("%w: pit %d out of range 1..%d", ErrIllegal, pit, spec.NumActions)
@@ -55,6 +62,23 @@ func CheckMove(st State, pit int) (Action, error) {
 // p's store. Baseline agents use it for their evaluation.
 type Scorer interface {
 	Store(p Player) int
+}
+
+// FinalScorer is implemented by games whose terminal positions may still
+// show stones in pits that the end rule gives to a player (in togyz, the
+// stones collected at atsyrau). FinalStore returns p's store after that
+// rule; StoreFunc, and so the score targets and Adjudicate, prefer it to
+// Scorer's Store.
+type FinalScorer interface {
+	FinalStore(p Player) int
+}
+
+// WinFor returns the result in which p wins.
+func WinFor(p Player) Result {
+	if p == White {
+		return WhiteWins
+	}
+	return BlackWins
 }
 
 // Hasher is implemented by games that give each position a 64-bit hash

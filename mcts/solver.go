@@ -17,30 +17,22 @@ func (s *Search) prove(path []int32) {
 	}
 }
 
-// winFor returns the result in which p wins.
-func winFor(p env.Player) env.Result {
-	if p == env.White {
-		return env.WhiteWins
-	}
-	return env.BlackWins
-}
-
 // tryProve proves idx from its children, comparing players (a child may
 // have the same mover, after an extra turn): a win for the mover when some
 // child is a proven win for the mover (shortest such), otherwise, once all
 // children are proven, a draw when one is a draw (shortest), else a loss
 // (longest). It reports whether idx became proven.
 func (s *Search) tryProve(idx int32) bool {
-	nd := &s.nodes[idx]
+	nd := s.nd(idx)
 	if nd.proven != env.Ongoing || nd.kids == 0 {
 		return false
 	}
-	win := winFor(nd.mover)
+	win := env.WinFor(nd.mover)
 	winD, drawD, lossD := math.MaxInt, math.MaxInt, -1
 	all := true
 	lo, hi := nd.children()
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		d := int(ch.depth)
 		switch ch.proven {
 		case env.Ongoing:
@@ -61,7 +53,7 @@ func (s *Search) tryProve(idx int32) bool {
 	case drawD != math.MaxInt:
 		nd.proven, nd.depth = env.Draw, plus1(drawD)
 	default:
-		nd.proven, nd.depth = winFor(nd.mover.Other()), plus1(lossD)
+		nd.proven, nd.depth = env.WinFor(nd.mover.Other()), plus1(lossD)
 	}
 	return true
 }

@@ -93,8 +93,7 @@ type Batcher struct {
 	exited     sync.WaitGroup
 	pool       sync.Pool
 
-	cacheMu sync.Mutex
-	cache   *posCache
+	cache lockedCache
 
 	batches, netRows, hits atomic.Int64
 }
@@ -148,7 +147,7 @@ func NewBatcher(p *Params, cfg BatcherConfig) *Batcher {
 	}
 	b.pool.New = func() any { return &batchReq{done: make(chan struct{}, 1)} }
 	if cfg.CacheSize > 0 {
-		b.cache = newPosCache(cfg.CacheSize, c.Actions)
+		b.cache.c = newPosCache(cfg.CacheSize, c.Actions)
 	}
 	for i := 0; i < max(1, cfg.Workers); i++ {
 		w := &batchWorker{
@@ -233,11 +232,9 @@ func (b *Batcher) SetParams(p *Params) {
 	q := p.Clone()
 	b.mu.Lock()
 	b.params, b.gen = q, b.gen+1
-	if b.cache != nil {
-		b.cacheMu.Lock()
-		b.cache.clear()
-		b.cacheMu.Unlock()
-	}
+	b.cache.lock()
+	b.cache.clear()
+	b.cache.unlock()
 	b.mu.Unlock()
 }
 
@@ -377,17 +374,14 @@ func (w *batchWorker) waitForRows() {
 // rows all hit is answered after the lock is released.
 func (w *batchWorker) process() {
 	b := w.b
-	cache := b.cache != nil
-	if cache {
-		b.cacheMu.Lock()
-	}
+	b.cache.lock()
 	filled := 0
 	for i, r := range w.work {
 		w.work[i] = nil
 		n, hits := r.n, 0
 		for row := 0; row < n; row++ {
 			var key posKey
-			if cache {
+			if b.cache.on() {
 				key = r.keys[row]
 				if b.cache.get(key, r.priors[row*b.actions:(row+1)*b.actions], r.values[row:row+1]) {
 					hits++
@@ -399,32 +393,22 @@ func (w *batchWorker) process() {
 			w.priors[filled] = r.priors[row*b.actions : (row+1)*b.actions : (row+1)*b.actions]
 			w.slots[filled] = batchSlot{req: r, row: row, key: key}
 			if filled++; filled == b.cfg.MaxBatch {
-				if cache {
-					b.cacheMu.Unlock()
-				}
+				b.cache.unlock()
 				w.run(filled)
 				filled = 0
-				if cache {
-					b.cacheMu.Lock()
-				}
+				b.cache.lock()
 			}
 		}
 		if hits > 0 {
 			// r's other rows, if any, are in this batch or answered
 			// already: r.left counts them, so r is signalled once.
 			b.hits.Add(int64(hits))
-			if cache {
-				b.cacheMu.Unlock()
-			}
+			b.cache.unlock()
 			w.answeredN(r, hits)
-			if cache {
-				b.cacheMu.Lock()
-			}
+			b.cache.lock()
 		}
 	}
-	if cache {
-		b.cacheMu.Unlock()
-	}
+	b.cache.unlock()
 	if filled > 0 {
 		w.run(filled)
 	}
@@ -438,12 +422,12 @@ func (w *batchWorker) run(n int) {
 	w.infer.runRows(w.obs[:n*b.inL], w.mask[:n*a], w.priors[:n], w.values[:n])
 	b.batches.Add(1)
 	b.netRows.Add(int64(n))
-	if b.cache != nil {
-		b.cacheMu.Lock()
+	if b.cache.on() {
+		b.cache.lock()
 		for s := 0; s < n; s++ {
 			b.cache.put(w.slots[s].key, w.priors[s], w.values[s])
 		}
-		b.cacheMu.Unlock()
+		b.cache.unlock()
 	}
 	for s := 0; s < n; s++ {
 		sl := w.slots[s]

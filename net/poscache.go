@@ -3,6 +3,7 @@ package net
 import (
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // posKey identifies a position: two independent 64-bit hashes of its
@@ -107,5 +108,46 @@ func (c *posCache) clear() {
 	if c.cur++; c.cur == 0 {
 		clear(c.gen)
 		c.cur = 1
+	}
+}
+
+// lockedCache is the batcher's cache behind its lock, shared by the
+// batcher's workers. With no table (the cache off) every method does
+// nothing: lock and unlock take no lock, get finds nothing.
+type lockedCache struct {
+	mu sync.Mutex
+	c  *posCache // nil when the cache is off
+}
+
+func (l *lockedCache) on() bool { return l.c != nil }
+
+func (l *lockedCache) lock() {
+	if l.c != nil {
+		l.mu.Lock()
+	}
+}
+
+func (l *lockedCache) unlock() {
+	if l.c != nil {
+		l.mu.Unlock()
+	}
+}
+
+// get is posCache.get; the caller holds the lock.
+func (l *lockedCache) get(k posKey, priors, value []float32) bool {
+	return l.c != nil && l.c.get(k, priors, value)
+}
+
+// put is posCache.put; the caller holds the lock.
+func (l *lockedCache) put(k posKey, priors []float32, value float32) {
+	if l.c != nil {
+		l.c.put(k, priors, value)
+	}
+}
+
+// clear is posCache.clear; the caller holds the lock.
+func (l *lockedCache) clear() {
+	if l.c != nil {
+		l.c.clear()
 	}
 }

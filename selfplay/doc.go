@@ -28,7 +28,7 @@
 // position (its mover): Outcome is the final result for that player,
 // RootValue the search's value for that player, Score the final store
 // difference that player minus the opponent, divided by the stones in play
-// (from FinalScorer when the game implements it, else env.Scorer, else 0;
+// (from env.FinalScorer when the game implements it, else env.Scorer, else 0;
 // for a resigned or capped game, the stores where it stopped). The score
 // never contradicts the outcome: a win scores at least one stone, a loss at
 // most minus one, a draw 0 (a resigner may be ahead in stones).
@@ -88,7 +88,7 @@
 // # Capped games
 //
 // A game that reaches MaxPlies is stopped and scored by comparing the
-// stores (the same ones the score targets use: FinalScorer, else
+// stores (the same ones the score targets use: env.FinalScorer, else
 // env.Scorer), or as a draw for games without stores; GameResult and Stats
 // mark such games as capped.
 package selfplay

@@ -119,7 +119,7 @@ func (w *worker) play(ctx context.Context, seed uint64, index int) (GameResult, 
 			return GameResult{}, fmt.Errorf("selfplay: game %d, ply %d: %w", index, len(g.Moves), err)
 		}
 		if resigned {
-			g.Result = winFor(g.Resigner.Other())
+			g.Result = env.WinFor(g.Resigner.Other())
 			break
 		}
 	}
@@ -306,17 +306,9 @@ func normalize(dst, src []float32, legal uint64) {
 	}
 }
 
-// FinalScorer is implemented by games whose terminal positions may still
-// show stones in pits that the end rule gives to a player (in togyz, the
-// stones collected at atsyrau). FinalStore returns p's store after that
-// rule. Score targets prefer it to env.Scorer.
-type FinalScorer interface {
-	FinalStore(p env.Player) int
-}
-
 // storeFunc returns the final-store function of the game's final position
 // st, or nil for a game without stores.
-// (env.StoreFunc: FinalScorer first, else env.Scorer).
+// (env.StoreFunc: env.FinalScorer first, else env.Scorer).
 func storeFunc(st env.State) func(env.Player) int { return env.StoreFunc(st) }
 
 // agree returns the score target of a sample whose outcome is outcome,
@@ -338,13 +330,6 @@ func agree(score, outcome float32, stones int) float32 {
 // stores as the score targets) when the game has stores, otherwise it is a
 // draw; the arena scores its capped games the same way (env.Adjudicate).
 func adjudicate(st env.State) env.Result { return env.Adjudicate(st) }
-
-func winFor(p env.Player) env.Result {
-	if p == env.White {
-		return env.WhiteWins
-	}
-	return env.BlackWins
-}
 
 func clamp(v float32) float32 {
 	return min(max(v, -1), 1)

@@ -10,6 +10,7 @@ import (
 	"kumalak/net"
 	"kumalak/net/learn"
 	"kumalak/selfplay"
+	"kumalak/solve"
 )
 
 // Config is everything a training run needs; configs/*.yaml hold it, every
@@ -159,7 +160,7 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	if c.Tablebase != "" && c.Game != "mangala" {
+	if c.Tablebase != "" && c.Game != solve.Game {
 		return fmt.Errorf("train: tablebase %s: tablebases are of mangala, not %s", c.Tablebase, c.Game)
 	}
 	if c.SelfPlay.ExactTargets && c.Tablebase == "" {

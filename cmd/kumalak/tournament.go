@@ -58,7 +58,7 @@ func newTournamentCmd() *cobra.Command {
 			return runTournament(c, &f, t)
 		},
 	}
-	f.add(c, 40)
+	f.add(c, 40, "games per pairing, each pair of agents playing this many (in pairs: one opening, colours swapped)")
 	c.Flags().StringArrayVar(&players, "players", nil, "an agent spec; repeat for each player (at least two)")
 	c.Flags().StringSliceVar(&models, "models", nil, "model files to add as players, comma-separated or repeated (model:path=FILE)")
 	c.Flags().IntVar(&sims, "sims", 0, "simulations per move of the --models players (0: each model card's, else 400)")

@@ -41,12 +41,11 @@ var (
 	_ env.Perfter = (*Board)(nil)
 )
 
-// Reasons Check gives for an illegal action.
+// Reasons Check gives for an illegal action, besides env.ErrGameOver and
+// env.ErrEmptyPit.
 var (
 	ErrOutOfRange = errors.New("pit out of range")
-	ErrGameOver   = errors.New("game is over")
 	ErrCastle     = errors.New("pit is a castle")
-	ErrEmpty      = errors.New("pit is empty")
 )
 
 // Start returns the start position, 4 stones in every pit and white to move,
@@ -134,11 +133,11 @@ func (b *Board) Check(a env.Action) error {
 	case int(a) >= PitsPerSide:
 		return ErrOutOfRange
 	case b.over():
-		return ErrGameOver
+		return env.ErrGameOver
 	case int(b.castle[b.toMove.Other()]) == int(a):
 		return ErrCastle
 	case b.pits[int(b.toMove)*PitsPerSide+int(a)] == 0:
-		return ErrEmpty
+		return env.ErrEmptyPit
 	}
 	return nil
 }

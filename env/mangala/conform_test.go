@@ -130,12 +130,12 @@ func TestCheck(t *testing.T) {
 		want error
 	}{
 		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w", false, 1, nil},
-		{"4,0,4,4,4,4/4,4,4,4,4,4 4 0 - - w", false, 2, ErrEmpty},
-		{"4,4,4,4,4,4/4,0,4,4,4,4 0 4 - - b", false, 2, ErrEmpty},
+		{"4,0,4,4,4,4/4,4,4,4,4,4 4 0 - - w", false, 2, env.ErrEmptyPit},
+		{"4,4,4,4,4,4/4,0,4,4,4,4 0 4 - - b", false, 2, env.ErrEmptyPit},
 		{"4,0,4,4,4,4/4,4,0,4,4,4 4 4 3 2 w", true, 2, ErrCastle},
 		{"4,0,4,4,4,4/4,4,0,4,4,4 4 4 3 2 b", true, 3, ErrCastle},
 		{"4,0,4,4,4,4/4,4,0,4,4,4 4 4 3 2 b", true, 2, nil},
-		{"4,4,4,4,4,4/0,0,0,0,0,0 24 0 - - w", false, 1, ErrGameOver},
+		{"4,4,4,4,4,4/0,0,0,0,0,0 24 0 - - w", false, 1, env.ErrGameOver},
 		{"4,4,4,4,4,4/4,4,4,4,4,4 0 0 - - w", false, 7, ErrOutOfRange},
 	}
 	for _, c := range cases {

@@ -151,12 +151,11 @@ func (b *Board) Legal(dst []env.Action) []env.Action {
 	return dst
 }
 
-// Errors returned by Check, wrapped by env.CheckMove.
+// Errors returned by Check, wrapped by env.CheckMove, besides env.ErrGameOver
+// and env.ErrEmptyPit.
 var (
-	ErrNoPit    = errors.New("no such pit")
-	ErrOver     = errors.New("game is over")
-	ErrTuzdyk   = errors.New("pit is a tuzdyk")
-	ErrEmptyPit = errors.New("pit is empty")
+	ErrNoPit  = errors.New("no such pit")
+	ErrTuzdyk = errors.New("pit is a tuzdyk")
 )
 
 // Check says why action a can't be played, or returns nil.
@@ -165,11 +164,11 @@ func (b *Board) Check(a env.Action) error {
 	case int(a) >= PitsPerSide:
 		return ErrNoPit
 	case b.terminal():
-		return ErrOver
+		return env.ErrGameOver
 	case int(b.tuz[b.turn.Other()]) == int(b.turn)*PitsPerSide+int(a):
 		return ErrTuzdyk
 	case b.side(b.turn)[a] == 0:
-		return ErrEmptyPit
+		return env.ErrEmptyPit
 	}
 	return nil
 }
