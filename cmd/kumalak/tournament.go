@@ -38,7 +38,7 @@ func newTournamentCmd() *cobra.Command {
 			"(.kgn, docs/RECORDS.md) that replay and analyze read.\n\n" + agent.Help(),
 		Example: "  kumalak tournament --game togyz --players random --players greedy --players ab:depth=4 --games 40\n" +
 			"  kumalak tournament --game togyz --anchor ab:depth=2 --models togyz.kmodel,runs/togyz/best.kmodel --sims 50 --games 10",
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			players, err := tournamentPlayers(players, models, anchor, sims)
 			if err != nil {
