@@ -22,7 +22,7 @@ func (e *engine) Search(ctx context.Context, g protocol.Go, out func(protocol.An
 		return protocol.BestMove{}
 	}
 	lim, _ := e.base.Replace(e.opts, e.max)
-	lim, dropped := lim.Replace(goLimits(g, e.st.ToMove()), e.max)
+	lim, dropped := lim.Replace(goLimits(g, e.st.ToMove(), len(e.moves)), e.max)
 	for _, name := range dropped.Names() {
 		out(protocol.InfoString{Text: name + " ignored: agent " + e.sp.Kind + " has no such limit"})
 	}
@@ -38,17 +38,13 @@ func (e *engine) Search(ctx context.Context, g protocol.Go, out func(protocol.An
 	return s.finish()
 }
 
-// goLimits returns the limits go asks for: its own, with the mover's
-// share of the clock as the time when it gives no movetime.
-func goLimits(g protocol.Go, mover env.Player) agent.Limits {
+// goLimits returns the limits go asks for: its own, with the time
+// manager's budget of the mover's clock (agent.Clock.Budget, at the
+// record's ply) as the time when it gives no movetime.
+func goLimits(g protocol.Go, mover env.Player, ply int) agent.Limits {
 	l := agent.Limits{Sims: g.Sims, Time: g.MoveTime, Depth: g.Depth}
 	if l.Time == 0 && g.Time[mover] > 0 {
-		toGo := g.MovesToGo
-		if toGo <= 0 {
-			toGo = 30
-		}
-		share := g.Time[mover]/time.Duration(toGo) + g.Inc[mover]*3/4
-		l.Time = max(10*time.Millisecond, min(share, g.Time[mover]-50*time.Millisecond))
+		l.Time = agent.Clock{Left: g.Time, Inc: g.Inc, MovesToGo: g.MovesToGo}.Budget(mover, ply)
 	}
 	return l
 }

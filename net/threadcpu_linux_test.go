@@ -14,3 +14,13 @@ func threadCPU() (time.Duration, bool) {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
+
+// processCPU returns the process's user and system CPU time, or false
+// where it cannot.
+func processCPU() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}
