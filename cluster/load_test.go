@@ -51,13 +51,13 @@ func threadCPU() time.Duration {
 //
 //	KUMALAK_LOAD_WORKERS=1000 KUMALAK_LOAD_SECONDS=60 go test ./cluster -run TestLoad -v -timeout 10m
 //
-// By default 40 workers for 3 s.
+// By default 40 workers for 2 s.
 func TestLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the intake under load: not with -short")
 	}
 	nw := loadEnv(t, "KUMALAK_LOAD_WORKERS", 40)
-	dur := time.Duration(loadEnv(t, "KUMALAK_LOAD_SECONDS", 3)) * time.Second
+	dur := time.Duration(loadEnv(t, "KUMALAK_LOAD_SECONDS", 2)) * time.Second
 	const (
 		samples  = 64                     // per batch
 		interval = 2 * time.Second        // between a worker's batches, jittered: 500 batches/s for 1,000 workers
