@@ -28,7 +28,9 @@ type Tablebase struct {
 // Open maps the levels 0, 1, ... of dir's tablebase up to the first one
 // missing (or up to maxStones when it is >= 0), checking each file's header
 // and checksum. A file that is there but corrupt, truncated, of another game
-// or format version is an error; a dir without level 0 is too.
+// or format version is an error; a dir without level 0 is too, and so is,
+// with maxStones < 0, a missing level below one that is there (a gap would
+// leave the levels above it unused without a word).
 func Open(dir string, maxStones int) (*Tablebase, error) {
 	t := &Tablebase{dir: dir}
 	for s := 0; s <= MaxStones && (maxStones < 0 || s <= maxStones); s++ {
@@ -39,6 +41,12 @@ func Open(dir string, maxStones int) (*Tablebase, error) {
 			return nil, fmt.Errorf("solve: open %s: %w", path, err)
 		}
 		if !ok {
+			if maxStones < 0 {
+				if err := gapCheck(dir, s); err != nil {
+					t.Close()
+					return nil, err
+				}
+			}
 			break
 		}
 		if err := t.mapLevel(path, s); err != nil {
@@ -133,4 +141,20 @@ func FromBoard(b *mangala.Board) Pits {
 		p[i+rowPits] = uint8(b.Pit(me.Other(), i+1))
 	}
 	return p
+}
+
+// gapCheck returns an error when dir, whose level missing is the first
+// absent, holds a higher level.
+func gapCheck(dir string, missing int) error {
+	for s := missing + 1; s <= MaxStones; s++ {
+		ok, err := exists(filepath.Join(dir, LevelName(Game, s)))
+		if err != nil {
+			return fmt.Errorf("solve: open %s: %w", dir, err)
+		}
+		if ok {
+			return fmt.Errorf("solve: open %s: level %d (%s) is missing below level %d: the levels above %d would go unused; rebuild the gap (kumalak tablebase build --stones %d --out %s keeps the levels there) or remove the levels above it",
+				dir, missing, LevelName(Game, missing), s, missing-1, s, dir)
+		}
+	}
+	return nil
 }
