@@ -42,7 +42,7 @@ func newTablebaseBuildCmd() *cobra.Command {
 			"its finished levels and resumes at the first missing one when run again.",
 		Example: "  kumalak tablebase build --game mangala --stones 16 --out tb/mangala\n" +
 			"  kumalak tablebase build --game kalah --stones 12 --out tb/kalah",
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			spec, err := env.Lookup(game)
 			if err != nil {
