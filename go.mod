@@ -8,6 +8,7 @@ require (
 	github.com/edsrzf/mmap-go v1.2.0
 	github.com/google/renameio/v2 v2.0.2
 	github.com/klauspost/compress v1.20.4
+	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
 	github.com/nats-io/nkeys v0.4.16

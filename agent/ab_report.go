@@ -36,6 +36,9 @@ func (s *alphaBeta) SetHash(mib int) error {
 // Hash returns the transposition table's size in MiB.
 func (s *alphaBeta) Hash() int { return s.mib }
 
+// HashRange returns the sizes SetHash takes: 0 (no table) to MaxHash.
+func (s *alphaBeta) HashRange() (lo, hi int) { return 0, MaxHash }
+
 // SetMultiPV sets the lines to report, in 1..MaxMultiPV: the n best root
 // moves are then searched exactly, each with its line.
 func (s *alphaBeta) SetMultiPV(n int) error {

@@ -40,7 +40,8 @@ type Analysis struct {
 	Value   float32      // expected outcome for the mover, -1 (loss) .. +1 (win)
 	WinProb float32      // estimated chance the mover wins, counting a draw as half: (Value+1)/2
 	Depth   int          // alpha-beta: deepest completed iteration; 0 otherwise
-	Nodes   int64        // alpha-beta: nodes searched; MCTS: simulations at the root
+	Nodes   int64        // this search's own work: alpha-beta's nodes, MCTS's simulations added
+	Visits  int64        // MCTS: the root's visits, those kept from earlier searches (tree reuse) included
 	PV      []env.Action // principal variation, starting with the chosen move
 	Moves   []MoveStat   // one entry per legal move, best first
 
@@ -55,8 +56,11 @@ type Analysis struct {
 	WDL    [3]float32
 	HasWDL bool
 	// SelDepth is alpha-beta's deepest ply reached, HashFull the use of its
-	// transposition table per mille; 0 otherwise.
+	// transposition table (MCTS: of its tree's memory) per mille.
 	SelDepth, HashFull int
+	// Full: the MCTS tree filled its memory (hash) during the search, so
+	// it stopped growing; the search went on with its leaves' values.
+	Full bool
 	// Lines are the best moves with their lines, best first, when the
 	// agent was asked for more than one (MultiPV); nil otherwise.
 	Lines []Line
@@ -83,6 +87,15 @@ type HashSizer interface {
 	SetHash(mib int) error
 	// Hash returns the table's size in MiB.
 	Hash() int
+	// HashRange returns the sizes SetHash takes, in MiB.
+	HashRange() (lo, hi int)
+}
+
+// Threader is implemented by agents that search on several threads.
+type Threader interface {
+	// SetThreads sets the threads of the next searches, in 1..MaxThreads.
+	SetThreads(n int) error
+	Threads() int
 }
 
 // MoveStat describes one root move.

@@ -24,6 +24,9 @@ func (e *EngineClient) Move(ctx context.Context, st env.State) (env.Action, erro
 	}
 	e.ana = Analysis{PV: e.ana.PV[:0], Moves: e.ana.Moves[:0]}
 	limit := e.cfg.timeout()
+	if e.clock != nil { // the clock is the limit; the caller cancels at the flag
+		limit = e.clock.Left[st.ToMove()] + e.cfg.Grace
+	}
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	best, err := e.client.Search(sctx, e.position(st), e.goCommand(), e.cfg.Grace, e.readInfo)
@@ -58,8 +61,14 @@ func (e *EngineClient) position(st env.State) protocol.Position {
 	return protocol.Position{Start: e.root, Moves: append([]int(nil), e.moves...)}
 }
 
-// goCommand is go with the configured limits.
+// goCommand is go with the clock (wtime btime winc binc, and movestogo),
+// set by SetClock before this move, else with the configured limits.
 func (e *EngineClient) goCommand() protocol.Go {
+	if c := e.clock; c != nil {
+		e.clock = nil
+		ms := func(d time.Duration) time.Duration { return max(time.Millisecond, d.Truncate(time.Millisecond)) }
+		return protocol.Go{Time: [2]time.Duration{ms(c.Left[0]), ms(c.Left[1])}, Inc: [2]time.Duration{c.Inc[0].Truncate(time.Millisecond), c.Inc[1].Truncate(time.Millisecond)}, MovesToGo: c.MovesToGo}
+	}
 	l := e.cfg.Limits
 	g := protocol.Go{Sims: l.Sims, Depth: l.Depth}
 	if l.Time > 0 {

@@ -40,7 +40,13 @@ type EngineClient struct {
 	cur   env.State // the position root+moves reaches; nil when not tracking
 	probe env.State // scratch for Played
 	ana   Analysis
+	clock *Clock // the clock of the next move (SetClock), sent instead of the limits
 }
+
+// SetClock makes the next move's go send the clock (wtime btime winc binc
+// and movestogo) instead of the configured limits: the engine manages its
+// own time.
+func (e *EngineClient) SetClock(c Clock, ply int) { e.clock = &c }
 
 // NewEngineClient starts the engine program, checks the handshake,
 // starts a game of spec and waits until the engine is ready. The limits

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"strconv"
 
 	"kumalak/env"
 	"kumalak/mcts"
@@ -20,8 +22,24 @@ var mctsKeys = []key{
 	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
 	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
 	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
+	threadsKeyDoc,
+	hashKeyDoc,
 	tablebaseKeyDoc,
 }
+
+// The keys of the tree's threads and memory, shared by mcts and model.
+var (
+	threadsKeyDoc = key{"threads", "1", "search threads sharing one tree, with virtual loss (1..the machine's cores)"}
+	hashKeyDoc    = key{"hash", strconv.Itoa(DefaultTreeHash), "tree memory in MiB (1..4096); when full the tree stops growing and the search goes on with its leaves' values"}
+)
+
+// DefaultTreeHash is the tree memory of the mcts and model agents in MiB:
+// room for a minute's search on two threads of this project's togyz
+// models (a simulation opens a leaf of 9 children of 32 bytes, about 250
+// bytes a simulation kept, at some 70,000 simulations a second on two
+// threads of the 2-core machine of BENCHMARKS.md). Memory is taken as the
+// tree grows, so short searches use little of it.
+const DefaultTreeHash = 2048
 
 // searcher plays with an mcts.Search: the mcts and model kinds.
 type searcher struct {
@@ -36,6 +54,9 @@ type searcher struct {
 	kids    []mcts.ChildStats
 	multi   int              // lines to report (MultiPV); 0 or 1: one
 	tb      *solve.Tablebase // the search's oracle (tablebase=), closed by Close
+	hash    int              // tree memory in MiB
+	threads int              // search threads
+	newEval func() mcts.Evaluator
 }
 
 // SetMultiPV sets the lines to report, in 1..MaxMultiPV: the n most
@@ -56,7 +77,7 @@ func newMCTS(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 		return nil, err
 	}
 	cfg.Rollouts = n
-	m, err := newSearcherAgent(spec, nil, cfg, o, 800, rng)
+	m, err := newSearcherAgent(spec, nil, nil, cfg, o, 800, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -64,10 +85,11 @@ func newMCTS(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 }
 
 // newSearcherAgent reads the search keys shared by mcts and model into cfg
-// and returns the agent; defSims is the default of sims.
-func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *options, defSims int, rng *rand.Rand) (*searcher, error) {
+// and returns the agent; defSims is the default of sims, newEval makes the
+// evaluator of each further thread (nil for rollouts).
+func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, newEval func() mcts.Evaluator, cfg mcts.Config, o *options, defSims int, rng *rand.Rand) (*searcher, error) {
 	var err error
-	m := &searcher{cur: spec.New(), defSims: defSims}
+	m := &searcher{cur: spec.New(), defSims: defSims, newEval: newEval}
 	if err := m.SetLimits(o.lim); err != nil {
 		return nil, err
 	}
@@ -86,15 +108,72 @@ func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, cfg mcts.Config, o *opt
 		return nil, err
 	}
 	cfg.CPuct, m.temp = float32(cpuct), float32(temp)
+	if m.hash, err = o.int("hash", DefaultTreeHash, 1, MaxHash); err != nil {
+		return nil, err
+	}
+	cfg.MaxNodes = treeNodes(m.hash)
+	threads, err := o.int("threads", 1, 1, MaxThreads())
+	if err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	m.start(spec, ev, cfg, rng)
+	if err := m.SetThreads(threads); err != nil {
+		return nil, err
+	}
 	if err := m.setOracle(o); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
+
+// treeNodes is the arena size of a tree of mib MiB.
+func treeNodes(mib int) int { return mib << 20 / mcts.NodeBytes }
+
+// MaxThreads is the most search threads an agent takes: the machine's
+// cores.
+func MaxThreads() int { return runtime.NumCPU() }
+
+// SetThreads sets the threads of the next searches, in 1..MaxThreads.
+func (m *searcher) SetThreads(n int) error {
+	if n < 1 || n > MaxThreads() {
+		return fmt.Errorf("mcts: threads %d out of range 1..%d", n, MaxThreads())
+	}
+	eval := m.newEval
+	if eval == nil {
+		eval = func() mcts.Evaluator { return nil }
+	}
+	if err := m.search.SetThreads(n, eval); err != nil {
+		return err
+	}
+	m.threads = n
+	return nil
+}
+
+// Threads returns the search threads.
+func (m *searcher) Threads() int { return m.threads }
+
+// SetHash bounds the tree at mib MiB, in 1..MaxHash; a tree already larger
+// is dropped.
+func (m *searcher) SetHash(mib int) error {
+	lo, hi := m.HashRange()
+	if mib < lo || mib > hi {
+		return fmt.Errorf("mcts: hash %d MiB out of range %d..%d", mib, lo, hi)
+	}
+	if err := m.search.SetMaxNodes(treeNodes(mib)); err != nil {
+		return err
+	}
+	m.hash = mib
+	return nil
+}
+
+// Hash returns the tree's memory bound in MiB.
+func (m *searcher) Hash() int { return m.hash }
+
+// HashRange returns the sizes SetHash takes.
+func (m *searcher) HashRange() (lo, hi int) { return 1, MaxHash }
 
 // MaxLimits: a search takes sims and a time.
 func (m *searcher) MaxLimits() Limits { return searchMaxLimits }
@@ -167,7 +246,10 @@ func (m *searcher) analyse() {
 	m.ana.Value = root.Value
 	m.ana.WinProb = ValueWinProb(root.Value)
 	m.ana.Score = mctsScore(m.cur.Spec(), m.ana.WinProb)
-	m.ana.Nodes = int64(root.Visits)
+	m.ana.Nodes = int64(root.Sims)
+	m.ana.Visits = int64(root.Visits)
+	m.ana.HashFull = min(1000, int(root.Used*1000))
+	m.ana.Full = root.Full
 	m.ana.PV = m.search.PV(m.ana.PV[:0])
 	m.kids = m.search.Children(m.kids[:0])
 	for i := 1; i < len(m.kids); i++ { // by visits, stable

@@ -46,9 +46,9 @@ func TestMCTSTreeReuse(t *testing.T) {
 				t.Fatal(err)
 			}
 			if ply > 0 {
-				n := ag.(Analyzer).Analysis().Nodes
-				if tc.reuse != (n > 300) {
-					t.Errorf("%s ply %d: %d root visits", tc.spec, ply, n)
+				an := ag.(Analyzer).Analysis()
+				if n := an.Visits; tc.reuse != (n > 300) || an.Nodes > 300 {
+					t.Errorf("%s ply %d: %d root visits, %d simulations added", tc.spec, ply, n, an.Nodes)
 				}
 			}
 			st.Apply(a)

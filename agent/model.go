@@ -6,12 +6,13 @@ import (
 
 	"kumalak/env"
 	"kumalak/mcts"
+	"kumalak/models"
 	"kumalak/net"
 )
 
 // modelKeys are the keys of the model kind.
 var modelKeys = []key{
-	{"path", "", "the .kmodel file, e.g. runs/togyz/best.kmodel"},
+	{"path", "the game's shipped model", "the .kmodel file, e.g. runs/togyz/best.kmodel"},
 	{"sims", "the model card's, else 400", "simulations added per move (0 with time= for time only)"},
 	{"time", "none", "time per move, e.g. 500ms; with sims, the first reached ends the search"},
 	{"cpuct", "the model card's, else 1.25", "PUCT exploration constant (0..100]"},
@@ -19,11 +20,14 @@ var modelKeys = []key{
 	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
 	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
 	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
+	threadsKeyDoc,
+	hashKeyDoc,
 	tablebaseKeyDoc,
 }
 
-// inferEval makes a *net.Infer an mcts.Evaluator. An agent runs in one
-// goroutine, so it calls the network directly, without a batcher.
+// inferEval makes a *net.Infer an mcts.Evaluator. Each search thread
+// batches its own leaves (virtual loss) and runs them on its own Infer,
+// without a batcher between.
 type inferEval struct{ f *net.Infer }
 
 var _ mcts.Evaluator = inferEval{}
@@ -36,12 +40,12 @@ func (e inferEval) Evaluate(obs, mask, priors, values []float32) error {
 
 func newModel(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	path := o.str("path", "")
-	if path == "" {
-		return nil, fmt.Errorf("model needs path=FILE.kmodel")
-	}
-	m, err := net.LoadFor(path, spec.Name, spec.ObsVersion)
+	m, err := loadModel(spec, path)
 	if err != nil {
 		return nil, err
+	}
+	if path == "" {
+		path = models.Name(spec.Name)
 	}
 	c := m.Params.Config
 	if c.InputLen != spec.ObsLen || c.Actions != spec.NumActions {
@@ -52,11 +56,32 @@ func newModel(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s, err := newSearcherAgent(spec, inferEval{net.NewInfer(m.Params, cfg.Batch)}, cfg, o, sims, rng)
+	newEval := func() mcts.Evaluator { return inferEval{net.NewInfer(m.Params, cfg.Batch)} }
+	s, err := newSearcherAgent(spec, newEval(), newEval, cfg, o, sims, rng)
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// loadModel reads the model at path for spec's game, or, when path is "",
+// the game's shipped model (package models).
+func loadModel(spec *env.Spec, path string) (*net.Model, error) {
+	if path != "" {
+		return net.LoadFor(path, spec.Name, spec.ObsVersion)
+	}
+	b, err := models.Bytes(spec.Name)
+	if err != nil {
+		return nil, fmt.Errorf("model: no path= given and %w", err)
+	}
+	m, err := net.Unmarshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", models.Name(spec.Name), err)
+	}
+	if err := m.Meta.Fits(spec.Name, spec.ObsVersion); err != nil {
+		return nil, fmt.Errorf("model %s: %w", models.Name(spec.Name), err)
+	}
+	return m, nil
 }
 
 // modelConfig returns the search settings: mcts defaults, then the model

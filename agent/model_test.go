@@ -58,7 +58,7 @@ func TestModelErrors(t *testing.T) {
 		spec string
 		want string
 	}{
-		{"model", "needs path="},
+		{"model", "no shipped model"},
 		{"model:path=" + filepath.Join(t.TempDir(), "none.kmodel"), "no such file"},
 		{"model:path=" + path + ",batch=0", "batch=0 out of range"},
 	} {

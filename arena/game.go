@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"kumalak/agent"
 	"kumalak/env"
@@ -30,6 +31,9 @@ type Record struct {
 	Reason   string `json:"reason,omitempty"`   // why the game ended, when not by the rules
 	Final    string `json:"final"`              // the last position string
 	Notation string `json:"notation,omitempty"` // opening and moves in the game's notation
+	// TimeControl is the clock the game was played at (agent.TimeControl's
+	// form, e.g. "60+1"), when one was.
+	TimeControl string `json:"tc,omitempty"`
 }
 
 // Notation writes the moves played from start (which it must not change) in
@@ -141,6 +145,9 @@ func (r *Record) GameRecord(spec *env.Spec) (*env.GameRecord, error) {
 	if r.Reason != "" {
 		g.SetTag("Termination", r.Reason)
 	}
+	if r.TimeControl != "" {
+		g.SetTag("TimeControl", r.TimeControl)
+	}
 	return g, nil
 }
 
@@ -187,7 +194,7 @@ type player struct {
 // choosing moves, and returns its record (without Index and Pair) and the
 // result. A game still running after maxPlies moves is adjudicated by the
 // stores, as self-play does (env.Adjudicate).
-func play(ctx context.Context, start env.State, opening []env.Action, white, black player, maxPlies int, note Notation) (*Record, env.Result, error) {
+func play(ctx context.Context, start env.State, opening []env.Action, white, black player, maxPlies int, tc *agent.TimeControl, note Notation) (*Record, env.Result, error) {
 	st := env.Clone(start)
 	for _, a := range opening {
 		st.Apply(a)
@@ -198,18 +205,41 @@ func play(ctx context.Context, start env.State, opening []env.Action, white, bla
 		}
 	}
 	rec := &Record{Game: st.Spec().Name, White: white.spec, Black: black.spec, Start: start.String(), Opening: env.Pits(opening)}
+	var clk *gameClock
+	if tc != nil {
+		clk, rec.TimeControl = newGameClock(*tc), tc.String()
+	}
 	moves := make([]env.Action, 0, 256)
+	res := env.Ongoing
 	for len(moves) < maxPlies && st.Result() == env.Ongoing {
-		mover := white
-		if st.ToMove() == env.Black {
+		mover, side := white, st.ToMove()
+		if side == env.Black {
 			mover = black
 		}
-		a, err := mover.ag.Move(ctx, st)
+		ply := len(opening) + len(moves)
+		mctx, cancel := ctx, context.CancelFunc(func() {})
+		if clk != nil {
+			if err := clk.give(mover.ag, side, ply); err != nil {
+				return nil, env.Ongoing, fmt.Errorf("arena: %s: clock: %w", mover.spec, err)
+			}
+			// Past its flag a move is lost anyway: the agent is stopped soon after.
+			mctx, cancel = context.WithTimeout(ctx, clk.left[side]+flagGrace)
+		}
+		began := time.Now()
+		a, err := mover.ag.Move(mctx, st)
+		used := time.Since(began)
+		cancel()
 		if ctx.Err() != nil {
 			return nil, env.Ongoing, errAborted
 		}
+		if clk != nil {
+			if over, fell := clk.spend(side, used); fell {
+				res, rec.Reason = env.WinFor(side.Other()), flagReason(side, mover.spec, used, over)
+				break
+			}
+		}
 		if err != nil {
-			return nil, env.Ongoing, fmt.Errorf("arena: %s at ply %d of %s: %w", mover.spec, len(opening)+len(moves)+1, st, err)
+			return nil, env.Ongoing, fmt.Errorf("arena: %s at ply %d of %s: %w", mover.spec, ply+1, st, err)
 		}
 		if _, err := env.CheckMove(st, a.Pit()); err != nil {
 			return nil, env.Ongoing, fmt.Errorf("arena: %s played pit %d in %s: %w", mover.spec, a.Pit(), st, err)
@@ -219,7 +249,9 @@ func play(ctx context.Context, start env.State, opening []env.Action, white, bla
 		observe(white.ag, a, st)
 		observe(black.ag, a, st)
 	}
-	res := st.Result()
+	if res == env.Ongoing {
+		res = st.Result()
+	}
 	if res == env.Ongoing {
 		res, rec.Reason = env.Adjudicate(st), fmt.Sprintf("adjudicated by the stores after %d moves", maxPlies) // as self-play
 	}
@@ -231,6 +263,10 @@ func play(ctx context.Context, start env.State, opening []env.Action, white, bla
 	rec.Notation = n
 	return rec, res, nil
 }
+
+// flagGrace is how long past its flag's fall an agent may take to answer
+// the cancellation of its move before the arena stops waiting for it.
+const flagGrace = 100 * time.Millisecond
 
 // observe tells ag about a move, when it listens.
 func observe(ag agent.Agent, a env.Action, next env.State) {

@@ -24,6 +24,9 @@ type Config struct {
 	Seed         uint64         // seeds the openings and the agents
 	MaxPlies     int            // moves after the opening before a game is adjudicated by the stores (env.Adjudicate), in [1, 100000]
 	SPRT         *SPRT          // when set, stop as soon as the test decides
+	// Clock, when set, plays every game at this time control: a side whose
+	// flag falls loses (its record's Reason, the Termination tag, says so).
+	Clock *agent.TimeControl
 }
 
 // DefaultConfig returns 100 games, one at a time, balanced openings of 4
@@ -43,6 +46,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("arena: opening plies %d out of range 0..64", c.OpeningPlies)
 	case c.MaxPlies < 1 || c.MaxPlies > 100_000:
 		return fmt.Errorf("arena: max plies %d out of range 1..100000", c.MaxPlies)
+	}
+	if c.Clock != nil && (c.Clock.Base <= 0 || c.Clock.Inc < 0 || c.Clock.Moves < 0) {
+		return fmt.Errorf("arena: time control %+v: want a base > 0, an increment >= 0 and moves >= 0", *c.Clock)
 	}
 	if c.SPRT != nil {
 		return c.SPRT.Validate()
@@ -242,7 +248,7 @@ func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env
 			if !aWhite {
 				white, black = b, a
 			}
-			rec, r, err := play(ctx, start, open, white, black, m.Config.MaxPlies, note)
+			rec, r, err := play(ctx, start, open, white, black, m.Config.MaxPlies, m.Config.Clock, note)
 			forfeit := 0
 			if err == nil {
 				a.ag.(*guard).fails, b.ag.(*guard).fails = 0, 0

@@ -69,6 +69,9 @@ func (h *fakeEngine) Position(p protocol.Position) error {
 }
 func (h *fakeEngine) Search(ctx context.Context, g protocol.Go, out func(protocol.Answer)) protocol.BestMove {
 	h.goes++
+	if h.mode == "clock" && (g.Time[env.White] <= 0 || g.Time[env.Black] <= 0 || g.MoveTime != 0 || g.Inc[env.White] != 50*time.Millisecond) {
+		return protocol.BestMove{Pit: 99} // the clock must come as wtime btime winc binc
+	}
 	if h.bad && h.goes == 3 {
 		switch h.mode {
 		case "crash":

@@ -91,6 +91,8 @@ type engine struct {
 	max     agent.Limits // the largest it takes; zero: not a dimension of it
 	hash    int          // the agent's table in MiB (agent.HashSizer); 0: none or not one
 	hashSet bool         // hash was set by setoption, and carries over to the next game's agent
+	threads int          // the agent's search threads (agent.Threader); 0: not one
+	thrSet  bool         // threads was set by setoption, and carries over
 	multi   int          // lines reported (MultiPV), >= 1
 	seeds   uint64
 }
@@ -137,13 +139,18 @@ func (e *engine) Hello() []protocol.Answer {
 	spin(protocol.OptionSims, int64(e.max.Sims))
 	spin(protocol.OptionTime, e.max.Time.Milliseconds())
 	spin(protocol.OptionDepth, int64(e.max.Depth))
-	if _, ok := e.ag.(agent.HashSizer); ok {
-		out = append(out, protocol.Option{Name: protocol.OptionHash, Type: protocol.Spin, Default: strconv.Itoa(e.hash), Max: agent.MaxHash})
+	if h, ok := e.ag.(agent.HashSizer); ok {
+		lo, hi := h.HashRange()
+		out = append(out, protocol.Option{Name: protocol.OptionHash, Type: protocol.Spin, Default: strconv.Itoa(e.hash), Min: int64(lo), Max: int64(hi)})
 	}
 	if _, ok := e.ag.(agent.MultiPVer); ok {
 		out = append(out, protocol.Option{Name: protocol.OptionMultiPV, Type: protocol.Spin, Default: "1", Min: 1, Max: agent.MaxMultiPV})
 	}
-	return append(out, protocol.Option{Name: protocol.OptionThreads, Type: protocol.Spin, Default: "1", Min: 1, Max: 1},
+	thr, maxThr := 1, 1
+	if t, ok := e.ag.(agent.Threader); ok {
+		thr, maxThr = t.Threads(), agent.MaxThreads()
+	}
+	return append(out, protocol.Option{Name: protocol.OptionThreads, Type: protocol.Spin, Default: strconv.Itoa(thr), Min: 1, Max: int64(maxThr)},
 		protocol.Option{Name: protocol.OptionPonder, Type: protocol.Check, Default: "false"})
 }
 
@@ -196,14 +203,23 @@ func (e *engine) buildAgent(spec *env.Spec) error {
 			return err
 		}
 	}
+	if t, ok := a.(agent.Threader); ok && e.thrSet && e.threads != t.Threads() {
+		if err := t.SetThreads(e.threads); err != nil {
+			_ = closeAgent(a)
+			return err
+		}
+	}
 	e.closeAgent()
 	e.ag, e.base, e.max = a, agent.Limits{}, agent.Limits{}
 	if l, ok := a.(agent.Limiter); ok {
 		e.base, e.max = l.Limits(), l.MaxLimits()
 	}
-	e.hash = 0
+	e.hash, e.threads = 0, 0
 	if h, ok := a.(agent.HashSizer); ok {
 		e.hash = h.Hash()
+	}
+	if t, ok := a.(agent.Threader); ok {
+		e.threads = t.Threads()
 	}
 	return nil
 }
@@ -242,8 +258,9 @@ func (e *engine) follow(start string, moves []int) {
 	}
 }
 
-// SetOption sets game, threads, or a limit the agent has, within its
-// range; 0 restores the agent's own.
+// SetOption sets game, ponder, or a spin option (a limit the agent has,
+// hash, multipv, threads) within the range Hello declares: 0 restores a
+// limit to the agent's own.
 func (e *engine) SetOption(c protocol.SetOption) error {
 	switch c.Name {
 	case protocol.OptionGame:
@@ -254,52 +271,65 @@ func (e *engine) SetOption(c protocol.SetOption) error {
 		}
 		return nil
 	}
-	set, max, ok := e.limitOption(c.Name)
+	set, ok := e.spinSetter(c.Name)
 	if !ok {
 		return fmt.Errorf("unknown option %q (options: %s)", c.Name, strings.Join(e.optionNames(), ", "))
 	}
+	var decl protocol.Option
+	for _, a := range e.Hello() {
+		if o, ok := a.(protocol.Option); ok && o.Name == c.Name {
+			decl = o
+		}
+	}
 	n, err := strconv.ParseInt(c.Value, 10, 64)
-	if err == nil && c.Name == protocol.OptionThreads && n != 1 {
-		return fmt.Errorf("option %s: %d not supported (this engine searches on 1 thread)", c.Name, n)
+	if err != nil || n < decl.Min || n > decl.Max {
+		return fmt.Errorf("option %s: value %q is not a whole number in %d..%d", c.Name, c.Value, decl.Min, decl.Max)
 	}
-	if err != nil || n < 0 || n > max {
-		return fmt.Errorf("option %s: value %q is not a whole number in 0..%d", c.Name, c.Value, max)
-	}
-	set(n)
-	return nil
+	return set(n)
 }
 
-// limitOption returns the setter and range of the spin option name: the
-// limits the agent has, and threads.
-func (e *engine) limitOption(name string) (set func(int64), max int64, ok bool) {
+// spinSetter returns the setter of the spin option name: the limits the
+// agent has, hash, multipv and threads; Hello declares their ranges.
+func (e *engine) spinSetter(name string) (set func(int64) error, ok bool) {
 	switch {
 	case name == protocol.OptionSims && e.max.Sims > 0:
-		return func(n int64) { e.opts.Sims = int(n) }, int64(e.max.Sims), true
+		return func(n int64) error { e.opts.Sims = int(n); return nil }, true
 	case name == protocol.OptionTime && e.max.Time > 0:
-		return func(n int64) { e.opts.Time = time.Duration(n) * time.Millisecond }, e.max.Time.Milliseconds(), true
+		return func(n int64) error { e.opts.Time = time.Duration(n) * time.Millisecond; return nil }, true
 	case name == protocol.OptionDepth && e.max.Depth > 0:
-		return func(n int64) { e.opts.Depth = int(n) }, int64(e.max.Depth), true
+		return func(n int64) error { e.opts.Depth = int(n); return nil }, true
 	case name == protocol.OptionThreads:
-		return func(int64) {}, 1, true
+		return func(n int64) error {
+			t, ok := e.ag.(agent.Threader)
+			if !ok {
+				return nil // 1, the only value declared
+			}
+			if err := t.SetThreads(int(n)); err != nil {
+				return fmt.Errorf("option %s: %w", name, err)
+			}
+			e.threads, e.thrSet = int(n), true
+			return nil
+		}, true
 	}
 	if h, ok := e.ag.(agent.HashSizer); ok && name == protocol.OptionHash {
-		return func(n int64) {
-			if h.SetHash(int(n)) == nil { // in range; an agent that refuses keeps its table
-				e.hash, e.hashSet = int(n), true
+		return func(n int64) error {
+			if err := h.SetHash(int(n)); err != nil {
+				return fmt.Errorf("option %s: %w", name, err)
 			}
-		}, agent.MaxHash, true
+			e.hash, e.hashSet = int(n), true
+			return nil
+		}, true
 	}
 	if m, ok := e.ag.(agent.MultiPVer); ok && name == protocol.OptionMultiPV {
-		return func(n int64) {
-			if n < 1 {
-				n = 1
+		return func(n int64) error {
+			if err := m.SetMultiPV(int(n)); err != nil {
+				return fmt.Errorf("option %s: %w", name, err)
 			}
-			if m.SetMultiPV(int(n)) == nil { // in range
-				e.multi = int(n)
-			}
-		}, agent.MaxMultiPV, true
+			e.multi = int(n)
+			return nil
+		}, true
 	}
-	return nil, 0, false
+	return nil, false
 }
 
 // optionNames lists the options offered.

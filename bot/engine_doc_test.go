@@ -44,7 +44,7 @@ func readDocSessions(t *testing.T) []docSession {
 
 // volatile are the fields that vary from run to run: elapsed time and
 // speed.
-var volatile = regexp.MustCompile(`\b(time|nps) \d+`)
+var volatile = regexp.MustCompile(`\b(time|nps|threads type spin default \d+ min 1 max) \d+`)
 
 func normal(line string) string { return volatile.ReplaceAllString(line, "$1 #") }
 
@@ -69,8 +69,8 @@ func timed(cmd string) bool {
 // TestEngineDocSessions replays the example sessions of docs/ENGINE.md
 // against the engine, line by line. Time and nps may differ; searches by
 // the clock (movetime, infinite, ponder) are checked by the shapes of
-// their lines, and stop and ponderhit are sent after a pause so that
-// they have searched; after them the last info line is the deepest.
+// their lines, and stop and ponderhit are sent once the search has
+// printed an info line; after them the last info line is the deepest.
 func TestEngineDocSessions(t *testing.T) {
 	sessions := readDocSessions(t)
 	if len(sessions) < 2 {
@@ -135,11 +135,12 @@ func expectTimed(t *testing.T, s *engineSession, cmd string, lines []string) []s
 	t.Helper()
 	s.send(cmd)
 	want := map[string]bool{}
+	var got []string
 	for len(lines) > 0 {
 		l := lines[0]
 		lines = lines[1:]
 		if next, ok := strings.CutPrefix(l, "> "); ok {
-			time.Sleep(400 * time.Millisecond) // let the search search
+			got = append(got, s.expect("info ", 10*time.Second)...) // the search has searched
 			s.send(next)
 			continue
 		}
@@ -148,7 +149,7 @@ func expectTimed(t *testing.T, s *engineSession, cmd string, lines []string) []s
 			break
 		}
 	}
-	got := s.expect("bestmove", 10*time.Second)
+	got = append(got, s.expect("bestmove", 10*time.Second)...)
 	seen := map[string]bool{}
 	deepest, last := -1, -1
 	for _, l := range got {

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -21,7 +22,7 @@ func (e *engine) Search(ctx context.Context, g protocol.Go, out func(protocol.An
 		return protocol.BestMove{}
 	}
 	lim, _ := e.base.Replace(e.opts, e.max)
-	lim, dropped := lim.Replace(goLimits(g, e.st.ToMove()), e.max)
+	lim, dropped := lim.Replace(goLimits(g, e.st.ToMove(), len(e.moves)), e.max)
 	for _, name := range dropped.Names() {
 		out(protocol.InfoString{Text: name + " ignored: agent " + e.sp.Kind + " has no such limit"})
 	}
@@ -37,17 +38,13 @@ func (e *engine) Search(ctx context.Context, g protocol.Go, out func(protocol.An
 	return s.finish()
 }
 
-// goLimits returns the limits go asks for: its own, with the mover's
-// share of the clock as the time when it gives no movetime.
-func goLimits(g protocol.Go, mover env.Player) agent.Limits {
+// goLimits returns the limits go asks for: its own, with the time
+// manager's budget of the mover's clock (agent.Clock.Budget, at the
+// record's ply) as the time when it gives no movetime.
+func goLimits(g protocol.Go, mover env.Player, ply int) agent.Limits {
 	l := agent.Limits{Sims: g.Sims, Time: g.MoveTime, Depth: g.Depth}
 	if l.Time == 0 && g.Time[mover] > 0 {
-		toGo := g.MovesToGo
-		if toGo <= 0 {
-			toGo = 30
-		}
-		share := g.Time[mover]/time.Duration(toGo) + g.Inc[mover]*3/4
-		l.Time = max(10*time.Millisecond, min(share, g.Time[mover]-50*time.Millisecond))
+		l.Time = agent.Clock{Left: g.Time, Inc: g.Inc, MovesToGo: g.MovesToGo}.Budget(mover, ply)
 	}
 	return l
 }
@@ -64,7 +61,8 @@ type search struct {
 	found    bool
 	best     env.Action
 	ana      agent.Analysis // copy of the deepest slice's analysis
-	nodes    int64          // alpha-beta's nodes over all slices
+	nodes    int64          // this search's own work over all slices: alpha-beta's nodes, MCTS's simulations
+	full     bool           // the tree-full notice was written
 	lastInfo time.Time
 	lastLine string // the last info line written, less its time
 	failed   error
@@ -104,14 +102,16 @@ func (s *search) bySims() {
 	}
 	var done int
 	for {
-		before := s.ana.Nodes
+		before := s.nodes
 		if s.failed = s.slice(); s.failed != nil {
 			return
 		}
 		done += size
-		exhausted := s.ana.Nodes > 0 && s.ana.Nodes <= before // proven, or the tree is full
 		switch {
-		case s.ctx.Err() != nil, exhausted:
+		case s.ctx.Err() != nil:
+			return
+		case s.found && s.nodes == before: // no simulation added: the root is proven
+			s.out(protocol.InfoString{Text: "position solved: nothing left to search"})
 			return
 		case s.infinite:
 		case s.lim.Sims > 0 && done >= s.lim.Sims, s.lim.Time > 0 && time.Since(s.began) >= s.lim.Time:
@@ -151,8 +151,10 @@ func (s *search) slice() error {
 	if an, ok := s.e.ag.(agent.Analyzer); ok {
 		r = an.Analysis()
 	}
-	if r.Depth > 0 {
-		s.nodes += r.Nodes
+	s.nodes += r.Nodes
+	if r.Full && !s.full {
+		s.full = true
+		s.out(protocol.InfoString{Text: fmt.Sprintf("tree memory full (hash %d MiB): the tree stops growing, the search goes on with its leaves' values; a larger hash searches deeper", s.e.hash)})
 	}
 	if s.found && r.Depth < s.ana.Depth { // a slice cut short: the deeper result stands
 		return nil
@@ -175,9 +177,7 @@ func (s *search) keep(r agent.Analysis) {
 		l.PV = append([]env.Action(nil), l.PV...)
 		s.ana.Lines = append(s.ana.Lines, l)
 	}
-	if r.Depth > 0 {
-		s.ana.Nodes = s.nodes
-	}
+	s.ana.Nodes = s.nodes
 }
 
 // info writes the analysis so far, unless it says what the last one said:
@@ -222,7 +222,7 @@ func (s *search) info() {
 	for _, in := range lines {
 		in.Has |= protocol.InfoTime
 		in.Time = elapsed
-		if n := max(in.Nodes, in.Visits); n > 0 && in.MultiPV <= 1 {
+		if n := in.Nodes; n > 0 && in.MultiPV <= 1 {
 			in.Has, in.NPS = in.Has|protocol.InfoNPS, n*int64(time.Second)/int64(max(elapsed, time.Millisecond))
 		}
 		s.out(in)
@@ -239,11 +239,11 @@ func (s *search) infoLine(a agent.Analysis, pv []env.Action) protocol.Info {
 		if s.e.hash > 0 || a.HashFull > 0 {
 			in.Has, in.HashFull = in.Has|protocol.InfoHashFull, a.HashFull
 		}
-	case a.Nodes > 0:
-		in.Has |= protocol.InfoVisits
-		in.Visits = a.Nodes
+	case a.Visits > 0:
+		in.Has |= protocol.InfoNodes | protocol.InfoVisits | protocol.InfoHashFull
+		in.Nodes, in.Visits, in.HashFull = a.Nodes, a.Visits, a.HashFull
 	}
-	if a.Depth > 0 || a.Nodes > 0 {
+	if a.Depth > 0 || a.Visits > 0 {
 		setScore(&in, a.Score, a.Mate)
 	}
 	if a.HasWDL {

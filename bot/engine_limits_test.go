@@ -69,7 +69,8 @@ func TestEngineOptionRanges(t *testing.T) {
 	}{
 		{"ab:depth=3", map[string]int64{"time": agent.MaxTime.Milliseconds(), "depth": agent.MaxDepth, "threads": 1,
 			"hash": agent.MaxHash, "multipv": agent.MaxMultiPV}},
-		{"mcts:sims=50", map[string]int64{"sims": agent.MaxSims, "time": agent.MaxTime.Milliseconds(), "threads": 1, "multipv": agent.MaxMultiPV}},
+		{"mcts:sims=50", map[string]int64{"sims": agent.MaxSims, "time": agent.MaxTime.Milliseconds(), "threads": int64(agent.MaxThreads()),
+			"hash": agent.MaxHash, "multipv": agent.MaxMultiPV}},
 		{"random", map[string]int64{"threads": 1}},
 	}
 	for _, c := range cases {
@@ -86,9 +87,6 @@ func TestEngineOptionRanges(t *testing.T) {
 			t.Errorf("%s: spin options %v, want %v", c.spec, got, c.want)
 		}
 		for name, max := range got {
-			if name == "threads" {
-				continue
-			}
 			if r := s.ask(fmt.Sprintf("setoption name %s value %d", name, max)); len(r) != 0 {
 				t.Errorf("%s: %s at its max %d refused: %q", c.spec, name, max, r)
 			}

@@ -52,7 +52,7 @@ func TestModelBot(t *testing.T) {
 	s.send("position start moves 9")
 	s.send("go sims 100")
 	got := s.expect("bestmove ", 10*time.Second)
-	if !hasPrefix(got, "info visits ") || !hasPrefix(got, "info move ") {
+	if !hasPrefix(got, "info nodes ") || !hasPrefix(got, "info move ") {
 		t.Errorf("model search: %q", got)
 	}
 	if got := s.ask("newgame mangala"); len(got) != 1 || !strings.Contains(got[0], "not played here") {

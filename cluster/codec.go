@@ -24,6 +24,9 @@ const (
 	// MaxBatchSamples bounds the samples of one batch.
 	MaxBatchSamples = 1 << 16
 	maxField        = 255 // longest string field, bytes
+	// MaxRatio bounds the compression ratio a batch may claim: records of
+	// self-play compress about 7 times, zeros about 40.
+	MaxRatio = 256
 )
 
 // Errors wrapped by DecodeBatch and Batch.Check, for errors.Is. Each is one
@@ -207,6 +210,18 @@ func decodeBatch(msg []byte) (*Batch, error) {
 	return b, nil
 }
 
+// PeekBatch parses and checks only the header of a batch message, which
+// costs no decompression: it returns the batch without its samples and the
+// number of samples the header claims. The error wraps what DecodeBatch's
+// would; DecodeBatch checks the rest.
+func PeekBatch(msg []byte) (*Batch, int, error) {
+	b, _, _, err := parseBatchHeader(msg)
+	if err != nil {
+		return nil, 0, fmt.Errorf("cluster: decode batch: %w", err)
+	}
+	return b, int(le.Uint32(msg[bOffCount:])), nil
+}
+
 // parseBatchHeader checks the header and returns the batch without its
 // samples, the header size and the payload checksum.
 func parseBatchHeader(msg []byte) (*Batch, int, uint32, error) {
@@ -231,6 +246,11 @@ func parseBatchHeader(msg []byte) (*Batch, int, uint32, error) {
 	b, err := batchFields(msg[:hs])
 	if err != nil {
 		return nil, 0, 0, err
+	}
+	// A claim no zstd frame of records reaches: rejected before anything is
+	// allocated or decompressed.
+	if raw := int(le.Uint32(msg[bOffCount:])) * data.RecordSize(b.Layout.ObsLen, b.Layout.NumActions); raw > MaxRatio*(len(msg)-hs)+1024 {
+		return nil, 0, 0, fmt.Errorf("%w: %d bytes of records claimed from a %d-byte payload (at most %d times as many)", ErrCorrupt, raw, len(msg)-hs, MaxRatio)
 	}
 	return b, hs, le.Uint32(msg[bOffPayloadCRC:]), nil
 }

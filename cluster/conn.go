@@ -6,11 +6,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nkeys"
 )
 
 // ErrRefused is wrapped by Connect when the server turns the credentials down.
@@ -34,6 +34,15 @@ func Backoff(attempt int) time.Duration {
 		d *= 2
 	}
 	return min(d, 5*time.Second)
+}
+
+// Jitter spreads a delay over [d/2, d), so that clients cut off together
+// do not come back together.
+func Jitter(d time.Duration) time.Duration {
+	if d < 2 {
+		return d
+	}
+	return d/2 + rand.N(d/2)
 }
 
 // Connect connects to the server, retrying with backoff until ctx ends while
@@ -67,7 +76,7 @@ func Connect(ctx context.Context, cfg ConnConfig) (*nats.Conn, error) {
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("cluster: connect %s: %w (last error: %v)", cfg.URL, ctx.Err(), err)
-		case <-time.After(backoff(attempt)):
+		case <-time.After(Jitter(backoff(attempt))):
 		}
 	}
 }
@@ -87,7 +96,7 @@ func connOptions(cfg ConnConfig) ([]nats.Option, error) {
 	}
 	opts := []nats.Option{
 		nats.Name(cfg.Name), nats.MaxReconnects(-1), nats.IgnoreAuthErrorAbort(),
-		nats.CustomReconnectDelay(func(n int) time.Duration { return backoff(n) }),
+		nats.CustomReconnectDelay(func(n int) time.Duration { return Jitter(backoff(n)) }),
 		nats.ReconnectBufSize(64 << 20), nats.Timeout(10 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { logf("nats: disconnected: %v", err) }),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("nats: reconnected to %s", nc.ConnectedUrlRedacted()) }),
@@ -124,17 +133,4 @@ func isTLSError(err error) bool {
 	)
 	return errors.As(err, &ua) || errors.As(err, &ci) || errors.As(err, &he) || errors.As(err, &rh) ||
 		errors.Is(err, nats.ErrSecureConnRequired) || errors.Is(err, nats.ErrSecureConnWanted)
-}
-
-// nkeyOption signs the server's nonce with the user key of seed.
-func nkeyOption(seed []byte) (nats.Option, error) {
-	kp, err := nkeys.FromSeed(seed)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: nkey: %w", err)
-	}
-	pub, err := kp.PublicKey()
-	if err != nil {
-		return nil, fmt.Errorf("cluster: nkey: %w", err)
-	}
-	return nats.Nkey(pub, kp.Sign), nil
 }

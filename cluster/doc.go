@@ -10,13 +10,13 @@
 //	name                         kind          content
 //	KUMALAK_RUNS                 KV bucket     "current" = run id workers join by default;
 //	                                           "<run>.settings" = Settings (JSON); "<run>.best" = best network version
-//	KUMALAK_WORKERS              KV bucket     "<run>.<worker>" = WorkerProgress (JSON), refreshed every
-//	                                           HeartbeatEvery, expiring after WorkerTTL: the attached workers
 //	KUMALAK_MODELS               object store  "<run>/v000042.kmodel" = network version 42, a .kmodel file,
 //	                                           with metadata sha256 (checked on fetch, besides the store's digest)
 //	KUMALAK_SAMPLES              stream        subjects "kumalak.samples.<run>.<worker>": one batch per message,
 //	                                           file storage, duplicate window DedupWindow on Nats-Msg-Id
 //	trainer-<run>                consumer      durable pull consumer of the run's subjects, explicit acks
+//	kumalak.heartbeat.<run>.<w>  subject       plain messages: WorkerProgress (JSON) every HeartbeatEvery;
+//	                                           the trainer counts a worker attached for WorkerTTL
 //
 // Run and worker ids are subject tokens (ValidName). A network version is
 // the training iteration that produced the network (0 = the initial one).
@@ -62,24 +62,56 @@
 //
 // A worker publishes each batch until the stream confirms it; a retry
 // carries the same Nats-Msg-Id, which the stream stores once within
-// DedupWindow. The trainer takes batches through its durable consumer
-// without acknowledging them and keeps them alive (InProgress) while it
-// works. Per iteration it writes the shard holding their samples, then the
-// Ledger file of their ids, then its checkpoint, and only then acknowledges
-// them (Hub.Commit). A crash before the checkpoint leaves them unacked: the
-// server redelivers them after AckWait to the resumed trainer, and the
-// unfinished iteration's shard and ledger file are dropped. A crash after
-// the checkpoint but before the acks also brings them back, and the ledger
-// recognises their ids: they are acknowledged again and counted as
-// duplicates, not added twice. So does an ack lost on the way (Commit
-// sends them without waiting for each confirmation). The ledger remembers
-// LedgerKeep iterations, far longer than AckWait; its files live as long
-// as their shards, and a run's shards and ledger together say where every
-// worker sample came from.
+// DedupWindow. The worker waits for each confirmation before its next
+// batch, so a session's batches lie in the stream in sequence order.
+//
+// The trainer's Ledger, not the server's acknowledgements, says what was
+// handled: the Marks, written with each iteration's shard before its
+// checkpoint, hold a stream position (every message of the run up to it
+// was taken, dropped as stale, rejected or recognised) and, per worker
+// session, the highest batch sequence handled. A hub (OpenHub) deletes the
+// run's consumer and makes it anew, delivering from the message after the
+// position, in stream order. So:
+//
+//   - a crash before the checkpoint drops the unfinished iteration's
+//     ledger and marks files; its messages lie after the checkpointed
+//     position and are delivered again, in order, and taken once;
+//   - a crash after the checkpoint, before or after the acks (the server
+//     persists acks asynchronously, and may lose them), loses nothing and
+//     repeats nothing: the new consumer starts after the checkpointed
+//     position, whatever the server remembers and however long ack_wait is;
+//   - an ack lost while the trainer lives brings its message back after
+//     AckWait: its stream sequence is at or before the position, and it is
+//     acknowledged again and counted a duplicate, never stale;
+//   - a batch stored a second time (a re-send after DedupWindow) is
+//     recognised by its session's sequence and counted a duplicate;
+//   - a delivery that went missing (a fetch cut short) would come back out
+//     of order: the hub checks the consumer's delivery sequence of every
+//     message, and on a gap restarts the consumer after its position
+//     (Counters.Resyncs).
+//
+// Rejected, stale and duplicate messages are acknowledged (rejected ones
+// terminated) together with the taken batches, at Commit, after the
+// checkpoint. Every stored message is thus counted once, in the metrics of
+// the iteration that checkpointed it: taken, stale or rejected (or, for a
+// second stored copy, duplicate). A take holds at most HubConfig.MaxTake
+// samples, exactly: a batch that does not fit waits, already fetched and
+// kept alive, for the next take, with everything after it; workers make
+// batches of at most Settings.MaxBatch samples, which is no more than the
+// cap, and larger ones are rejected.
+//
+// Cheap checks come first: a redelivery is recognised from its stream
+// sequence, a message is rejected or dropped as stale from its headers and
+// batch header alone (format, run, game, encoding, the worker named by the
+// subject, a network not newer than the newest published, the claimed
+// count within Settings.MaxBatch and MaxRatio times the payload), and only
+// a batch to be taken is decompressed and checked whole.
 //
 // # Concurrency
 //
-// A Worker's Run plays on many goroutines (selfplay.Pool) and publishes
-// from one more; Progress may be read from any goroutine. A Hub and a
-// Ledger belong to the trainer's goroutine; Hub.Counters is safe anywhere.
+// A Worker's Run plays on many goroutines (selfplay.Pool), publishes from
+// one more and asks the server for new networks from another, so that its
+// games never wait on the server; Progress may be read from any goroutine.
+// A Hub and a Ledger belong to the trainer's goroutine; Hub.Counters and
+// Hub.Workers are safe anywhere.
 package cluster

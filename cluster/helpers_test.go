@@ -27,12 +27,24 @@ func startServer(t *testing.T, cfg ServerConfig) *Server {
 	if cfg.Dir == "" {
 		cfg.Dir = filepath.Join(t.TempDir(), "nats")
 	}
+	if cfg.TrainerToken == "" {
+		cfg.TrainerToken = trainerToken
+	}
 	s, err := StartServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
 	return s
+}
+
+// trainerToken is the trainer's secret on the tests' servers.
+const trainerToken = "trainer-secret"
+
+// trainerDial connects to the server at url as the trainer.
+func trainerDial(t *testing.T, url string) *nats.Conn {
+	t.Helper()
+	return dial(t, ConnConfig{URL: url, Token: trainerToken, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
 }
 
 // dial connects to url with cfg, closed when the test ends.

@@ -17,9 +17,10 @@ const (
 	// names the run workers join by default, "<run>.settings" holds its
 	// Settings as JSON, "<run>.best" the version of its best network.
 	SettingsBucket = "KUMALAK_RUNS"
-	// WorkersBucket holds one key "<run>.<worker>" per attached worker,
-	// refreshed every HeartbeatEvery and expiring after WorkerTTL.
-	WorkersBucket = "KUMALAK_WORKERS"
+	// HeartbeatPrefix starts the subjects "kumalak.heartbeat.<run>.<worker>"
+	// of the workers' heartbeats: plain NATS messages (WorkerProgress as
+	// JSON) every HeartbeatEvery, which the trainer counts for WorkerTTL.
+	HeartbeatPrefix = "kumalak.heartbeat."
 	// ModelsBucket is the object store of networks: "<run>/v<version>.kmodel".
 	ModelsBucket = "KUMALAK_MODELS"
 	// CurrentKey names the run a worker joins when it is not given one.
@@ -30,7 +31,7 @@ const (
 	// StreamMaxAge is how long the stream keeps a batch, consumed or not;
 	// one no trainer took by then is dropped by the server.
 	StreamMaxAge = 24 * time.Hour
-	// HeartbeatEvery is how often a worker refreshes its key in WorkersBucket.
+	// HeartbeatEvery is how often a worker sends its heartbeat.
 	HeartbeatEvery = 5 * time.Second
 	// WorkerTTL is how long a worker counts as attached after its last heartbeat.
 	WorkerTTL = 30 * time.Second
@@ -68,11 +69,12 @@ func Subject(run, worker string) string { return SubjectPrefix + run + "." + wor
 // RunSubjects returns the filter of every batch subject of a run.
 func RunSubjects(run string) string { return SubjectPrefix + run + ".>" }
 
+// HeartbeatSubject returns the subject of a worker's heartbeats for a run
+// (worker "*" for all of them).
+func HeartbeatSubject(run, worker string) string { return HeartbeatPrefix + run + "." + worker }
+
 func settingsKey(run string) string { return run + ".settings" }
 func bestKey(run string) string     { return run + ".best" }
-func workerKey(run, w string) string {
-	return run + "." + w
-}
 
 // ModelName returns the object name of a run's network of a version.
 func ModelName(run string, version int) string {

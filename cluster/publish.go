@@ -98,30 +98,27 @@ func (w *Worker) send(ctx context.Context, b *Batch) {
 		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(Backoff(attempt)):
+		case <-time.After(Jitter(Backoff(attempt))):
 		}
 	}
 }
 
-// startHeartbeat refreshes the worker's key in WorkersBucket until ctx ends.
+// startHeartbeat sends the worker's heartbeat every HeartbeatEvery until
+// ctx ends, then one saying it detached. A heartbeat is a plain message
+// (no stream, no reply): while the server is away it waits in the
+// connection's buffer and never holds anything up.
 func (w *Worker) startHeartbeat(ctx context.Context, run string) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		t := time.NewTicker(HeartbeatEvery)
 		defer t.Stop()
-		failing := false
 		for {
-			err := w.heartbeat(ctx, run)
-			if (err != nil) != failing && ctx.Err() == nil {
-				failing = err != nil
-				if failing {
-					w.logf("worker: heartbeat: %v", err)
-				}
-			}
+			w.heartbeat(run, false)
 			select {
 			case <-ctx.Done():
-				w.detach(run)
+				w.heartbeat(run, true)
+				_ = w.nc.FlushTimeout(2 * time.Second) // best effort: a lost one expires after WorkerTTL
 				return
 			case <-t.C:
 			}
@@ -130,29 +127,16 @@ func (w *Worker) startHeartbeat(ctx context.Context, run string) <-chan struct{}
 	return done
 }
 
-// detach deletes the worker's heartbeat key, so the trainer stops counting
-// it at once; a worker that dies instead expires after WorkerTTL.
-func (w *Worker) detach(run string) {
-	c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if kv, err := w.js.KeyValue(c, WorkersBucket); err == nil {
-		_ = kv.Delete(c, workerKey(run, w.cfg.ID)) // best effort: the key expires anyway
+func (w *Worker) heartbeat(run string, detached bool) {
+	p := w.Progress()
+	p.Detached = detached
+	b, err := json.Marshal(p)
+	if err == nil {
+		err = w.nc.Publish(HeartbeatSubject(run, w.cfg.ID), b)
 	}
-}
-
-func (w *Worker) heartbeat(ctx context.Context, run string) error {
-	c, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	kv, err := w.js.KeyValue(c, WorkersBucket)
-	if err != nil {
-		return err
+	if err != nil && !w.nc.IsClosed() {
+		w.logf("worker: heartbeat: %v", err)
 	}
-	b, err := json.Marshal(w.Progress())
-	if err != nil {
-		return err
-	}
-	_, err = kv.Put(c, workerKey(run, w.cfg.ID), b)
-	return err
 }
 
 func (w *Worker) logf(format string, args ...any) {

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -25,14 +27,25 @@ type ServerConfig struct {
 	// "" listens on 127.0.0.1 at a free port. A host other than a loopback
 	// address needs Token or NKeys.
 	Listen string
-	// Token, when set, is the secret every client must present.
+	// Token, when set, is the workers' secret: a client presenting it gets
+	// a worker's permissions (WorkerPermissions).
 	Token string
-	// NKeys are the public user keys ("U...") allowed to connect; when set,
-	// Token is not used and the server makes its own key for in-process use.
-	NKeys []string
+	// NKeys are the workers' public user keys allowed to connect, each with
+	// a worker's permissions; a key naming a worker may publish only under
+	// that worker's id.
+	NKeys []WorkerKey
+	// TrainerToken is the trainer's own secret, which gets every right;
+	// "" = a random one, for the in-process connection only (Connect).
+	TrainerToken string
 	// TLSCert and TLSKey, when both set, are the PEM files of the server's
 	// certificate and key; clients must then connect with TLS.
 	TLSCert, TLSKey string
+}
+
+// WorkerKey is a worker's public user NKey ("U..."), and the worker id it
+// must publish under ("" = any).
+type WorkerKey struct {
+	Public, Worker string
 }
 
 // ErrAddrInUse is wrapped by StartServer when another process holds the
@@ -41,15 +54,15 @@ var ErrAddrInUse = errors.New("address in use")
 
 // Server is a running embedded NATS server.
 type Server struct {
-	ns   *server.Server
-	cfg  ServerConfig
-	seed []byte // the server's own NKey seed when NKeys are used
+	ns     *server.Server
+	cfg    ServerConfig
+	secret string // the trainer's own token: all permissions, never leaves the process
 }
 
 // StartServer starts an embedded NATS server with JetStream file storage in
 // cfg.Dir and waits until it accepts clients.
 func StartServer(cfg ServerConfig) (*Server, error) {
-	opts, seed, err := serverOptions(&cfg)
+	opts, secret, err := serverOptions(&cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -65,68 +78,131 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("cluster: start server on %s: not ready after 30s (is the address in use?)", cfg.Listen)
 	}
-	return &Server{ns: ns, cfg: cfg, seed: seed}, nil
+	return &Server{ns: ns, cfg: cfg, secret: secret}, nil
 }
 
-func serverOptions(cfg *ServerConfig) (*server.Options, []byte, error) {
+func serverOptions(cfg *ServerConfig) (*server.Options, string, error) {
 	if cfg.Dir == "" {
-		return nil, nil, errors.New("cluster: server: no storage folder")
+		return nil, "", errors.New("cluster: server: no storage folder")
 	}
 	if cfg.Listen == "" {
 		cfg.Listen = "127.0.0.1:0"
 	}
 	host, port, err := splitListen(cfg.Listen)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
 	if !isLoopback(host) && cfg.Token == "" && len(cfg.NKeys) == 0 {
-		return nil, nil, fmt.Errorf("cluster: server: --listen %s reaches beyond this machine: give a token or NKeys", cfg.Listen)
+		return nil, "", fmt.Errorf("cluster: server: --listen %s reaches beyond this machine: give a token or NKeys", cfg.Listen)
 	}
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, nil, fmt.Errorf("cluster: server: %w", err)
+		return nil, "", fmt.Errorf("cluster: server: %w", err)
+	}
+	secret := cfg.TrainerToken
+	if secret == "" {
+		var err error
+		if secret, err = NewToken(); err != nil {
+			return nil, "", err
+		}
+	}
+	auth := &auth{trainer: secret, token: cfg.Token, keys: map[string]string{}, open: cfg.Token == "" && len(cfg.NKeys) == 0}
+	for _, k := range cfg.NKeys {
+		if !nkeys.IsValidPublicUserKey(k.Public) {
+			return nil, "", fmt.Errorf("cluster: server: %q is not a public user NKey (U...)", k.Public)
+		}
+		if k.Worker != "" {
+			if err := ValidWorker(k.Worker); err != nil {
+				return nil, "", fmt.Errorf("cluster: server: key %s: %w", k.Public, err)
+			}
+		}
+		auth.keys[k.Public] = k.Worker
 	}
 	o := &server.Options{
 		ServerName: "kumalak", Host: host, Port: port, NoSigs: true, NoLog: true,
-		JetStream: true, StoreDir: cfg.Dir, MaxPayload: 8 << 20, Authorization: cfg.Token,
+		JetStream: true, StoreDir: cfg.Dir, MaxPayload: 8 << 20,
+		CustomClientAuthentication: auth, AlwaysEnableNonce: len(cfg.NKeys) > 0,
 	}
 	if port == 0 {
 		o.Port = server.RANDOM_PORT
 	}
-	var seed []byte
-	if len(cfg.NKeys) > 0 {
-		if seed, err = nkeyUsers(o, cfg.NKeys); err != nil {
-			return nil, nil, err
-		}
-	}
 	if err := serverTLS(o, cfg); err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
-	return o, seed, nil
+	return o, secret, nil
 }
 
-// nkeyUsers allows the given public keys and one made for the process itself.
-func nkeyUsers(o *server.Options, keys []string) ([]byte, error) {
-	o.Authorization = ""
-	for _, k := range keys {
-		if !nkeys.IsValidPublicUserKey(k) {
-			return nil, fmt.Errorf("cluster: server: %q is not a public user NKey (U...)", k)
+// auth admits the trainer (its in-process secret: every permission) and
+// workers (the token, one of the keys, or, on a server with neither,
+// anyone on loopback), these with WorkerPermissions only.
+type auth struct {
+	trainer string
+	token   string
+	keys    map[string]string // public key -> worker id it may publish as ("" = any)
+	open    bool              // no worker credentials: any client is a worker
+}
+
+// Check implements server.Authentication.
+func (a *auth) Check(c server.ClientAuthentication) bool {
+	o := c.GetOpts()
+	switch {
+	case o.Token != "" && secretEqual(o.Token, a.trainer):
+		c.RegisterUser(&server.User{Username: "trainer"})
+	case o.Token != "" && a.token != "" && secretEqual(o.Token, a.token):
+		c.RegisterUser(&server.User{Username: "worker", Permissions: WorkerPermissions("")})
+	case o.Nkey != "":
+		worker, ok := a.keys[o.Nkey]
+		if !ok || !verifyNonce(o.Nkey, o.Sig, c.GetNonce()) {
+			return false
 		}
-		o.Nkeys = append(o.Nkeys, &server.NkeyUser{Nkey: k})
+		c.RegisterUser(&server.User{Username: o.Nkey, Permissions: WorkerPermissions(worker)})
+	case a.open && o.Token == "" && o.Username == "":
+		c.RegisterUser(&server.User{Username: "worker", Permissions: WorkerPermissions("")})
+	default:
+		return false
 	}
-	kp, err := nkeys.CreateUser()
+	return true
+}
+
+func secretEqual(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+
+// verifyNonce checks a client's signature of the server's nonce.
+func verifyNonce(pub, sig string, nonce []byte) bool {
+	b, err := base64.RawURLEncoding.DecodeString(sig)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: server: %w", err)
+		if b, err = base64.StdEncoding.DecodeString(sig); err != nil {
+			return false
+		}
 	}
-	pub, err := kp.PublicKey()
-	if err != nil {
-		return nil, fmt.Errorf("cluster: server: %w", err)
+	kp, err := nkeys.FromPublicKey(pub)
+	return err == nil && len(nonce) > 0 && kp.Verify(nonce, b) == nil
+}
+
+// WorkerPermissions are what a worker may do, and nothing more: publish
+// batches and heartbeats under its id (worker "" = any id), and read the
+// runs' settings and networks (the key-value and object-store read
+// requests of JetStream's API); replies come to its inboxes. It may not
+// write a key, touch a stream or a consumer of the samples, or read the
+// batches. The example server configuration in docs/DISTRIBUTED.md grants
+// the same.
+func WorkerPermissions(worker string) *server.Permissions {
+	id := worker
+	if id == "" {
+		id = "*"
 	}
-	seed, err := kp.Seed()
-	if err != nil {
-		return nil, fmt.Errorf("cluster: server: %w", err)
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: []string{
+			SubjectPrefix + "*." + id,
+			HeartbeatPrefix + "*." + id,
+			"$JS.API.STREAM.INFO.KV_" + SettingsBucket,
+			"$JS.API.DIRECT.GET.KV_" + SettingsBucket + ".>",
+			"$JS.API.STREAM.INFO.OBJ_" + ModelsBucket,
+			"$JS.API.DIRECT.GET.OBJ_" + ModelsBucket + ".>",
+			"$JS.API.CONSUMER.CREATE.OBJ_" + ModelsBucket + ".>",
+			"$JS.API.CONSUMER.DELETE.OBJ_" + ModelsBucket + ".>",
+			"$JS.FC.OBJ_" + ModelsBucket + ".>",
+		}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
 	}
-	o.Nkeys = append(o.Nkeys, &server.NkeyUser{Nkey: pub})
-	return seed, nil
 }
 
 func serverTLS(o *server.Options, cfg *ServerConfig) error {
@@ -195,20 +271,9 @@ func (s *Server) URL() string {
 func (s *Server) Addr() string { return s.ns.Addr().String() }
 
 // Connect connects this process to its own server, in-process (no socket),
-// with the server's credentials.
+// as the trainer: with every permission.
 func (s *Server) Connect(name string) (*nats.Conn, error) {
-	opts := []nats.Option{nats.Name(name), nats.InProcessServer(s.ns), nats.MaxReconnects(-1)}
-	switch {
-	case s.seed != nil:
-		o, err := nkeyOption(s.seed)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, o)
-	case s.cfg.Token != "":
-		opts = append(opts, nats.Token(s.cfg.Token))
-	}
-	nc, err := nats.Connect("", opts...)
+	nc, err := nats.Connect("", nats.Name(name), nats.InProcessServer(s.ns), nats.MaxReconnects(-1), nats.Token(s.secret))
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect in-process: %w", err)
 	}

@@ -29,6 +29,10 @@ type Settings struct {
 	SelfPlay     selfplay.Config   `json:"selfplay"`      // self-play settings every worker plays with
 	Batcher      net.BatcherConfig `json:"batcher"`       // batching of network calls (a worker may change Workers)
 	Seed         uint64            `json:"seed"`          // the run's seed, mixed into each worker's
+	// MaxBatch is the most samples the trainer takes in one batch (at most
+	// its cap of samples per iteration): workers make no larger ones, and
+	// the trainer rejects them.
+	MaxBatch int `json:"max_batch"`
 }
 
 // Validate names the first field that is missing or out of range.
@@ -41,6 +45,9 @@ func (s Settings) Validate() error {
 	}
 	if s.BatchVersion != BatchVersion {
 		return fmt.Errorf("cluster: settings: run %s sends batch format %d, this build speaks %d: use the same kumalak version on trainer and workers", s.Run, s.BatchVersion, BatchVersion)
+	}
+	if s.MaxBatch < 1 || s.MaxBatch > MaxBatchSamples {
+		return fmt.Errorf("cluster: settings: max_batch %d out of range 1..%d", s.MaxBatch, MaxBatchSamples)
 	}
 	if err := s.SelfPlay.Validate(); err != nil {
 		return fmt.Errorf("cluster: settings: %w", err)
@@ -69,18 +76,13 @@ func Setup(ctx context.Context, js jetstream.JetStream) error {
 	} else if err != nil {
 		return fmt.Errorf("cluster: setup stream %s: %w", StreamName, err)
 	}
-	for _, c := range []jetstream.KeyValueConfig{
-		{Bucket: SettingsBucket, Storage: jetstream.FileStorage, History: 1},
-		{Bucket: WorkersBucket, Storage: jetstream.FileStorage, TTL: WorkerTTL},
-	} {
-		if _, err := js.KeyValue(ctx, c.Bucket); errors.Is(err, jetstream.ErrBucketNotFound) {
-			_, err = js.CreateKeyValue(ctx, c)
-			if err != nil {
-				return fmt.Errorf("cluster: setup bucket %s: %w", c.Bucket, err)
-			}
-		} else if err != nil {
-			return fmt.Errorf("cluster: setup bucket %s: %w", c.Bucket, err)
+	if _, err := js.KeyValue(ctx, SettingsBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+		_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: SettingsBucket, Storage: jetstream.FileStorage, History: 1})
+		if err != nil {
+			return fmt.Errorf("cluster: setup bucket %s: %w", SettingsBucket, err)
 		}
+	} else if err != nil {
+		return fmt.Errorf("cluster: setup bucket %s: %w", SettingsBucket, err)
 	}
 	if _, err := js.ObjectStore(ctx, ModelsBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
 		if _, err = js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ModelsBucket, Storage: jetstream.FileStorage}); err != nil {

@@ -45,14 +45,15 @@ type WorkerConfig struct {
 // WorkerProgress is a snapshot of a worker's counters.
 type WorkerProgress struct {
 	Run        string `json:"run"`
-	Network    int    `json:"network"`    // version of the network playing now
-	Games      int64  `json:"games"`      // finished games
-	Samples    int64  `json:"samples"`    // samples of finished games
-	Batches    int64  `json:"batches"`    // batches the server confirmed
-	Published  int64  `json:"published"`  // samples in them
-	Duplicates int64  `json:"duplicates"` // re-sent batches the server already held
-	Lost       int64  `json:"lost"`       // samples of finished games not published before the drain timeout
-	Queued     int64  `json:"queued"`     // batches waiting to be published
+	Network    int    `json:"network"`            // version of the network playing now
+	Games      int64  `json:"games"`              // finished games
+	Samples    int64  `json:"samples"`            // samples of finished games
+	Batches    int64  `json:"batches"`            // batches the server confirmed
+	Published  int64  `json:"published"`          // samples in them
+	Duplicates int64  `json:"duplicates"`         // re-sent batches the server already held
+	Lost       int64  `json:"lost"`               // samples of finished games not published before the drain timeout
+	Queued     int64  `json:"queued"`             // batches waiting to be published
+	Detached   bool   `json:"detached,omitempty"` // in the last heartbeat of a stopping worker
 }
 
 // Worker plays self-play games for a run and publishes their samples.
@@ -254,7 +255,7 @@ func (w *Worker) waitModel(ctx context.Context, run string, old int) (int, *net.
 }
 
 func (w *Worker) bestVersion(ctx context.Context, run string) (int, error) {
-	c, cancel := context.WithTimeout(ctx, 10*time.Second)
+	c, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	return BestVersion(c, w.js, run)
 }
@@ -263,19 +264,21 @@ func (w *Worker) bestVersion(ctx context.Context, run string) (int, error) {
 func (w *Worker) play(ctx context.Context, st Settings, pool *selfplay.Pool, ev *net.Batcher, v, parallel int) error {
 	acc := &pending{w: w, st: st, network: v}
 	seed := w.seed(st)
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	updates := w.watch(wctx, st.Run, v)
 	for round := uint64(0); ctx.Err() == nil && (w.cfg.Games == 0 || w.games.Load() < int64(w.cfg.Games)); round++ {
-		if w.cfg.Run == "" && round > 0 {
-			if cur, err := CurrentRun(ctx, w.js); err == nil && cur != st.Run {
-				acc.flush()
+		select {
+		case u := <-updates:
+			acc.flush()
+			if u.runChanged {
 				return errRunChanged
 			}
-		}
-		if nv, m := w.newer(ctx, st.Run, v); m != nil {
-			acc.flush()
-			ev.SetParams(m.Params)
-			v, acc.network = nv, nv
+			ev.SetParams(u.m.Params)
+			v, acc.network = u.v, u.v
 			w.network.Store(int64(v))
 			w.logf("worker: now playing with network %d", v)
+		default:
 		}
 		n := parallel
 		if w.cfg.Games > 0 {
@@ -295,22 +298,67 @@ func (w *Worker) play(ctx context.Context, st Settings, pool *selfplay.Pool, ev 
 	return nil
 }
 
-// newer returns the run's best network when its version is not v; nil
-// when it is v or cannot be fetched now (the worker tries again next round).
-func (w *Worker) newer(ctx context.Context, run string, v int) (int, *net.Model) {
-	nv, err := w.bestVersion(ctx, run)
-	if err != nil || nv == v {
-		return v, nil
+// WatchEvery is how often (jittered) a worker asks the server for a newer
+// network and, unless told its run, for the current run.
+const WatchEvery = time.Second
+
+// update is what the watcher found: a newer network, or that the server's
+// current run is another one.
+type update struct {
+	v          int
+	m          *net.Model
+	runChanged bool
+}
+
+// watch asks the server, every WatchEvery, for the run's best network
+// (fetching it when it is not version v) and, unless the worker was told
+// its run, for the current run, on its own goroutine: the games never wait
+// on the server, whether it is there or not. The newest finding waits in
+// the returned channel.
+func (w *Worker) watch(ctx context.Context, run string, v int) <-chan update {
+	out := make(chan update, 1)
+	post := func(u update) {
+		select {
+		case <-out: // an older finding nobody took yet
+		default:
+		}
+		out <- u
 	}
-	m, err := GetModel(ctx, w.js, run, nv)
-	if err == nil {
-		err = checkModel(m, w.layout)
-	}
-	if err != nil {
-		w.logf("worker: fetch network %d: %v", nv, err)
-		return v, nil
-	}
-	return nv, m
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(Jitter(2 * WatchEvery)):
+			}
+			if w.cfg.Run == "" {
+				c, cancel := context.WithTimeout(ctx, callTimeout)
+				cur, err := CurrentRun(c, w.js)
+				cancel()
+				if err == nil && cur != run {
+					post(update{runChanged: true})
+					return
+				}
+			}
+			nv, err := w.bestVersion(ctx, run)
+			if err != nil || nv == v {
+				continue
+			}
+			m, err := GetModel(ctx, w.js, run, nv)
+			if err == nil {
+				err = checkModel(m, w.layout)
+			}
+			if err != nil {
+				if ctx.Err() == nil {
+					w.logf("worker: fetch network %d: %v", nv, err)
+				}
+				continue
+			}
+			v = nv
+			post(update{v: nv, m: m})
+		}
+	}()
+	return out
 }
 
 // checkModel checks that m plays the layout's game with its encoding and sizes.
@@ -353,11 +401,11 @@ func (p *pending) add(s []data.Sample) {
 	}
 }
 
-// limit is the most samples per batch: BatchSamples, and what fits in half
-// the server's largest message uncompressed.
+// limit is the most samples per batch: BatchSamples, the run's MaxBatch,
+// and what fits in half the server's largest message uncompressed.
 func (p *pending) limit() int {
 	rs := data.RecordSize(p.st.Layout.ObsLen, p.st.Layout.NumActions)
-	return max(1, min(p.w.cfg.BatchSamples, int(p.w.nc.MaxPayload()/2)/rs))
+	return max(1, min(p.w.cfg.BatchSamples, p.st.MaxBatch, int(p.w.nc.MaxPayload()/2)/rs))
 }
 
 func (p *pending) flush() {

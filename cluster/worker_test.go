@@ -13,13 +13,13 @@ import (
 // hub exactly once.
 func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nats")
-	s1, err := StartServer(ServerConfig{Dir: dir})
+	s1, err := StartServer(ServerConfig{Dir: dir, TrainerToken: trainerToken})
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := s1.Addr()
 	st := tinySettings(t, "work")
-	trainer := dial(t, ConnConfig{URL: s1.URL(), Backoff: noRetry})
+	trainer := trainerDial(t, s1.URL())
 	h := openHub(t, trainer, st, t.TempDir(), 0)
 	if err := h.Publish(testCtx(t), 0, tinyModel(st.Layout, 1)); err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 // the next one when another trainer makes it current.
 func TestWorkerFollowsCurrentRun(t *testing.T) {
 	s := startServer(t, ServerConfig{})
-	trainer := dial(t, ConnConfig{URL: s.URL()})
+	trainer := trainerDial(t, s.URL())
 	a := tinySettings(t, "runA")
 	ha := openHub(t, trainer, a, "", 0)
 	if err := ha.Publish(testCtx(t), 0, tinyModel(a.Layout, 1)); err != nil {

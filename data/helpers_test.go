@@ -2,7 +2,6 @@ package data
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -38,18 +37,13 @@ func makeSamples(rng *rand.Rand, l Layout, first, n int) []Sample {
 // id returns the id makeSamples gave s.
 func id(s *Sample) int { return int(s.Obs[0]) }
 
-func sameSample(a, b *Sample) bool {
-	return slices.Equal(a.Obs, b.Obs) && slices.Equal(a.Policy, b.Policy) && a.Legal == b.Legal &&
-		a.Outcome == b.Outcome && a.RootValue == b.RootValue && a.Score == b.Score && a.Ply == b.Ply
-}
-
 func checkSamples(t *testing.T, got, want []Sample) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %d samples, want %d", len(got), len(want))
 	}
 	for i := range got {
-		if !sameSample(&got[i], &want[i]) {
+		if !got[i].Equal(&want[i]) {
 			t.Fatalf("sample %d: got %+v, want %+v", i, got[i], want[i])
 		}
 	}

@@ -1,5 +1,7 @@
 package data
 
+import "slices"
+
 // Sample is one training position from self-play. Every value is from the
 // view of the player to move in that position (the "mover"), which in
 // mangala is not always the opposite of the previous position's mover.
@@ -11,6 +13,12 @@ type Sample struct {
 	RootValue float32   // the search's value of the position for the mover, in [-1, 1]
 	Score     float32   // final store difference (mover minus opponent) divided by the game's stones
 	Ply       uint16    // plies played before this position
+}
+
+// Equal reports whether s and o hold the same numbers.
+func (s *Sample) Equal(o *Sample) bool {
+	return slices.Equal(s.Obs, o.Obs) && slices.Equal(s.Policy, o.Policy) && s.Legal == o.Legal &&
+		s.Outcome == o.Outcome && s.RootValue == o.RootValue && s.Score == o.Score && s.Ply == o.Ply
 }
 
 // Mask writes the legal mask as 1 (legal) / 0 (illegal) into dst[:n].

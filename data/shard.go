@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 	"time"
-
-	"github.com/google/renameio/v2"
 )
 
 // Format constants of shard files; doc.go lays the format out field by field.
@@ -99,7 +97,7 @@ func WriteShard(path string, h Header, samples []Sample) error {
 	if err != nil {
 		return fmt.Errorf("data: write shard %s: %w", path, err)
 	}
-	if err := renameio.WriteFile(path, b, 0o644); err != nil {
+	if err := WriteFile(path, b); err != nil {
 		return fmt.Errorf("data: write shard %s: %w", path, err)
 	}
 	return nil

@@ -343,7 +343,7 @@ func TestConcurrentShards(t *testing.T) {
 				return
 			}
 			_, got, err := ReadShard(path)
-			if err == nil && (len(got) != 100 || !sameSample(&got[99], &samples[99])) {
+			if err == nil && (len(got) != 100 || !got[99].Equal(&samples[99])) {
 				err = errors.New("read back different samples")
 			}
 			errs <- err

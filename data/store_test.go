@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"kumalak/data/datatest"
 )
 
 func TestShardName(t *testing.T) {
@@ -158,8 +160,8 @@ func TestLoadWindowRejects(t *testing.T) {
 		damage func(t *testing.T, dir string)
 		want   error
 	}{
-		"corrupt newest payload": {func(t *testing.T, dir string) { flipByte(t, filepath.Join(dir, ShardName(9)), -3) }, nil},
-		"corrupt old header":     {func(t *testing.T, dir string) { flipByte(t, filepath.Join(dir, ShardName(0)), 20) }, ErrChecksum},
+		"corrupt newest payload": {func(t *testing.T, dir string) { datatest.FlipByte(t, filepath.Join(dir, ShardName(9)), -3) }, nil},
+		"corrupt old header":     {func(t *testing.T, dir string) { datatest.FlipByte(t, filepath.Join(dir, ShardName(0)), 20) }, ErrChecksum},
 		"truncated old shard":    {func(t *testing.T, dir string) { truncate(t, filepath.Join(dir, ShardName(1)), 40) }, ErrTruncated},
 		"misnamed shard": {func(t *testing.T, dir string) {
 			mustRename(t, filepath.Join(dir, ShardName(9)), filepath.Join(dir, "shard-9.kshard"))
@@ -191,21 +193,6 @@ func TestLoadWindowRejects(t *testing.T) {
 		if err == nil || c.want != nil && !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, c.want)
 		}
-	}
-}
-
-func flipByte(t *testing.T, path string, off int) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if off < 0 {
-		off += len(b)
-	}
-	b[off] ^= 0x40
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

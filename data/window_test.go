@@ -163,7 +163,7 @@ func TestSampleWithoutReplacement(t *testing.T) {
 	}
 	var want Sample
 	w.At(id(&got[0])-(250-w.Len()), &want)
-	if !sameSample(&got[0], &want) {
+	if !got[0].Equal(&want) {
 		t.Error("a sampled copy differs from the window's sample")
 	}
 }
@@ -206,7 +206,7 @@ func TestSampleCoversWindow(t *testing.T) {
 	}
 }
 
-func TestSampleReusesBuffers(t *testing.T) {
+func TestSampleReusesBuffersAllocs(t *testing.T) {
 	w, _ := NewWindow(smallConfig(), testLayout)
 	w.Add(makeSamples(rand.New(rand.NewPCG(1, 1)), testLayout, 0, 300))
 	rng := rand.New(rand.NewPCG(2, 2))

@@ -138,11 +138,11 @@ func TestTreeReuse(t *testing.T) {
 	}
 	a := s.Choose(0)
 	c := s.childOf(0, a)
-	want := s.nodes[c].n
+	want := s.nd(c).n
 	var grand []ChildStats
-	lo, hi := s.nodes[c].children()
+	lo, hi := s.nd(c).children()
 	for g := lo; g < hi; g++ {
-		grand = append(grand, ChildStats{Action: s.nodes[g].action, Visits: int(s.nodes[g].n)})
+		grand = append(grand, ChildStats{Action: s.nd(g).action, Visits: int(s.nd(g).n)})
 	}
 	st.Apply(a)
 	s.Advance(a, st)
@@ -171,22 +171,34 @@ func TestTreeReuse(t *testing.T) {
 	}
 }
 
+// TestArenaFull: a full arena stops the tree growing, not the search: the
+// budget is spent, leaves without room valued alone, for the evaluator,
+// rollouts, and threads alike.
 func TestArenaFull(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.MaxNodes = 64
-	s := newTest(kala6, Uniform{}, cfg, 1)
-	s.Reset(kala6.New())
-	if err := s.Run(ctx, Limits{Sims: 1000}); err != nil {
-		t.Fatal(err)
-	}
-	checkTree(t, s)
-	r := s.Root()
-	if !r.Full || r.Nodes > 64 || r.Visits >= 1000 || r.Visits < 5 {
-		t.Errorf("root %+v, want a full arena of at most 64 nodes", r)
-	}
-	s.Reset(kala6.New())
-	if s.Root().Full {
-		t.Error("Reset kept Full")
+	for _, tc := range []struct {
+		name    string
+		ev      Evaluator
+		threads int
+	}{{"uniform", Uniform{}, 1}, {"rollouts", nil, 1}, {"uniform-threads", Uniform{}, 2}, {"rollouts-threads", nil, 2}} {
+		cfg := DefaultConfig()
+		cfg.MaxNodes, cfg.Rollouts, cfg.Batch = 64, 1, 4
+		s := newTest(kala6, tc.ev, cfg, 1)
+		if err := s.SetThreads(tc.threads, func() Evaluator { return tc.ev }); err != nil {
+			t.Fatal(err)
+		}
+		s.Reset(kala6.New())
+		if err := s.Run(ctx, Limits{Sims: 1000}); err != nil {
+			t.Fatal(err)
+		}
+		checkTree(t, s)
+		r := s.Root()
+		if !r.Full || r.Nodes > 64 || r.Visits != 1000 || r.Sims != 1000 || r.Used > 1 {
+			t.Errorf("%s: root %+v, want a full arena of at most 64 nodes and all 1000 sims", tc.name, r)
+		}
+		s.Reset(kala6.New())
+		if s.Root().Full {
+			t.Errorf("%s: Reset kept Full", tc.name)
+		}
 	}
 }
 
@@ -220,7 +232,7 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-// TestAllocsReuse: once both arenas have grown, moving down the game with
+// TestAllocsReuse: once the arena has grown, moving down the game with
 // Advance allocates nothing (kala has hashes, so Advance compares no
 // strings).
 func TestAllocsReuse(t *testing.T) {

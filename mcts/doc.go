@@ -73,17 +73,26 @@
 //
 // # The arena
 //
-// Nodes live in one []node indexed by int32; the node at index 0 is the
-// root. A node is also the edge into it (action, prior, visits, value sum),
-// and a node's children are contiguous: first..first+kids-1, created all at
-// once when the node is opened. Reset empties the arena; Advance copies the
-// chosen child's subtree breadth-first into a second arena with the child
-// at index 0, then swaps the two, so a move costs the size of the kept
-// subtree and nothing is allocated once both arenas have grown. When the
-// arena reaches MaxNodes, Run stops (Stats.Full). Positions are not stored:
-// each simulation copies the root into one preallocated scratch state
-// (CopyFrom) and replays the path, so once warm a simulation allocates
-// nothing.
+// Nodes live in one arena indexed by int32, held in chunks of 65,536 nodes
+// (the first grows to that size by doubling), so that it grows without
+// copying a large tree; the node at index 0 is the root. A node is also the
+// edge into it (action, prior, visits, value sum), and a node's children
+// are contiguous (within one chunk): first..first+kids-1, created all at
+// once when the node is opened. A node takes NodeBytes (32) bytes, and
+// the arena never holds more than MaxNodes of them. Reset empties the
+// arena; Advance compacts it in place: the chosen child's subtree slides
+// to the front in arena order, the child at index 0, and everything the
+// move made unreachable is free for the next searches, so a move costs one
+// pass over the arena and nothing is allocated once it has grown.
+// Positions are not stored: each simulation copies the root into one
+// preallocated scratch state (CopyFrom) and replays the path, so once warm
+// a simulation allocates nothing.
+//
+// When the arena is full the tree stops growing but Run goes on
+// (Stats.Full): a leaf with no room for its children is valued without
+// them (by the evaluator, or rollouts) and later visits to it back up that
+// value again, so the search keeps refining the visits and values of the
+// tree it has until its limit.
 //
 // # Batching
 //
@@ -114,7 +123,12 @@
 //
 // # Concurrency
 //
-// None inside: a Search is used by one goroutine and holds no locks.
-// Parallelism comes from many Searches (self-play games) sharing one
-// batching Evaluator, which must then be safe for concurrent use.
+// By default none inside: a Search is used by one goroutine, holds no
+// locks, and self-play's parallelism comes from many Searches sharing one
+// batching Evaluator, which must then be safe for concurrent use. With
+// SetThreads(n) a Run searches one shared tree on n goroutines: each
+// gathers its batch of leaves (with virtual loss) under the tree's lock,
+// evaluates it with its own Evaluator (or plays its rollouts) without the
+// lock, and backs it up under the lock again. Sims and Visits budgets
+// count the leaves in flight, so a threaded Run adds exactly its budget.
 package mcts

@@ -36,12 +36,12 @@ func (gr *gumbelRoot) clear() {
 // evaluation takes the first simulation.
 func (s *Search) planGumbel(n int) {
 	gr := &s.g
-	r := &s.nodes[0]
+	r := s.nd(0)
 	clear(gr.base)
 	if r.flags&expanded != 0 {
 		lo, hi := r.children()
 		for c := lo; c < hi; c++ {
-			gr.base[c-lo] = s.nodes[c].n
+			gr.base[c-lo] = s.nd(c).n
 		}
 	} else {
 		n--
@@ -87,14 +87,14 @@ func consideredVisit(m, n, k int) int {
 // losses are never picked.
 func (s *Search) pickRoot() int32 {
 	gr := &s.g
-	r := &s.nodes[0]
+	r := s.nd(0)
 	lo, hi := r.children()
 	if gr.m == 0 {
 		gr.m = min(s.cfg.GumbelM, s.eligible(s.cfg.Solver))
 	}
 	k := 0
 	for c := lo; c < hi; c++ {
-		k += int(s.nodes[c].n + s.nodes[c].vl - gr.base[c-lo])
+		k += int(s.nd(c).n + s.nd(c).vl - gr.base[c-lo])
 	}
 	return s.halvingPick(consideredVisit(gr.m, gr.n, k), s.cfg.Solver, true)
 }
@@ -111,19 +111,19 @@ func (s *Search) gumbelWinner() int32 {
 // proven losses when skipLost; inFlight counts visits in flight.
 func (s *Search) halvingPick(target int, skipLost, inFlight bool) int32 {
 	gr := &s.g
-	r := &s.nodes[0]
+	r := s.nd(0)
 	lo, hi := r.children()
 	maxN := s.completedQ(0)
 	if !gr.lpOK { // the root's priors no longer change (no root noise)
 		for c := lo; c < hi; c++ {
-			gr.lp[c-lo] = logit(s.nodes[c].prior)
+			gr.lp[c-lo] = logit(s.nd(c).prior)
 		}
 		gr.lpOK = true
 	}
 	best, top := int32(-1), lo
 	bestScore, topScore, topN := float32(math.Inf(-1)), float32(math.Inf(-1)), int32(-1)
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		if skipLost && s.lost(c, r.mover) {
 			continue
 		}
@@ -148,7 +148,7 @@ func (s *Search) halvingPick(target int, skipLost, inFlight bool) int32 {
 // eligible counts the root's children, those proven lost for the root's
 // mover left out when skipLost.
 func (s *Search) eligible(skipLost bool) int {
-	r := &s.nodes[0]
+	r := s.nd(0)
 	lo, hi := r.children()
 	n := 0
 	for c := lo; c < hi; c++ {
@@ -183,13 +183,13 @@ func (s *Search) sigma(q float32, maxN int32) float32 {
 // where v is idx's own value. It returns the children's largest visit
 // count.
 func (s *Search) completedQ(idx int32) int32 {
-	nd := &s.nodes[idx]
+	nd := s.nd(idx)
 	p := nd.mover
 	lo, hi := nd.children()
 	var maxN, sumN int32
 	var sumP, sumPQ float32
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		maxN = max(maxN, ch.n)
 		if ch.n > 0 {
 			sumN += ch.n
@@ -202,7 +202,7 @@ func (s *Search) completedQ(idx int32) int32 {
 		vmix = (vmix + float32(sumN)*sumPQ/sumP) / float32(1+sumN)
 	}
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		q := vmix
 		if ch.n > 0 || ch.proven != env.Ongoing {
 			q = ch.q(p)
@@ -216,7 +216,7 @@ func (s *Search) completedQ(idx int32) int32 {
 // idx, softmax(logit(P) + sigma(completed Q)), and returns s.pi[:kids].
 func (s *Search) improved(idx int32) []float32 {
 	maxN := s.completedQ(idx)
-	lo, hi := s.nodes[idx].children()
+	lo, hi := s.nd(idx).children()
 	pi := s.pi[:hi-lo]
 	top := float32(math.Inf(-1))
 	for i := range pi {
@@ -225,7 +225,7 @@ func (s *Search) improved(idx int32) []float32 {
 	}
 	var sum float32
 	for i := range pi {
-		pi[i] = s.nodes[lo+int32(i)].prior * float32(math.Exp(float64(pi[i]-top)))
+		pi[i] = s.nd(lo+int32(i)).prior * float32(math.Exp(float64(pi[i]-top)))
 		sum += pi[i]
 	}
 	for i := range pi {
@@ -244,15 +244,15 @@ func (s *Search) improved(idx int32) []float32 {
 // are never picked.
 func (s *Search) pickImproved(idx int32) int32 {
 	pi := s.improved(idx)
-	nd := &s.nodes[idx]
+	nd := s.nd(idx)
 	lo, hi := nd.children()
 	var total int32
 	for c := lo; c < hi; c++ {
-		total += s.nodes[c].n + s.nodes[c].vl
+		total += s.nd(c).n + s.nd(c).vl
 	}
 	best, bestScore := lo, float32(math.Inf(-1))
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		if s.cfg.Solver && s.lost(c, nd.mover) {
 			continue
 		}

@@ -103,7 +103,7 @@ func TestGumbelVisitSchedule(t *testing.T) {
 			t.Errorf("m %d, n %d: root visits %v, want %v", tc.m, tc.n, got, want)
 		}
 		// Equal priors: the visited moves are the top m by Gumbel draw.
-		lo, hi := s.nodes[0].children()
+		lo, hi := s.nd(0).children()
 		for c := lo; c < hi; c++ {
 			rank := 0
 			for d := lo; d < hi; d++ {
@@ -111,12 +111,12 @@ func TestGumbelVisitSchedule(t *testing.T) {
 					rank++
 				}
 			}
-			if visited := s.nodes[c].n > 0; visited != (rank < m) {
-				t.Errorf("m %d, n %d: move with Gumbel rank %d has %d visits", tc.m, tc.n, rank, s.nodes[c].n)
+			if visited := s.nd(c).n > 0; visited != (rank < m) {
+				t.Errorf("m %d, n %d: move with Gumbel rank %d has %d visits", tc.m, tc.n, rank, s.nd(c).n)
 			}
 		}
 		a := s.Choose(0)
-		if n := s.nodes[s.childOf(0, a)].n; int(n) != want[0] {
+		if n := s.nd(s.childOf(0, a)).n; int(n) != want[0] {
 			t.Errorf("m %d, n %d: played a move with %d visits, the most is %d", tc.m, tc.n, n, want[0])
 		}
 	}
@@ -129,7 +129,7 @@ func TestCompletedQ(t *testing.T) {
 		// Root value 0.2 for the mover. A: prior .5, 4 visits, Q .5; B: prior
 		// .3, unvisited; C: prior .2, 2 visits, Q -.25 (all mover's view).
 		handTree(s, mover, 7, 0, [][4]float32{{0.5, 4, sg * 2, 0}, {0.3, 0, 0, 0}, {0.2, 2, sg * -0.5, 0}})
-		s.nodes[0].v = sg * 0.2
+		s.nd(0).v = sg * 0.2
 		vmix := (0.2 + 6*(0.5*0.5+0.2*-0.25)/0.7) / 7
 		maxN := s.completedQ(0)
 		if maxN != 4 {
@@ -142,7 +142,7 @@ func TestCompletedQ(t *testing.T) {
 		}
 		// No child visited: the value mix is the root's own value.
 		handTree(s, mover, 1, 0, [][4]float32{{0.5, 0, 0, 0}, {0.5, 0, 0, 0}})
-		s.nodes[0].v = sg * -0.6
+		s.nd(0).v = sg * -0.6
 		s.completedQ(0)
 		if got := s.cq[1]; math.Abs(float64(got)-0.2) > 1e-6 {
 			t.Errorf("mover %v: unvisited with no visited sibling: %v, want (−0.6+1)/2", mover, got)
@@ -171,7 +171,7 @@ func TestImprovedPolicy(t *testing.T) {
 		}
 		mover := env.Player(rng.IntN(2))
 		handTree(s, mover, int32(total)+1, 0, kids)
-		s.nodes[0].v = 2*rng.Float32() - 1
+		s.nd(0).v = 2*rng.Float32() - 1
 		maxN := float64(s.completedQ(0))
 		cq := slices.Clone(s.cq[:k])
 		pi := s.improved(0)
@@ -249,13 +249,13 @@ func TestGumbelSolver(t *testing.T) {
 			checkTree(t, s)
 			if s.Root().Proof != Unproven {
 				proven++
-				if want := proofOf(val[i].r, k.ToMove()); s.Root().Proof != want {
+				if want := proofOf(val[i].Result, k.ToMove()); s.Root().Proof != want {
 					t.Fatalf("%s: root proven %v, minimax says %v", k, s.Root().Proof, want)
 				}
 			}
 			next := *k
 			next.Apply(s.Choose(0))
-			if s.Root().Proof == ProvenWin && minimax(&next, memo).r != env.WinFor(k.ToMove()) {
+			if s.Root().Proof == ProvenWin && minimax(&next, memo).Result != env.WinFor(k.ToMove()) {
 				t.Errorf("%s: proven won, but the Gumbel search plays a losing move", k)
 			}
 		}
@@ -278,7 +278,7 @@ func TestPickImprovedByHand(t *testing.T) {
 		t.Errorf("picked %d, want 3", got)
 	}
 	// Now C is a proven loss: with the solver it is skipped.
-	s.nodes[3].proven = env.WhiteWins
+	s.nd(3).proven = env.WhiteWins
 	if got := s.pickImproved(0); got == 3 {
 		t.Error("picked a proven loss")
 	}
@@ -293,20 +293,20 @@ func TestPolicyProofs(t *testing.T) {
 		s := newTest(kala3, Uniform{}, cfg, 1)
 		pol := make([]float32, 3)
 		handTree(s, env.White, 31, 0, [][4]float32{{0.4, 20, 2, 0}, {0.3, 6, 1, 0}, {0.3, 4, 0, 0}})
-		s.nodes[1].proven = env.BlackWins
+		s.nd(1).proven = env.BlackWins
 		s.Policy(pol)
 		if pol[0] != 0 || math.Abs(float64(pol[1]+pol[2]-1)) > 1e-6 {
 			t.Errorf("%s: policy %v with move 0 lost, want no weight on it", kind, pol)
 		}
-		for c := 1; c <= 3; c++ {
-			s.nodes[c].proven = env.BlackWins
+		for c := int32(1); c <= 3; c++ {
+			s.nd(c).proven = env.BlackWins
 		}
-		s.nodes[0].proven = env.BlackWins
+		s.nd(0).proven = env.BlackWins
 		s.Policy(pol)
 		if pol[0] == 0 || pol[1] == 0 {
 			t.Errorf("%s: policy %v with every move lost, want weight kept", kind, pol)
 		}
-		s.nodes[0].proven, s.nodes[2].proven, s.nodes[3].proven = env.Draw, env.Draw, env.Draw
+		s.nd(0).proven, s.nd(2).proven, s.nd(3).proven = env.Draw, env.Draw, env.Draw
 		s.Policy(pol)
 		if pol[0] != 0 || pol[1] != 0.5 || pol[2] != 0.5 {
 			t.Errorf("%s: drawn root: policy %v, want [0 .5 .5]", kind, pol)
@@ -359,7 +359,7 @@ func TestGumbelExtraTurnValues(t *testing.T) {
 		checkTree(t, s)
 		extra := 0
 		walk(s, 0, func(idx int32) {
-			nd := &s.nodes[idx]
+			nd := s.nd(idx)
 			if nd.flags&expanded == 0 {
 				return
 			}
@@ -373,7 +373,7 @@ func TestGumbelExtraTurnValues(t *testing.T) {
 				if math.Abs(float64(s.cq[c-lo]-want)) > 1e-4 {
 					t.Fatalf("%s: node %d (mover %v) child %d completed Q %v, want %v", pos, idx, nd.mover, c, s.cq[c-lo], want)
 				}
-				if s.nodes[c].flags&reached != 0 && s.nodes[c].mover == nd.mover {
+				if s.nd(c).flags&reached != 0 && s.nd(c).mover == nd.mover {
 					extra++
 				}
 			}

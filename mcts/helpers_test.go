@@ -19,35 +19,43 @@ func newTest(spec *env.Spec, ev Evaluator, cfg Config, seed uint64) *Search {
 // it).
 func checkTree(t *testing.T, s *Search) {
 	t.Helper()
-	for i := range s.nodes {
-		nd := &s.nodes[i]
+	if int(s.used) > s.cfg.MaxNodes {
+		t.Fatalf("arena uses %d nodes, MaxNodes %d", s.used, s.cfg.MaxNodes)
+	}
+	walk(s, 0, func(i int32) {
+		nd := s.nd(i)
 		if nd.vl != 0 || nd.flags&pending != 0 {
 			t.Fatalf("node %d: vl %d flags %b after Run", i, nd.vl, nd.flags)
 		}
 		if nd.kids == 0 {
-			continue
+			return
 		}
 		lo, hi := nd.children()
-		if lo <= int32(i) || int(hi) > len(s.nodes) {
-			t.Fatalf("node %d: children %d..%d outside arena of %d", i, lo, hi, len(s.nodes))
+		if lo <= i || hi > s.used || lo>>chunkBits != (hi-1)>>chunkBits {
+			t.Fatalf("node %d: children %d..%d outside arena of %d or across chunks", i, lo, hi, s.used)
+		}
+		for c := lo; c < hi; c++ {
+			if ch := s.nd(c); ch.vl != 0 || ch.flags&pending != 0 {
+				t.Fatalf("node %d: vl %d flags %b after Run", c, ch.vl, ch.flags)
+			}
 		}
 		sum := int32(0)
 		for c := lo; c < hi; c++ {
-			sum += s.nodes[c].n
+			sum += s.nd(c).n
 		}
 		if nd.flags&expanded != 0 && (nd.n < 1+sum || (nd.proven == env.Ongoing && nd.n != 1+sum)) {
 			t.Fatalf("node %d: %d visits, children %d, proven %v", i, nd.n, sum, nd.proven)
 		}
-	}
+	})
 }
 
 // walk calls f on every reached node of the tree below idx, with its depth
 // in plies from idx.
 func walk(s *Search, idx int32, f func(idx int32)) {
 	f(idx)
-	lo, hi := s.nodes[idx].children()
+	lo, hi := s.nd(idx).children()
 	for c := lo; c < hi; c++ {
-		if s.nodes[c].flags&reached != 0 {
+		if s.nd(c).flags&reached != 0 {
 			walk(s, c, f)
 		}
 	}
@@ -100,7 +108,7 @@ func endgames(n int, seed uint64) ([]*kala, []solved) {
 			moves := k.Legal(buf[:0])
 			k.Apply(moves[rng.IntN(len(moves))])
 			v := minimax(k, memo)
-			if k.Result() != env.Ongoing || v.r != env.WinFor(k.ToMove()) || !hasLosingMove(k, memo) {
+			if k.Result() != env.Ongoing || v.Result != env.WinFor(k.ToMove()) || !hasLosingMove(k, memo) {
 				continue
 			}
 			c := *k
@@ -117,7 +125,7 @@ func hasLosingMove(k *kala, memo map[kala]solved) bool {
 	for _, a := range k.Legal(buf[:0]) {
 		c := *k
 		c.Apply(a)
-		if minimax(&c, memo).r == env.WinFor(k.ToMove().Other()) {
+		if minimax(&c, memo).Result == env.WinFor(k.ToMove().Other()) {
 			return true
 		}
 	}

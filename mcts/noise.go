@@ -10,7 +10,7 @@ import (
 // quiet: then a later Run on the same root still draws it. A Gumbel search
 // has no root noise: its Gumbel draws explore.
 func (s *Search) rootNoise() {
-	root := &s.nodes[0]
+	root := s.nd(0)
 	if s.noised || s.quiet || root.flags&expanded == 0 || s.cfg.Kind == Gumbel {
 		return
 	}
@@ -23,7 +23,7 @@ func (s *Search) rootNoise() {
 	dirichlet(s.rng, alpha, eta)
 	lo, hi := root.children()
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		ch.prior = (1-w)*ch.prior + w*float32(eta[c-lo])
 	}
 }

@@ -52,7 +52,9 @@ type Stats struct {
 	Proof  Proof      // from Mover's view
 	Depth  int        // plies to the end under the proof, when proven
 	Nodes  int        // arena nodes in use
-	Full   bool       // the arena filled up during the last Run
+	Full   bool       // the arena filled up during the last Run: the tree stopped growing
+	Sims   int        // simulations the last Run added (this search's own work)
+	Used   float32    // the arena's use, 0..1 of Config.MaxNodes
 }
 
 // ChildStats describes one root action.
@@ -67,34 +69,35 @@ type ChildStats struct {
 
 // Root returns the root's statistics.
 func (s *Search) Root() Stats {
-	r := &s.nodes[0]
+	r := s.nd(0)
 	return Stats{
 		Mover: r.mover, Visits: int(r.n), Value: r.q(r.mover),
 		Proof: proofOf(r.proven, r.mover), Depth: int(r.depth),
-		Nodes: len(s.nodes), Full: s.full,
+		Nodes: int(s.used), Full: s.full, Sims: s.added,
+		Used: float32(s.used) / float32(s.cfg.MaxNodes),
 	}
 }
 
 // RootValue returns the mean value of the root for its mover, in [-1, 1];
 // exact when proven.
 func (s *Search) RootValue() float32 {
-	r := &s.nodes[0]
+	r := s.nd(0)
 	return r.q(r.mover)
 }
 
 // Children appends the statistics of every legal root action to dst, in
 // action order, and returns it; before any search they are all zero.
 func (s *Search) Children(dst []ChildStats) []ChildStats {
-	r := &s.nodes[0]
+	r := s.nd(0)
 	if r.kids == 0 || r.flags&expanded == 0 {
-		for _, a := range s.root.Legal(s.legal[:0]) {
+		for _, a := range s.root.Legal(s.w.legal[:0]) {
 			dst = append(dst, ChildStats{Action: a})
 		}
 		return dst
 	}
 	lo, hi := r.children()
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		dst = append(dst, ChildStats{
 			Action: ch.action, Visits: int(ch.n), Q: ch.q(r.mover), Prior: ch.prior,
 			Proof: proofOf(ch.proven, r.mover), Depth: int(ch.depth),
@@ -115,7 +118,7 @@ func (s *Search) Children(dst []ChildStats) []ChildStats {
 func (s *Search) Policy(dst []float32) {
 	dst = dst[:s.spec.NumActions]
 	clear(dst)
-	r := &s.nodes[0]
+	r := s.nd(0)
 	if r.flags&expanded == 0 {
 		return
 	}
@@ -123,12 +126,12 @@ func (s *Search) Policy(dst []float32) {
 	proof := proofOf(r.proven, r.mover)
 	switch {
 	case proof == ProvenWin:
-		dst[s.nodes[s.best(0)].action] = 1
+		dst[s.nd(s.best(0)).action] = 1
 		return
 	case proof == ProvenDraw && s.cfg.ProofTargets:
 		for c := lo; c < hi; c++ {
-			if s.nodes[c].proven == env.Draw {
-				dst[s.nodes[c].action] = 1
+			if s.nd(c).proven == env.Draw {
+				dst[s.nd(c).action] = 1
 			}
 		}
 		normalize(dst)
@@ -136,7 +139,7 @@ func (s *Search) Policy(dst []float32) {
 	}
 	if s.cfg.Kind == Gumbel {
 		for i, p := range s.improved(0) {
-			dst[s.nodes[lo+int32(i)].action] = p
+			dst[s.nd(lo+int32(i)).action] = p
 		}
 	} else {
 		s.visitShares(dst)
@@ -149,13 +152,13 @@ func (s *Search) Policy(dst []float32) {
 // visitShares writes each root child's share of the children's visits, or
 // its prior when none has a visit.
 func (s *Search) visitShares(dst []float32) {
-	lo, hi := s.nodes[0].children()
+	lo, hi := s.nd(0).children()
 	var sum float32
 	for c := lo; c < hi; c++ {
-		sum += float32(s.nodes[c].n)
+		sum += float32(s.nd(c).n)
 	}
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		if sum > 0 {
 			dst[ch.action] = float32(ch.n) / sum
 		} else {
@@ -168,14 +171,14 @@ func (s *Search) visitShares(dst []float32) {
 // every child is lost, and renormalises; when nothing is left it spreads
 // the target over the others by prior, or evenly.
 func (s *Search) dropLosses(dst []float32) {
-	r := &s.nodes[0]
+	r := s.nd(0)
 	lo, hi := r.children()
 	if e := s.eligible(true); e == 0 || e == int(r.kids) {
 		return
 	}
 	for c := lo; c < hi; c++ {
 		if s.lost(c, r.mover) {
-			dst[s.nodes[c].action] = 0
+			dst[s.nd(c).action] = 0
 		}
 	}
 	if normalize(dst) {
@@ -183,7 +186,7 @@ func (s *Search) dropLosses(dst []float32) {
 	}
 	for pass := 0; pass < 2; pass++ {
 		for c := lo; c < hi; c++ {
-			if ch := &s.nodes[c]; !s.lost(c, r.mover) {
+			if ch := s.nd(c); !s.lost(c, r.mover) {
 				dst[ch.action] = ch.prior
 				if pass == 1 {
 					dst[ch.action] = 1
@@ -221,33 +224,33 @@ func normalize(dst []float32) bool {
 // sequential halving kept (its Gumbel draws are the exploration). It
 // panics when the root was never searched or is terminal.
 func (s *Search) Choose(temp float32) env.Action {
-	r := &s.nodes[0]
+	r := s.nd(0)
 	if r.flags&expanded == 0 {
 		panic("mcts: Choose on a root that is terminal or was not searched")
 	}
 	best := s.best(0)
-	bp := proofOf(s.nodes[best].proven, r.mover)
+	bp := proofOf(s.nd(best).proven, r.mover)
 	switch {
 	case bp == ProvenWin || bp == ProvenLoss:
-		return s.nodes[best].action
+		return s.nd(best).action
 	case s.cfg.Kind == Gumbel:
-		return s.nodes[s.gumbelWinner()].action
+		return s.nd(s.gumbelWinner()).action
 	case temp <= 0:
-		return s.nodes[best].action
+		return s.nd(best).action
 	}
-	return s.sample(temp, s.nodes[best].action)
+	return s.sample(temp, s.nd(best).action)
 }
 
 // sample draws a root action among those not proven lost, with weights
 // (visits/maxVisits)^(1/temp); it returns fallback when no action has a
 // visit.
 func (s *Search) sample(temp float32, fallback env.Action) env.Action {
-	r := &s.nodes[0]
+	r := s.nd(0)
 	lo, hi := r.children()
 	var maxN int32
 	for c := lo; c < hi; c++ {
 		if !s.lost(c, r.mover) {
-			maxN = max(maxN, s.nodes[c].n)
+			maxN = max(maxN, s.nd(c).n)
 		}
 	}
 	if maxN == 0 {
@@ -257,7 +260,7 @@ func (s *Search) sample(temp float32, fallback env.Action) env.Action {
 		if s.lost(c, r.mover) {
 			return 0
 		}
-		return math.Pow(float64(s.nodes[c].n)/float64(maxN), 1/float64(temp))
+		return math.Pow(float64(s.nd(c).n)/float64(maxN), 1/float64(temp))
 	}
 	var total float64
 	for c := lo; c < hi; c++ {
@@ -267,7 +270,7 @@ func (s *Search) sample(temp float32, fallback env.Action) env.Action {
 	for c := lo; c < hi; c++ {
 		if w := weight(c); w > 0 {
 			if x -= w; x < 0 {
-				return s.nodes[c].action
+				return s.nd(c).action
 			}
 		}
 	}
@@ -276,17 +279,17 @@ func (s *Search) sample(temp float32, fallback env.Action) env.Action {
 
 // lost reports whether child c is a proven loss for p.
 func (s *Search) lost(c int32, p env.Player) bool {
-	return proofOf(s.nodes[c].proven, p) == ProvenLoss
+	return proofOf(s.nd(c).proven, p) == ProvenLoss
 }
 
 // best returns the best child of the expanded node idx for its mover:
 // proven wins first (shortest), then unproven and drawn children by
 // visits, then Q, then prior, then proven losses (longest).
 func (s *Search) best(idx int32) int32 {
-	lo, hi := s.nodes[idx].children()
+	lo, hi := s.nd(idx).children()
 	b := lo
 	for c := lo + 1; c < hi; c++ {
-		if s.better(c, b, s.nodes[idx].mover) {
+		if s.better(c, b, s.nd(idx).mover) {
 			b = c
 		}
 	}
@@ -295,7 +298,7 @@ func (s *Search) best(idx int32) int32 {
 
 // better reports whether child a is a better move than child b for p.
 func (s *Search) better(a, b int32, p env.Player) bool {
-	na, nb := &s.nodes[a], &s.nodes[b]
+	na, nb := s.nd(a), s.nd(b)
 	ca, cb := rank(proofOf(na.proven, p)), rank(proofOf(nb.proven, p))
 	switch {
 	case ca != cb:
@@ -326,12 +329,12 @@ func rank(p Proof) int {
 // PV appends the principal variation to dst and returns it: from the root,
 // the best child (as Choose with temp 0) while it has visits.
 func (s *Search) PV(dst []env.Action) []env.Action {
-	for idx := int32(0); s.nodes[idx].flags&expanded != 0; {
+	for idx := int32(0); s.nd(idx).flags&expanded != 0; {
 		c := s.best(idx)
-		if s.nodes[c].n == 0 {
+		if s.nd(c).n == 0 {
 			break
 		}
-		dst = append(dst, s.nodes[c].action)
+		dst = append(dst, s.nd(c).action)
 		idx = c
 	}
 	return dst

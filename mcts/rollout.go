@@ -6,20 +6,20 @@ import "kumalak/env"
 // random games of these games are a few hundred plies at most.
 const maxRolloutPlies = 4096
 
-// rollouts plays Config.Rollouts random games from scratch's position and
+// rollouts plays Config.Rollouts random games from st on w's board and
 // returns their mean result from White's view.
-func (s *Search) rollouts() float32 {
+func (s *Search) rollouts(w *worker, st env.State) float32 {
 	var sum float32
 	for range s.cfg.Rollouts {
-		s.play.CopyFrom(s.scratch)
+		w.play.CopyFrom(st)
 		for range maxRolloutPlies {
-			legal := s.play.Legal(s.legal[:0])
+			legal := w.play.Legal(w.legal[:0])
 			if len(legal) == 0 {
 				break
 			}
-			s.play.Apply(legal[s.rng.IntN(len(legal))])
+			w.play.Apply(legal[w.rng.IntN(len(legal))])
 		}
-		sum += s.play.Result().Value(env.White)
+		sum += w.play.Result().Value(env.White)
 	}
 	return sum / float32(s.cfg.Rollouts)
 }

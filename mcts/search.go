@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"kumalak/env"
 )
 
 // Search is one PUCT search tree over positions of one game. It is not safe
-// for concurrent use: run one Search per goroutine.
+// for concurrent use: run one Search per goroutine. With SetThreads it
+// searches its tree on several goroutines inside Run.
 type Search struct {
 	spec *env.Spec
 	ev   Evaluator
@@ -21,28 +23,71 @@ type Search struct {
 	// oracle, when set, proves the positions it knows (SetOracle).
 	oracle Oracle
 
-	root    env.State // the root position
-	scratch env.State // the root replayed down the current path
-	play    env.State // rollout board
-	nodes   []node    // the arena; nodes[0] is the root
-	spare   []node    // the other arena, for compaction on Advance
-	noised  bool      // root noise applied (or not wanted) for this root
-	quiet   bool      // the current Run adds no root noise (Limits.NoNoise)
-	full    bool      // the arena could not hold a new leaf's children
+	root   env.State // the root position
+	chunks [][]node  // the arena (see node.go); node 0 is the root
+	used   int32     // arena nodes in use, chunk-end padding included
+	noised bool      // root noise applied (or not wanted) for this root
+	quiet  bool      // the current Run adds no root noise (Limits.NoNoise)
+	full   bool      // the arena could not hold a new leaf's children during the last Run
+	added  int       // simulations completed by the last Run
 
-	legal []env.Action // Legal buffer, cap NumActions
-	eta   []float64    // noise buffer, len NumActions
-	g     gumbelRoot   // the Gumbel search's state for the current root
-	cq    []float32    // completed Q buffer, len NumActions
-	pi    []float32    // improved policy buffer, len NumActions
+	eta []float64  // noise buffer, len NumActions
+	g   gumbelRoot // the Gumbel search's state for the current root
+	cq  []float32  // completed Q buffer, len NumActions
+	pi  []float32  // improved policy buffer, len NumActions
 
-	// Leaves awaiting evaluation: slot i has leaf[i] and the path
-	// path[off[i]:off[i+1]] from the root to it, and rows i of the buffers.
+	w  *worker   // the descent state of the calling goroutine
+	ws []*worker // with SetThreads(n > 1): n workers, ws[0] == w
+
+	// Shared by the workers of a threaded Run, under mu.
+	mu       sync.Mutex
+	cond     *sync.Cond // signalled when a batch is backed up or the Run ends
+	inflight int        // leaves gathered and not yet backed up
+	stop     bool       // the Run is over
+	err      error      // the first evaluator failure
+}
+
+// worker is what one goroutine needs to descend and evaluate: its own
+// replay board, buffers and evaluator. Leaves awaiting evaluation: slot i
+// has leaf[i] and the path path[off[i]:off[i+1]] from the root to it, and
+// rows i of the buffers.
+type worker struct {
+	ev      Evaluator
+	rng     *rand.Rand // rollouts
+	scratch env.State  // the root replayed down the current path
+	play    env.State  // rollout board
+	legal   []env.Action
+
 	npend                     int
 	leaf                      []int32
 	off                       []int32
 	path                      []int32
 	obs, mask, priors, values []float32
+	boards                    []env.State // threaded rollouts: leaf positions, played out outside the lock
+}
+
+// newWorker returns a worker for spec with batch slots; boards are made
+// for threaded rollouts.
+func newWorker(spec *env.Spec, ev Evaluator, rng *rand.Rand, batch int, boards bool) *worker {
+	na := spec.NumActions
+	w := &worker{
+		ev: ev, rng: rng, scratch: spec.New(), play: spec.New(),
+		legal:  make([]env.Action, 0, na),
+		leaf:   make([]int32, batch),
+		off:    make([]int32, 1, batch+1),
+		path:   make([]int32, 0, 64*batch),
+		obs:    make([]float32, batch*spec.ObsLen),
+		mask:   make([]float32, batch*na),
+		priors: make([]float32, batch*na),
+		values: make([]float32, batch),
+	}
+	if boards {
+		w.boards = make([]env.State, batch)
+		for i := range w.boards {
+			w.boards[i] = spec.New()
+		}
+	}
+	return w
 }
 
 // New returns a search for spec's game, rooted at the start position. ev
@@ -62,51 +107,93 @@ func New(spec *env.Spec, ev Evaluator, cfg Config, rng *rand.Rand) *Search {
 	case spec.NumActions < 1 || spec.NumActions > math.MaxUint8+1:
 		panic(fmt.Sprintf("mcts: %s has %d actions, want 1..256", spec.Name, spec.NumActions))
 	}
-	b, na := cfg.Batch, spec.NumActions
+	na := spec.NumActions
 	s := &Search{
 		spec: spec, ev: ev, cfg: cfg, rng: rng,
-		root: spec.New(), scratch: spec.New(), play: spec.New(),
-		nodes:  make([]node, 0, min(cfg.MaxNodes, 4096)),
-		legal:  make([]env.Action, 0, na),
-		eta:    make([]float64, na),
-		g:      newGumbelRoot(na),
-		cq:     make([]float32, na),
-		pi:     make([]float32, na),
-		leaf:   make([]int32, b),
-		off:    make([]int32, 1, b+1),
-		path:   make([]int32, 0, 64*b),
-		obs:    make([]float32, b*spec.ObsLen),
-		mask:   make([]float32, b*na),
-		priors: make([]float32, b*na),
-		values: make([]float32, b),
+		root: spec.New(),
+		g:    newGumbelRoot(na),
+		eta:  make([]float64, na),
+		cq:   make([]float32, na),
+		pi:   make([]float32, na),
+		w:    newWorker(spec, ev, rng, cfg.Batch, false),
 	}
+	s.cond = sync.NewCond(&s.mu)
 	s.Reset(s.root)
 	return s
 }
 
+// SetThreads makes Run search on n goroutines (n >= 1) sharing the tree,
+// each gathering Config.Batch leaves with virtual loss and evaluating them
+// outside the tree's lock: the calling goroutine with the search's own
+// Evaluator, each other with one that eval returns (called n-1 times; it
+// may return nil for pure MCTS). Evaluators must not share state unless
+// safe for concurrent use. With n = 1 Run is sequential and takes no lock.
+func (s *Search) SetThreads(n int, eval func() Evaluator) error {
+	if n < 1 || n > 1024 {
+		return fmt.Errorf("mcts: threads %d out of range 1..1024", n)
+	}
+	if n == 1 {
+		s.ws = nil
+		return nil
+	}
+	ws := []*worker{newWorker(s.spec, s.ev, rand.New(rand.NewPCG(s.rng.Uint64(), s.rng.Uint64())), s.cfg.Batch, s.ev == nil)}
+	for range n - 1 {
+		ev := eval()
+		if ev == nil && s.cfg.Rollouts == 0 {
+			return errors.New("mcts: threads: a nil Evaluator needs Config.Rollouts > 0")
+		}
+		rng := rand.New(rand.NewPCG(s.rng.Uint64(), s.rng.Uint64()))
+		ws = append(ws, newWorker(s.spec, ev, rng, s.cfg.Batch, ev == nil))
+	}
+	s.ws = ws
+	return nil
+}
+
+// Threads returns the goroutines Run searches on.
+func (s *Search) Threads() int { return max(1, len(s.ws)) }
+
 // Config returns the search's settings.
 func (s *Search) Config() Config { return s.cfg }
+
+// SetMaxNodes bounds the arena at n nodes (as Config.MaxNodes); a tree
+// already larger is dropped, keeping the root.
+func (s *Search) SetMaxNodes(n int) error {
+	c := s.cfg
+	c.MaxNodes = n
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	s.cfg = c
+	if int(s.used) > n {
+		s.chunks = nil
+		s.Reset(env.Clone(s.root))
+	}
+	return nil
+}
 
 // Reset makes st the root and clears the tree. It keeps no reference to st.
 func (s *Search) Reset(st env.State) {
 	s.root.CopyFrom(st)
-	s.nodes = append(s.nodes[:0], node{prior: 1, mover: st.ToMove(), flags: reached})
-	if r := st.Result(); r != env.Ongoing {
-		s.nodes[0].proven = r
-		s.nodes[0].v = r.Value(env.White)
+	s.used = 0
+	r, _ := s.alloc(1)
+	*s.nd(r) = node{prior: 1, mover: st.ToMove(), flags: reached}
+	if res := st.Result(); res != env.Ongoing {
+		s.nd(0).proven = res
+		s.nd(0).v = res.Value(env.White)
 	}
 	s.noised, s.full = false, false
 	s.g.clear()
 }
 
 // Advance moves the root to next, the position after playing a at the
-// root, keeping the subtree under a with its visits (tree reuse). When the
-// tree has no such subtree, or next is not the position a leads to, it
-// resets to next instead. Positions are compared by env.Hasher hashes when
-// the game has them, else by position strings (which allocate).
+// root, keeping the subtree under a with its visits (tree reuse) and
+// freeing the rest. When the tree has no such subtree, or next is not the
+// position a leads to, it resets to next instead. Positions are compared
+// by env.Hasher hashes when the game has them, else by position strings
+// (which allocate).
 func (s *Search) Advance(a env.Action, next env.State) {
 	c := s.childOf(0, a)
-	if c < 0 || s.nodes[c].flags&reached == 0 || s.nodes[c].kids == 0 || !s.leadsTo(a, next) {
+	if c < 0 || s.nd(c).flags&reached == 0 || s.nd(c).kids == 0 || !s.leadsTo(a, next) {
 		s.Reset(next)
 		return
 	}
@@ -118,19 +205,23 @@ func (s *Search) Advance(a env.Action, next env.State) {
 
 // leadsTo reports whether playing a at the root gives next (env.Same).
 func (s *Search) leadsTo(a env.Action, next env.State) bool {
-	s.scratch.CopyFrom(s.root)
-	s.scratch.Apply(a)
-	return env.Same(s.scratch, next)
+	sc := s.w.scratch
+	sc.CopyFrom(s.root)
+	sc.Apply(a)
+	return env.Same(sc, next)
 }
 
 // Run searches from the root until lim is reached, the root is proven
-// (with Solver, or terminal), the arena is full, or ctx is done. Sims
-// counts simulations added by this call; Visits counts the root's visits,
-// those kept from Advance or an earlier Run included. A Gumbel search
-// plans its sequential halving for the simulations this call may add, so
-// it needs Sims or Visits. A cancelled ctx returns its error; an Evaluator
-// error is returned wrapped. Either way the tree stays consistent and
-// usable.
+// (with Solver, or terminal), or ctx is done. Sims counts simulations
+// added by this call; Visits counts the root's visits, those kept from
+// Advance or an earlier Run included. A Gumbel search plans its
+// sequential halving for the simulations this call may add, so it needs
+// Sims or Visits. When the arena is full (MaxNodes) the tree stops
+// growing but the search goes on (Stats.Full): a leaf that finds no room
+// for its children is valued by the evaluator alone, and later visits to
+// it back up that value again. A cancelled ctx returns its error; an
+// Evaluator error is returned wrapped. Either way the tree stays
+// consistent and usable.
 func (s *Search) Run(ctx context.Context, lim Limits) error {
 	if err := lim.validate(); err != nil {
 		return err
@@ -145,30 +236,126 @@ func (s *Search) Run(ctx context.Context, lim Limits) error {
 	if lim.Time > 0 {
 		deadline = time.Now().Add(lim.Time)
 	}
-	s.quiet = lim.NoNoise
-	for done := 0; ; {
+	s.quiet, s.added = lim.NoNoise, 0
+	if len(s.ws) > 1 {
+		return s.runThreads(ctx, lim, deadline)
+	}
+	for {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("mcts: run: %w", err)
 		}
-		if s.nodes[0].proven != env.Ongoing || s.full || (lim.Time > 0 && !time.Now().Before(deadline)) {
+		if s.over(lim, deadline) {
 			return nil
 		}
 		k := s.cfg.Batch
 		if lim.Sims > 0 || lim.Visits > 0 {
-			k = min(k, s.budget(lim, done))
+			k = min(k, s.budget(lim, s.added))
 		}
 		if k <= 0 {
 			return nil
 		}
-		n, err := s.step(k)
+		n, err := s.step(s.w, k)
 		if err != nil {
 			return err
 		}
 		if n == 0 {
 			return nil
 		}
-		done += n
+		s.added += n
 	}
+}
+
+// runThreads is Run on the workers of SetThreads: each gathers a batch
+// under the lock, evaluates it without, and backs it up under the lock.
+func (s *Search) runThreads(ctx context.Context, lim Limits, deadline time.Time) error {
+	s.stop, s.err, s.inflight = false, nil, 0
+	var wg sync.WaitGroup
+	for _, w := range s.ws[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.work(ctx, w, lim, deadline)
+		}()
+	}
+	s.work(ctx, s.ws[0], lim, deadline)
+	wg.Wait()
+	if s.err != nil {
+		return s.err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("mcts: run: %w", err)
+	}
+	return nil
+}
+
+// work is one worker's loop of a threaded Run.
+func (s *Search) work(ctx context.Context, w *worker, lim Limits, deadline time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		if s.stop || ctx.Err() != nil || s.over(lim, deadline) {
+			s.halt()
+			return
+		}
+		k := s.cfg.Batch
+		if lim.Sims > 0 || lim.Visits > 0 {
+			k = min(k, s.budget(lim, s.added+s.inflight))
+		}
+		if k <= 0 {
+			if s.inflight == 0 {
+				s.halt()
+				return
+			}
+			s.cond.Wait() // the others' leaves may end the budget
+			continue
+		}
+		exact := s.gather(w, k)
+		s.added += exact
+		if w.npend == 0 {
+			if exact == 0 {
+				if s.inflight == 0 {
+					s.halt() // nothing to search (cannot happen below an unproven root)
+					return
+				}
+				s.cond.Wait() // every path ends at a leaf another worker evaluates
+			}
+			continue
+		}
+		s.inflight += w.npend
+		s.mu.Unlock()
+		err := s.evaluate(w)
+		s.mu.Lock()
+		s.inflight -= w.npend
+		if err != nil {
+			s.abort(w)
+			if s.err == nil {
+				s.err = err
+			}
+			s.halt()
+			return
+		}
+		s.finish(w)
+		s.added += w.npend
+		w.npend = 0
+		s.cond.Broadcast()
+	}
+}
+
+// MaxVisits bounds the root's visits: Run stops there (a long search in a
+// full arena adds visits quickly), far below the counters' overflow.
+const MaxVisits = 1 << 30
+
+// over reports whether Run must stop before another batch: the root is
+// proven, the time is up, or the root has MaxVisits.
+func (s *Search) over(lim Limits, deadline time.Time) bool {
+	r := s.nd(0)
+	return r.proven != env.Ongoing || r.n+r.vl >= MaxVisits-int32(s.cfg.Batch) || (lim.Time > 0 && !time.Now().Before(deadline))
+}
+
+// halt ends a threaded Run for every worker (under mu).
+func (s *Search) halt() {
+	s.stop = true
+	s.cond.Broadcast()
 }
 
 // budget returns the simulations lim still allows after done of this
@@ -179,7 +366,7 @@ func (s *Search) budget(lim Limits, done int) int {
 		k = lim.Sims - done
 	}
 	if lim.Visits > 0 {
-		k = min(k, lim.Visits-int(s.nodes[0].n))
+		k = min(k, lim.Visits-int(s.nd(0).n)-int(s.nd(0).vl))
 	}
 	return k
 }
@@ -189,122 +376,142 @@ type leafKind uint8
 
 // Outcomes of one descent.
 const (
-	leafExact     leafKind = iota // valued at once (terminal, proven, or rolled out) and backed up
-	leafPending                   // opened and queued for the evaluator
-	leafCollision                 // reached a leaf already queued in this batch
-	leafFull                      // the arena has no room for the leaf's children
+	leafExact     leafKind = iota // valued at once (terminal, proven, rolled out, or a full arena's valued leaf) and backed up
+	leafPending                   // queued for the evaluator
+	leafCollision                 // reached a leaf already queued
 )
 
-// step runs up to k simulations with one Evaluate call and returns how
-// many completed.
-func (s *Search) step(k int) (int, error) {
-	s.npend, s.path, s.off = 0, s.path[:0], s.off[:1]
-	mark := len(s.nodes)
+// step runs up to k simulations on w with one Evaluate call and returns
+// how many completed.
+func (s *Search) step(w *worker, k int) (int, error) {
+	done := s.gather(w, k)
+	if w.npend == 0 {
+		return done, nil
+	}
+	if err := s.evaluate(w); err != nil {
+		s.abort(w)
+		return done, err
+	}
+	s.finish(w)
+	n := w.npend
+	w.npend = 0
+	return done + n, nil
+}
+
+// gather descends up to k times, queueing leaves on w (w.npend of them)
+// and backing up exact ones at once; it returns how many were exact.
+func (s *Search) gather(w *worker, k int) int {
+	w.npend, w.path, w.off = 0, w.path[:0], w.off[:1]
 	done := 0
-	for misses := 0; done+s.npend < k && misses < k && s.nodes[0].proven == env.Ongoing; {
+	for misses := 0; done+w.npend < k && misses < k && s.nd(0).proven == env.Ongoing; {
 		s.rootNoise()
-		switch s.descend() {
+		switch s.descend(w) {
 		case leafExact:
 			done++
 		case leafCollision:
 			misses++
-		case leafFull:
-			s.full = true
-			misses = k
 		}
 	}
-	if s.npend == 0 {
-		return done, nil
-	}
-	if err := s.evaluate(); err != nil {
-		s.abort(mark)
-		return done, err
-	}
-	s.finish()
-	return done + s.npend, nil
+	return done
 }
 
 // descend walks from the root to a leaf by PUCT, replaying the moves on
-// scratch, and handles the leaf.
-func (s *Search) descend() leafKind {
-	start := len(s.path)
-	s.scratch.CopyFrom(s.root)
+// w's scratch, and handles the leaf.
+func (s *Search) descend(w *worker) leafKind {
+	start := len(w.path)
+	w.scratch.CopyFrom(s.root)
 	fresh := false
 	for idx := int32(0); ; {
-		s.path = append(s.path, idx)
-		nd := &s.nodes[idx]
+		w.path = append(w.path, idx)
+		nd := s.nd(idx)
 		switch {
 		case nd.proven != env.Ongoing:
-			s.backup(s.path[start:], nd.proven.Value(env.White), false)
+			s.backup(w.path[start:], nd.proven.Value(env.White), false)
 			if fresh && s.cfg.Solver {
-				s.prove(s.path[start:])
+				s.prove(w.path[start:])
 			}
-			s.path = s.path[:start]
+			w.path = w.path[:start]
 			return leafExact
 		case nd.flags&pending != 0:
-			s.path = s.path[:start]
+			w.path = w.path[:start]
 			return leafCollision
 		case nd.flags&expanded == 0:
-			return s.open(idx, start)
+			return s.open(w, idx, start)
 		}
 		idx = s.next(idx)
-		s.scratch.Apply(s.nodes[idx].action)
-		if s.nodes[idx].flags&reached == 0 {
-			fresh = s.reach(idx)
+		w.scratch.Apply(s.nd(idx).action)
+		if s.nd(idx).flags&reached == 0 {
+			fresh = s.reach(w, idx)
 		}
 	}
 }
 
-// reach records the mover of a node seen for the first time (scratch holds
-// its position) and values it exactly when terminal; it reports whether
-// the node is terminal.
-func (s *Search) reach(idx int32) bool {
-	nd := &s.nodes[idx]
+// reach records the mover of a node seen for the first time (w's scratch
+// holds its position) and values it exactly when terminal; it reports
+// whether the node is terminal.
+func (s *Search) reach(w *worker, idx int32) bool {
+	nd := s.nd(idx)
 	nd.flags |= reached
-	nd.mover = s.scratch.ToMove()
-	nd.proven = s.scratch.Result()
+	nd.mover = w.scratch.ToMove()
+	nd.proven = w.scratch.Result()
 	nd.v = nd.proven.Value(env.White)
-	return nd.proven != env.Ongoing || s.consult(nd)
+	return nd.proven != env.Ongoing || s.consult(w, nd)
 }
 
-// open creates the children of the unexpanded leaf idx (scratch holds its
-// position; its path starts at path[start]) and either values it by
-// rollouts or queues it for the evaluator.
-func (s *Search) open(idx int32, start int) leafKind {
-	legal := s.scratch.Legal(s.legal[:0])
+// open creates the children of the unexpanded leaf idx (w's scratch holds
+// its position; its path starts at w.path[start]) and either values it by
+// rollouts or queues it for the evaluator. When the arena has no room for
+// the children, the leaf is valued without them: its stored value backed
+// up again when it has one, else rollouts or the evaluator's value.
+func (s *Search) open(w *worker, idx int32, start int) leafKind {
+	legal := w.scratch.Legal(w.legal[:0])
 	if len(legal) == 0 {
-		panic(fmt.Sprintf("mcts: %s: no legal move in unfinished position %s", s.spec.Name, s.scratch))
+		panic(fmt.Sprintf("mcts: %s: no legal move in unfinished position %s", s.spec.Name, w.scratch))
 	}
-	if len(s.nodes)+len(legal) > s.cfg.MaxNodes {
-		s.path = s.path[:start]
-		return leafFull
-	}
-	first := s.grow(legal)
-	nd := &s.nodes[idx]
-	nd.first, nd.kids = first, uint16(len(legal))
-	if s.ev == nil {
-		for c := range legal {
-			s.nodes[first+int32(c)].prior = 1 / float32(len(legal))
+	first, ok := s.grow(legal)
+	if !ok {
+		s.full = true
+		if s.nd(idx).flags&valued != 0 {
+			s.backup(w.path[start:], s.nd(idx).v, false)
+			w.path = w.path[:start]
+			return leafExact
 		}
-		nd.flags |= expanded
-		nd.v = s.rollouts()
-		s.backup(s.path[start:], nd.v, false)
-		s.path = s.path[:start]
+	} else {
+		nd := s.nd(idx)
+		nd.first, nd.kids = first, uint16(len(legal))
+	}
+	if s.ev == nil && w.boards == nil { // sequential rollouts
+		nd := s.nd(idx)
+		if ok {
+			for c := range legal {
+				s.nd(first + int32(c)).prior = 1 / float32(len(legal))
+			}
+			nd.flags |= expanded
+		} else {
+			nd.flags |= valued
+		}
+		nd.v = s.rollouts(w, w.scratch)
+		s.backup(w.path[start:], nd.v, false)
+		w.path = w.path[:start]
 		return leafExact
 	}
-	nd.flags |= pending
-	i, na := s.npend, s.spec.NumActions
-	row := s.mask[i*na : (i+1)*na]
+	s.nd(idx).flags |= pending
+	i, na := w.npend, s.spec.NumActions
+	row := w.mask[i*na : (i+1)*na]
 	clear(row)
 	for _, a := range legal {
 		row[a] = 1
 	}
-	s.scratch.Observe(s.obs[i*s.spec.ObsLen : (i+1)*s.spec.ObsLen])
-	s.leaf[i] = idx
-	s.off = append(s.off, int32(len(s.path)))
-	s.npend++
-	for _, p := range s.path[start:] {
-		s.nodes[p].vl++
+	if w.boards != nil && w.ev == nil {
+		w.boards[i].CopyFrom(w.scratch)
+	} else {
+		w.scratch.Observe(w.obs[i*s.spec.ObsLen : (i+1)*s.spec.ObsLen])
+	}
+	w.leaf[i] = idx
+	w.off = append(w.off, int32(len(w.path)))
+	w.npend++
+	for _, p := range w.path[start:] {
+		s.nd(p).vl++
 	}
 	return leafPending
 }
@@ -329,7 +536,7 @@ func (s *Search) next(idx int32) int32 {
 // count as visits valued -VirtualLoss; unvisited children get first-play
 // urgency; with Solver, proven losses are never picked.
 func (s *Search) pick(idx int32) int32 {
-	p := &s.nodes[idx]
+	p := s.nd(idx)
 	sg := sign(p.mover)
 	sqrtN := float32(math.Sqrt(float64(p.n + p.vl)))
 	fpu := -s.cfg.FPUReduction
@@ -337,9 +544,10 @@ func (s *Search) pick(idx int32) int32 {
 		fpu += sg * p.w / float32(p.n)
 	}
 	lo, hi := p.children()
-	best, bestScore := lo, float32(math.Inf(-1))
-	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+	kids := s.chunks[lo>>chunkBits][lo&chunkMask : (hi-1)&chunkMask+1]
+	best, bestScore := 0, float32(math.Inf(-1))
+	for c := range kids {
+		ch := &kids[c]
 		visits := ch.n + ch.vl
 		var q float32
 		switch {
@@ -357,14 +565,14 @@ func (s *Search) pick(idx int32) int32 {
 			best, bestScore = c, score
 		}
 	}
-	return best
+	return lo + int32(best)
 }
 
 // backup adds one visit valued v (White's view) to every node of path,
 // removing the virtual loss first when inFlight.
 func (s *Search) backup(path []int32, v float32, inFlight bool) {
 	for _, i := range path {
-		nd := &s.nodes[i]
+		nd := s.nd(i)
 		nd.n++
 		nd.w += v
 		if inFlight {
@@ -373,14 +581,24 @@ func (s *Search) backup(path []int32, v float32, inFlight bool) {
 	}
 }
 
-// evaluate calls the evaluator on the queued leaves and checks its values.
-func (s *Search) evaluate() error {
-	n, na := s.npend, s.spec.NumActions
-	err := s.ev.Evaluate(s.obs[:n*s.spec.ObsLen], s.mask[:n*na], s.priors[:n*na], s.values[:n])
+// evaluate values w's queued leaves: the evaluator (its values checked),
+// or for a worker of a threaded pure-MCTS search, rollouts with uniform
+// priors. It touches no node, so a threaded Run calls it unlocked.
+func (s *Search) evaluate(w *worker) error {
+	n, na := w.npend, s.spec.NumActions
+	if w.ev == nil {
+		for i := range n {
+			copy(w.priors[i*na:(i+1)*na], w.mask[i*na:(i+1)*na])
+			b := w.boards[i]
+			w.values[i] = s.rollouts(w, b) * sign(b.ToMove())
+		}
+		return nil
+	}
+	err := w.ev.Evaluate(w.obs[:n*s.spec.ObsLen], w.mask[:n*na], w.priors[:n*na], w.values[:n])
 	if err != nil {
 		return fmt.Errorf("mcts: evaluate: %w", err)
 	}
-	for i, v := range s.values[:n] {
+	for i, v := range w.values[:n] {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return fmt.Errorf("mcts: evaluate: value %v for position %d of %d", v, i, n)
 		}
@@ -388,54 +606,60 @@ func (s *Search) evaluate() error {
 	return nil
 }
 
-// finish expands the queued leaves with their priors and backs up their
-// values.
-func (s *Search) finish() {
+// finish expands w's queued leaves with their priors (those that found no
+// room keep only their value) and backs up their values.
+func (s *Search) finish(w *worker) {
 	na := s.spec.NumActions
-	for i := range s.npend {
-		idx := s.leaf[i]
-		s.setPriors(idx, s.priors[i*na:(i+1)*na])
-		nd := &s.nodes[idx]
-		nd.flags = nd.flags&^pending | expanded
-		v := max(-1, min(1, s.values[i])) * sign(nd.mover)
+	for i := range w.npend {
+		idx := w.leaf[i]
+		nd := s.nd(idx)
+		if nd.kids > 0 {
+			s.setPriors(idx, w.priors[i*na:(i+1)*na])
+			nd.flags |= expanded
+		} else {
+			nd.flags |= valued
+		}
+		nd.flags &^= pending
+		v := max(-1, min(1, w.values[i])) * sign(nd.mover)
 		nd.v = v
-		s.backup(s.path[s.off[i]:s.off[i+1]], v, true)
+		s.backup(w.path[w.off[i]:w.off[i+1]], v, true)
 	}
 }
 
 // setPriors copies the evaluator's priors onto idx's children,
 // renormalised over them (uniform when they sum to nothing).
 func (s *Search) setPriors(idx int32, row []float32) {
-	lo, hi := s.nodes[idx].children()
+	lo, hi := s.nd(idx).children()
 	var sum float32
 	for c := lo; c < hi; c++ {
-		p := row[s.nodes[c].action]
+		ch := s.nd(c)
+		p := row[ch.action]
 		if !(p > 0) || math.IsInf(float64(p), 1) {
 			p = 0
 		}
-		s.nodes[c].prior = p
+		ch.prior = p
 		sum += p
 	}
 	for c := lo; c < hi; c++ {
 		if sum > 0 && !math.IsInf(float64(sum), 1) {
-			s.nodes[c].prior /= sum
+			s.nd(c).prior /= sum
 		} else {
-			s.nodes[c].prior = 1 / float32(hi-lo)
+			s.nd(c).prior = 1 / float32(hi-lo)
 		}
 	}
 }
 
-// abort undoes the queued leaves of a failed batch: virtual loss removed,
-// leaves closed again, their children dropped from the arena.
-func (s *Search) abort(mark int) {
-	for i := range s.npend {
-		for _, p := range s.path[s.off[i]:s.off[i+1]] {
-			s.nodes[p].vl--
+// abort undoes w's queued leaves of a failed batch: virtual loss removed,
+// leaves closed again (their children left unreachable in the arena until
+// the next Reset or Advance).
+func (s *Search) abort(w *worker) {
+	for i := range w.npend {
+		for _, p := range w.path[w.off[i]:w.off[i+1]] {
+			s.nd(p).vl--
 		}
-		nd := &s.nodes[s.leaf[i]]
+		nd := s.nd(w.leaf[i])
 		nd.flags &^= pending
 		nd.first, nd.kids = 0, 0
 	}
-	s.nodes = s.nodes[:mark]
-	s.npend = 0
+	w.npend = 0
 }

@@ -125,12 +125,12 @@ func TestNoise(t *testing.T) {
 		t.Errorf("noisy root priors %+v: sum %v, changed %v", kids, sum, changed)
 	}
 	// Below the root, priors are the evaluator's: uniform.
-	for i := 1; i < len(s.nodes); i++ {
-		nd := &s.nodes[i]
+	for i := int32(1); i < s.used; i++ {
+		nd := s.nd(i)
 		lo, hi := nd.children()
 		for c := lo; c < hi && nd.flags&expanded != 0; c++ {
-			if want := 1 / float32(nd.kids); s.nodes[c].prior != want {
-				t.Fatalf("node %d child prior %v, want %v: noise below the root", i, s.nodes[c].prior, want)
+			if want := 1 / float32(nd.kids); s.nd(c).prior != want {
+				t.Fatalf("node %d child prior %v, want %v: noise below the root", i, s.nd(c).prior, want)
 			}
 		}
 	}
@@ -199,7 +199,7 @@ func TestExtraTurnValues(t *testing.T) {
 			checkTree(t, s)
 			extra, nodes := 0, 0
 			walk(s, 0, func(idx int32) {
-				nd := &s.nodes[idx]
+				nd := s.nd(idx)
 				if nd.proven != env.Ongoing {
 					t.Fatalf("%s: a terminal node; the test needs none", pos)
 				}
@@ -208,7 +208,7 @@ func TestExtraTurnValues(t *testing.T) {
 				}
 				lo, hi := nd.children()
 				for c := lo; c < hi; c++ {
-					if s.nodes[c].flags&reached != 0 && s.nodes[c].mover == nd.mover {
+					if s.nd(c).flags&reached != 0 && s.nd(c).mover == nd.mover {
 						extra++
 					}
 				}
@@ -236,24 +236,26 @@ func TestBackupAcrossExtraTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := s.childOf(0, 2)
-	s.scratch.CopyFrom(s.root)
-	s.scratch.Apply(2)
-	s.reach(c)
-	s.nodes[c].first, s.nodes[c].kids = s.grow([]env.Action{0, 1}), 2
-	s.nodes[c].flags |= expanded
-	g := s.nodes[c].first
-	s.nodes[g].prior, s.nodes[g+1].prior = 0.5, 0.5
-	s.scratch.Apply(0)
-	s.reach(g)
-	if s.nodes[c].mover != env.White || s.nodes[g].mover != env.Black {
-		t.Fatalf("movers %v %v, want w b", s.nodes[c].mover, s.nodes[g].mover)
+	w := s.w
+	w.scratch.CopyFrom(s.root)
+	w.scratch.Apply(2)
+	s.reach(w, c)
+	first, _ := s.grow([]env.Action{0, 1})
+	s.nd(c).first, s.nd(c).kids = first, 2
+	s.nd(c).flags |= expanded
+	g := s.nd(c).first
+	s.nd(g).prior, s.nd(g+1).prior = 0.5, 0.5
+	w.scratch.Apply(0)
+	s.reach(w, g)
+	if s.nd(c).mover != env.White || s.nd(g).mover != env.Black {
+		t.Fatalf("movers %v %v, want w b", s.nd(c).mover, s.nd(g).mover)
 	}
 	// The grandchild's evaluation is +0.8 for Black, its mover.
 	s.backup([]int32{0, c, g}, 0.8*sign(env.Black), false)
-	if q := s.nodes[c].q(env.White); q != -0.8 {
+	if q := s.nd(c).q(env.White); q != -0.8 {
 		t.Errorf("extra-turn child Q for White = %v, want -0.8", q)
 	}
-	if q := s.nodes[g].q(env.Black); q != 0.8 {
+	if q := s.nd(g).q(env.Black); q != 0.8 {
 		t.Errorf("grandchild Q for Black = %v, want 0.8", q)
 	}
 	// pick at the child (White to move) must read Q for White: the visited

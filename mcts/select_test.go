@@ -46,9 +46,11 @@ func TestValidate(t *testing.T) {
 // handTree makes s's arena a root with the given mover and stats and one
 // child per (prior, visits, White-view value sum, visits in flight).
 func handTree(s *Search, mover env.Player, n int32, w float32, kids [][4]float32) {
-	s.nodes = append(s.nodes[:0], node{mover: mover, n: n, w: w, first: 1, kids: uint16(len(kids)), flags: reached | expanded})
+	s.used = 0
+	r, _ := s.alloc(1 + len(kids))
+	*s.nd(r) = node{mover: mover, n: n, w: w, first: 1, kids: uint16(len(kids)), flags: reached | expanded}
 	for i, k := range kids {
-		s.nodes = append(s.nodes, node{action: env.Action(i), prior: k[0], n: int32(k[1]), w: k[2], vl: int32(k[3])})
+		*s.nd(r + 1 + int32(i)) = node{action: env.Action(i), prior: k[0], n: int32(k[1]), w: k[2], vl: int32(k[3])}
 	}
 }
 
@@ -83,7 +85,7 @@ func TestPickVirtualLoss(t *testing.T) {
 	s := newTest(kala3, Uniform{}, DefaultConfig(), 1)
 	// Two equal children; one has two visits in flight and is avoided.
 	handTree(s, env.White, 21, 0, [][4]float32{{0.5, 10, 5, 2}, {0.5, 10, 5, 0}})
-	s.nodes[0].vl = 2
+	s.nd(0).vl = 2
 	if got := s.pick(0); got != 2 {
 		t.Errorf("picked %d, want 2 (the child without virtual loss)", got)
 	}
@@ -133,8 +135,8 @@ func TestPickMatchesFormula(t *testing.T) {
 		mover := env.Player(rng.IntN(2))
 		w := (total + 1) * (2*rng.Float32() - 1)
 		handTree(s, mover, int32(total)+1, w, kids)
-		s.nodes[0].vl = int32(rng.IntN(3))
-		want := refPick(s.cfg, mover, int32(total)+1, s.nodes[0].vl, float64(w), kids)
+		s.nd(0).vl = int32(rng.IntN(3))
+		want := refPick(s.cfg, mover, int32(total)+1, s.nd(0).vl, float64(w), kids)
 		got := int(s.pick(0)) - 1
 		if got == want {
 			continue
@@ -149,7 +151,7 @@ func TestPickMatchesFormula(t *testing.T) {
 func TestPickSkipsProvenLoss(t *testing.T) {
 	s := newTest(kala3, Uniform{}, DefaultConfig(), 1)
 	handTree(s, env.White, 3, 0, [][4]float32{{0.9, 1, -1, 0}, {0.1, 1, -1, 0}})
-	s.nodes[1].proven = env.BlackWins
+	s.nd(1).proven = env.BlackWins
 	if got := s.pick(0); got != 2 {
 		t.Errorf("picked %d, want 2: node 1 is a proven loss", got)
 	}
@@ -202,22 +204,22 @@ func TestChooseTiesAndProofs(t *testing.T) {
 	}
 	// Proven wins beat visits (shortest first); proven losses are avoided.
 	handTree(s, env.White, 61, 0, [][4]float32{{0.2, 50, 0, 0}, {0.2, 3, 3, 0}, {0.2, 5, 5, 0}, {0.4, 2, 0, 0}})
-	s.nodes[2].proven, s.nodes[2].depth = env.WhiteWins, 7
-	s.nodes[3].proven, s.nodes[3].depth = env.WhiteWins, 3
+	s.nd(2).proven, s.nd(2).depth = env.WhiteWins, 7
+	s.nd(3).proven, s.nd(3).depth = env.WhiteWins, 3
 	for _, temp := range []float32{0, 1} {
 		if a := s.Choose(temp); a != 2 {
 			t.Errorf("temp %v: chose %d, want 2 (shortest proven win)", temp, a)
 		}
 	}
-	s.nodes[2].proven, s.nodes[3].proven = env.Ongoing, env.Ongoing
-	s.nodes[1].proven = env.BlackWins
+	s.nd(2).proven, s.nd(3).proven = env.Ongoing, env.Ongoing
+	s.nd(1).proven = env.BlackWins
 	for range 50 {
 		if a := s.Choose(1); a == 0 {
 			t.Fatal("temp 1 sampled a proven loss")
 		}
 	}
-	for c := 1; c <= 4; c++ {
-		s.nodes[c].proven, s.nodes[c].depth = env.BlackWins, uint16(c)
+	for c := int32(1); c <= 4; c++ {
+		s.nd(c).proven, s.nd(c).depth = env.BlackWins, uint16(c)
 	}
 	if a := s.Choose(1); a != 3 {
 		t.Errorf("all lost: chose %d, want 3 (longest loss)", a)

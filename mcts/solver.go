@@ -23,7 +23,7 @@ func (s *Search) prove(path []int32) {
 // children are proven, a draw when one is a draw (shortest), else a loss
 // (longest). It reports whether idx became proven.
 func (s *Search) tryProve(idx int32) bool {
-	nd := &s.nodes[idx]
+	nd := s.nd(idx)
 	if nd.proven != env.Ongoing || nd.kids == 0 {
 		return false
 	}
@@ -32,7 +32,7 @@ func (s *Search) tryProve(idx int32) bool {
 	all := true
 	lo, hi := nd.children()
 	for c := lo; c < hi; c++ {
-		ch := &s.nodes[c]
+		ch := s.nd(c)
 		d := int(ch.depth)
 		switch ch.proven {
 		case env.Ongoing:

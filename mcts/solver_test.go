@@ -23,11 +23,11 @@ func TestSolverMatchesMinimax(t *testing.T) {
 		root := s.Root()
 		if root.Proof != Unproven {
 			proven++
-			if want := proofOf(val[i].r, k.ToMove()); root.Proof != want {
+			if want := proofOf(val[i].Result, k.ToMove()); root.Proof != want {
 				t.Fatalf("%s: root proven %v, minimax says %v", k, root.Proof, want)
 			}
-			if root.Depth < val[i].depth {
-				t.Errorf("%s: proof in %d plies, but the shortest win takes %d", k, root.Depth, val[i].depth)
+			if root.Depth < val[i].Depth {
+				t.Errorf("%s: proof in %d plies, but the shortest win takes %d", k, root.Depth, val[i].Depth)
 			}
 		}
 		for _, c := range s.Children(nil) {
@@ -36,14 +36,14 @@ func TestSolverMatchesMinimax(t *testing.T) {
 			}
 			next := *k
 			next.Apply(c.Action)
-			if want := proofOf(minimax(&next, memo).r, k.ToMove()); c.Proof != want {
+			if want := proofOf(minimax(&next, memo).Result, k.ToMove()); c.Proof != want {
 				t.Fatalf("%s: move %d proven %v, minimax says %v", k, c.Action, c.Proof, want)
 			}
 		}
 		if a := s.Choose(0); root.Proof == ProvenWin {
 			next := *k
 			next.Apply(a)
-			if minimax(&next, memo).r != env.WinFor(k.ToMove()) {
+			if minimax(&next, memo).Result != env.WinFor(k.ToMove()) {
 				t.Errorf("%s: root proven won but Choose plays losing move %d", k, a)
 			}
 		}
@@ -102,8 +102,8 @@ func defend(k *kala, memo map[kala]solved) env.Action {
 		c := *k
 		c.Apply(a)
 		v := minimax(&c, memo)
-		v.depth++
-		if r := rankSolved(v, env.WinFor(k.ToMove()), env.WinFor(k.ToMove().Other())); r > bestRank {
+		v.Depth++
+		if r := v.Rank(k.ToMove()); r > bestRank {
 			best, bestRank = a, r
 		}
 	}
@@ -145,8 +145,8 @@ func TestExtraTurnWin(t *testing.T) {
 	for _, pos := range []string{"1,1,1/0,2,7 4 2 - - w", "1,4,0/3,0,2 4 4 - - b"} {
 		k := mustKala(kala3, pos)
 		m := k.ToMove()
-		if v := minimax(k, memo); v.r != env.WinFor(m) || !extraTurnWinsOnly(k, memo) {
-			t.Fatalf("test position %s: minimax %v, want wins by extra turns only", k, v.r)
+		if v := minimax(k, memo); v.Result != env.WinFor(m) || !extraTurnWinsOnly(k, memo) {
+			t.Fatalf("test position %s: minimax %v, want wins by extra turns only", k, v.Result)
 		}
 		for _, solver := range []bool{true, false} {
 			cfg := DefaultConfig()
@@ -159,7 +159,7 @@ func TestExtraTurnWin(t *testing.T) {
 			a := s.Choose(0)
 			next := *k
 			next.Apply(a)
-			if next.ToMove() != m || minimax(&next, memo).r != env.WinFor(m) {
+			if next.ToMove() != m || minimax(&next, memo).Result != env.WinFor(m) {
 				t.Errorf("%s solver %v: chose %d (%v), want the extra-turn win", pos, solver, a, s.Children(nil))
 			}
 			if solver && s.Root().Proof != ProvenWin {
@@ -177,7 +177,7 @@ func extraTurnWinsOnly(k *kala, memo map[kala]solved) bool {
 	for _, a := range k.Legal(buf[:0]) {
 		c := *k
 		c.Apply(a)
-		win := minimax(&c, memo).r == env.WinFor(k.ToMove())
+		win := minimax(&c, memo).Result == env.WinFor(k.ToMove())
 		if win && c.ToMove() != k.ToMove() {
 			return false
 		}
@@ -201,7 +201,7 @@ func TestRolloutsFindWin(t *testing.T) {
 		checkTree(t, s)
 		next := *k
 		next.Apply(s.Choose(0))
-		if minimax(&next, memo).r == env.WinFor(k.ToMove()) {
+		if minimax(&next, memo).Result == env.WinFor(k.ToMove()) {
 			wins++
 		}
 	}

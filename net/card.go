@@ -36,6 +36,8 @@ type Card struct {
 	ObsVersion    string           `json:"obs_version"`       // observation encoding the network reads
 	Architecture  string           `json:"architecture"`      // Config.Describe of the network
 	TrainedConfig string           `json:"trained_config"`    // the run's config file
+	CPU           string           `json:"cpu,omitempty"`     // the machines the run trained on: processor, cores, inference kernel
+	Command       string           `json:"command,omitempty"` // the command lines that started and resumed the run
 }
 
 // Search holds a model's recommended search settings; zero means "no
@@ -57,6 +59,9 @@ type Match struct {
 	Elo    float64 `json:"elo"`
 	EloLo  float64 `json:"elo_lo"`
 	EloHi  float64 `json:"elo_hi"`
+	// Sims is the network's simulations per move in the match; 0: the
+	// run's evaluation setting (eval.sims).
+	Sims int `json:"sims,omitempty"`
 }
 
 // Rating is an Elo on the anchors' scale (Anchors.Zero = 0).

@@ -18,7 +18,7 @@ const simdPad = 16
 // padding columns, 64-byte aligned, and activations with padded rows.
 type simdNet struct {
 	k                      kernelLevel
-	softmax16              bool // the policy rows go through softmax16 (AVX-512, at most 16 actions)
+	softmax16              bool // the policy rows go through softmax16 or softmax16avx2 (at most 16 actions)
 	in                     simdLayer
 	blocks                 []simdBlock
 	policy, value1, value2 simdLayer
@@ -31,11 +31,17 @@ type simdNet struct {
 
 type simdBlock struct{ fc1, fc2 simdLayer }
 
-// simdLayer is one dense layer y = x·w + b, w stored [in][outPad].
+// simdLayer is one dense layer y = x·w + b, w packed for the kernels of
+// one level: the padded columns cut into tiles (segs), and each tile's
+// weights stored [in][tile width], one tile after the other.
 type simdLayer struct {
 	in, out, outPad int
 	w, b            []float32
+	segs            []simdSeg
 }
+
+// simdSeg is a run of tiles of the same width, c vectors.
+type simdSeg struct{ c, tiles int }
 
 func padWidth(n int) int { return (n + simdPad - 1) / simdPad * simdPad }
 
@@ -44,11 +50,11 @@ func newSimdNet(p *Params, k kernelLevel) *simdNet {
 	wp := padWidth(c.Width)
 	s := &simdNet{
 		k:         k,
-		softmax16: k == kernelAVX512 && c.Actions <= simdPad,
-		in:        newSimdLayer(p, "in.w", "in.b"),
-		policy:    newSimdLayer(p, "policy.w", "policy.b"),
-		value1:    newSimdLayer(p, "value.w1", "value.b1"),
-		value2:    newSimdLayer(p, "value.w2", "value.b2"),
+		softmax16: c.Actions <= simdPad,
+		in:        newSimdLayer(p, k, "in.w", "in.b"),
+		policy:    newSimdLayer(p, k, "policy.w", "policy.b"),
+		value1:    newSimdLayer(p, k, "value.w1", "value.b1"),
+		value2:    newSimdLayer(p, k, "value.w2", "value.b2"),
 		h:         alignedFloats(simdChunk * wp),
 		t:         alignedFloats(simdChunk * wp),
 		u:         alignedFloats(simdChunk * wp),
@@ -58,22 +64,43 @@ func newSimdNet(p *Params, k kernelLevel) *simdNet {
 	}
 	for b := 0; b < c.Blocks; b++ {
 		s.blocks = append(s.blocks, simdBlock{
-			fc1: newSimdLayer(p, fmt.Sprintf("b%d.fc1.w", b), fmt.Sprintf("b%d.fc1.b", b)),
-			fc2: newSimdLayer(p, fmt.Sprintf("b%d.fc2.w", b), fmt.Sprintf("b%d.fc2.b", b)),
+			fc1: newSimdLayer(p, k, fmt.Sprintf("b%d.fc1.w", b), fmt.Sprintf("b%d.fc1.b", b)),
+			fc2: newSimdLayer(p, k, fmt.Sprintf("b%d.fc2.w", b), fmt.Sprintf("b%d.fc2.b", b)),
 		})
 	}
 	return s
 }
 
-// newSimdLayer copies a layer into the padded layout and flushes its
-// subnormal weights.
-func newSimdLayer(p *Params, wName, bName string) simdLayer {
+// newSimdLayer copies a layer into the packed layout of level k and
+// flushes its subnormal weights. The padded width is cut greedily into the
+// widest tiles of k that fit.
+func newSimdLayer(p *Params, k kernelLevel, wName, bName string) simdLayer {
 	w, b := p.Get(wName), p.Get(bName)
 	in, out := w.Shape[0], w.Shape[1]
 	l := simdLayer{in: in, out: out, outPad: padWidth(out)}
+	vec := k.vecFloats()
+	for left := l.outPad / vec; left > 0; {
+		for _, c := range k.tileVecs() {
+			if c <= left {
+				l.segs = append(l.segs, simdSeg{c: c, tiles: left / c})
+				left -= left / c * c
+				break
+			}
+		}
+	}
 	l.w = alignedFloats(in * l.outPad)
-	for i := 0; i < in; i++ {
-		copy(l.w[i*l.outPad:i*l.outPad+out], w.Data[i*out:(i+1)*out])
+	pos, j0 := 0, 0
+	for _, sg := range l.segs {
+		tw := sg.c * vec
+		for range sg.tiles {
+			for i := 0; i < in; i++ {
+				for j := j0; j < min(j0+tw, out); j++ {
+					l.w[pos+i*tw+j-j0] = w.Data[i*out+j]
+				}
+			}
+			pos += in * tw
+			j0 += tw
+		}
 	}
 	l.b = alignedFloats(l.outPad)
 	copy(l.b, b.Data)
@@ -101,8 +128,14 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 		a := c.Actions
 		_ = s.lg[n*ap-1]
 		_ = mask[n*a-1]
-		for r, o := range out {
-			softmax16(&s.lg[r*ap], &mask[r*a], &o[:a][0], a)
+		if s.k == kernelAVX512 {
+			for r, o := range out {
+				softmax16(&s.lg[r*ap], &mask[r*a], &o[:a][0], a)
+			}
+		} else {
+			for r, o := range out {
+				softmax16avx2(&s.lg[r*ap], &mask[r*a], &o[:a][0], a)
+			}
 		}
 	} else {
 		writePolicy(s.lg[:n*ap], ap, mask, out)
@@ -119,7 +152,8 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 // apply computes y = x·w + b (+ res when res is non-nil) for n rows, then
 // reluFlush when relu is set. x has rows of stride xs floats (at least
 // l.in used); y and res have rows of l.outPad. The kernels start from the
-// bias and the residual themselves, so y is only written.
+// bias and the residual themselves, so y is only written. One kernel call
+// per run of same-width tiles does all the rows.
 func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []float32, relu bool) {
 	op := l.outPad
 	// The kernels read x rows [0, n) up to l.in, res rows [0, n) and write
@@ -133,29 +167,15 @@ func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []fl
 	if relu {
 		flush = 1
 	}
-	rows := k.blockRows()
-	full := n / rows * rows
-	l.gemmRows(k, 0, full, rows, x, xs, res, y, flush)
-	l.gemmRows(k, full, n, n-full, x, xs, res, y, flush)
-}
-
-// gemmRows runs the kernel on rows [r0, r1) of x and y in blocks of rows:
-// for each column tile, all the row blocks, so the tile's weights stay in
-// the first-level cache.
-func (l *simdLayer) gemmRows(k kernelLevel, r0, r1, rows int, x []float32, xs int, res, y []float32, flush uintptr) {
-	if r0 == r1 {
-		return
-	}
-	op, vec := l.outPad, k.vecFloats()
-	tile := vec * k.blockVecs(rows)
-	for j := 0; j < op; j += tile {
-		c := min(tile, op-j) / vec
-		for r := r0; r < r1; r += rows {
-			var rp *float32
-			if res != nil {
-				rp = &res[r*op+j]
-			}
-			k.gemm(rows, c, &x[r*xs], uintptr(xs*4), &l.w[j], uintptr(op*4), l.in, &y[r*op+j], uintptr(op*4), &l.b[j], rp, flush)
+	vec := k.vecFloats()
+	j, wo := 0, 0
+	for _, sg := range l.segs {
+		var rp *float32
+		if res != nil {
+			rp = &res[j]
 		}
+		k.layer(sg.c, &x[0], uintptr(xs*4), &l.w[wo], l.in, &y[j], uintptr(op*4), &l.b[j], rp, flush, n, sg.tiles)
+		j += sg.c * vec * sg.tiles
+		wo += l.in * sg.c * vec * sg.tiles
 	}
 }

@@ -27,26 +27,24 @@ func (k kernelLevel) vecFloats() int {
 	return 8
 }
 
-// blockRows is the largest register block of a level, in rows of the batch.
-func (k kernelLevel) blockRows() int { return 6 }
-
-// blockVecs is the largest register block of r rows, in vectors of output
-// columns.
-func (k kernelLevel) blockVecs(r int) int {
+// tileVecs lists the column tiles of a level's layer kernels, in vectors,
+// widest first.
+func (k kernelLevel) tileVecs() []int {
 	if k == kernelAVX512 {
-		return k512BlockVecs[r]
+		return k512TileVecs
 	}
-	return k256BlockVecs[r]
+	return k256TileVecs
 }
 
-// gemm writes b + res + x·w into an r-row, c-vector block of y (b is one
-// row of c vectors, the same for every row; res, when not nil, has y's
-// layout) and, when flush is 1, applies reluFlush to it; strides are in
+// layer writes b + res + x·w into rows rows of y over tiles column tiles
+// of c vectors (w packed tile by tile, each [n][c vectors]; b one row of
+// the tiles' columns, the same for every row; res, when not nil, laid out
+// like y) and, when flush is 1, applies reluFlush to it; strides are in
 // bytes, n is the shared dimension.
-func (k kernelLevel) gemm(r, c int, x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr) {
+func (k kernelLevel) layer(c int, x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int) {
 	if k == kernelAVX512 {
-		k512(r, c, x, xs, w, ws, n, y, ys, b, res, flush)
+		k512(c, x, xs, w, n, y, ys, b, res, flush, rows, tiles)
 		return
 	}
-	k256(r, c, x, xs, w, ws, n, y, ys, b, res, flush)
+	k256(c, x, xs, w, n, y, ys, b, res, flush, rows, tiles)
 }

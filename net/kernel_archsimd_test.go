@@ -14,7 +14,7 @@ import (
 //
 //	GOEXPERIMENT=simd go test ./net -run '^$' -bench KernelMeans -benchtime 20000x -cpu 1
 
-// archR6C4 is k512r6c4 (without the flush) in archsimd: y[6][64] +=
+// archR6C4 is a 6-row block of k512c4 (without the flush) in archsimd: y[6][64] +=
 // x[6][n]·w[n][64], rows of x, w and y of stride xs, ws and ys floats.
 func archR6C4(x []float32, xs int, w []float32, ws int, n int, y []float32, ys int) {
 	var a [24]archsimd.Float32x16
@@ -64,13 +64,11 @@ func BenchmarkKernelMeans(b *testing.B) {
 	for i := range w {
 		w[i] = float32(i%5) * 0.01
 	}
+	bias := alignedFloats(out)
 	b.Run("asm", func(b *testing.B) {
 		for b.Loop() {
-			for j := 0; j < out; j += 64 {
-				for r := 0; r < rows; r += 6 {
-					k512r6c4(&x[r*in], in*4, &w[j], out*4, in, &y[r*out+j], out*4, 0)
-				}
-			}
+			// w read as packed tiles of 64 columns, as the layer kernels take it
+			k512c4(&x[0], in*4, &w[0], in, &y[0], out*4, &bias[0], nil, 0, rows, out/64)
 		}
 		b.ReportMetric(float64(b.N*rows*in*out*2)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 	})
@@ -78,7 +76,7 @@ func BenchmarkKernelMeans(b *testing.B) {
 		for b.Loop() {
 			for j := 0; j < out; j += 64 {
 				for r := 0; r < rows; r += 6 {
-					archR6C4(x[r*in:], in, w[j:], out, in, y[r*out+j:], out)
+					archR6C4(x[r*in:], in, w[j*in:], 64, in, y[r*out+j:], out)
 				}
 			}
 		}

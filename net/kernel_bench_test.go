@@ -17,7 +17,7 @@ func BenchmarkKernels(b *testing.B) {
 	c := DefaultConfig(116, 9)
 	p := infTestParams(c, 1)
 	obs, mask := nettest.Inputs(c.InputLen, c.Actions, benchPool, rand.New(rand.NewPCG(1, 1)))
-	for _, n := range []int{1, 4, 16, 64, 256} {
+	for _, n := range []int{1, 4, 16, 64, 96, 256} {
 		for _, k := range supportedKernels() {
 			b.Run(fmt.Sprintf("batch=%d/%s", n, k), func(b *testing.B) {
 				benchRun(b, newInfer(p, n, k), obs, mask, n)

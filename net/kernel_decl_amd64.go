@@ -4,306 +4,52 @@
 
 package net
 
+// k512c4 runs the AVX-512F kernel over tiles column tiles of 4 vectors.
+//
 //go:noescape
-func k512r1c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+func k512c4(x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
 
+// k512c2 runs the AVX-512F kernel over tiles column tiles of 2 vectors.
+//
 //go:noescape
-func k512r1c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+func k512c2(x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
 
+// k512c1 runs the AVX-512F kernel over tiles column tiles of 1 vectors.
+//
 //go:noescape
-func k512r1c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+func k512c1(x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
 
-//go:noescape
-func k512r1c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+// k512TileVecs are the column tiles of the AVX-512F kernels, in vectors.
+var k512TileVecs = []int{4, 2, 1}
 
-//go:noescape
-func k512r1c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r1c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r1c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r1c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r2c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r2c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r2c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r2c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r2c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r2c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r2c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r2c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r3c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r3c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r3c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r3c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r3c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r3c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r4c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r4c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r4c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r4c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r4c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r5c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r5c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r5c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r5c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r6c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r6c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r6c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k512r6c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-// k512BlockVecs is the largest column block, in vectors, of each row block.
-var k512BlockVecs = [...]int{0, 8, 8, 6, 5, 4, 4}
-
-// k512 runs the AVX-512F kernel for a block of r rows (1..6) and c vectors
-// of columns (1..k512BlockVecs[r]).
-func k512(r, c int, x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr) {
-	switch r*16 + c {
-	case 17:
-		k512r1c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 18:
-		k512r1c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 19:
-		k512r1c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 20:
-		k512r1c4(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 21:
-		k512r1c5(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 22:
-		k512r1c6(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 23:
-		k512r1c7(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 24:
-		k512r1c8(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 33:
-		k512r2c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 34:
-		k512r2c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 35:
-		k512r2c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 36:
-		k512r2c4(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 37:
-		k512r2c5(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 38:
-		k512r2c6(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 39:
-		k512r2c7(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 40:
-		k512r2c8(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 49:
-		k512r3c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 50:
-		k512r3c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 51:
-		k512r3c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 52:
-		k512r3c4(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 53:
-		k512r3c5(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 54:
-		k512r3c6(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 65:
-		k512r4c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 66:
-		k512r4c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 67:
-		k512r4c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 68:
-		k512r4c4(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 69:
-		k512r4c5(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 81:
-		k512r5c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 82:
-		k512r5c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 83:
-		k512r5c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 84:
-		k512r5c4(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 97:
-		k512r6c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 98:
-		k512r6c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 99:
-		k512r6c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 100:
-		k512r6c4(x, xs, w, ws, n, y, ys, b, res, flush)
+// k512 runs the AVX-512F kernel of tiles of c vectors.
+func k512(c int, x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int) {
+	switch c {
+	case 4:
+		k512c4(x, xs, w, n, y, ys, b, res, flush, rows, tiles)
+	case 2:
+		k512c2(x, xs, w, n, y, ys, b, res, flush, rows, tiles)
+	case 1:
+		k512c1(x, xs, w, n, y, ys, b, res, flush, rows, tiles)
 	default:
-		panic("net: k512: no kernel for this block")
+		panic("net: k512: no kernel for this tile")
 	}
 }
 
+// k256c2 runs the AVX2 and FMA kernel over tiles column tiles of 2 vectors.
+//
 //go:noescape
-func k256r1c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+func k256c2(x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
 
-//go:noescape
-func k256r1c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
+// k256TileVecs are the column tiles of the AVX2 and FMA kernels, in vectors.
+var k256TileVecs = []int{2}
 
-//go:noescape
-func k256r1c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r1c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r1c5(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r1c6(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r1c7(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r1c8(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r2c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r2c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r2c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r2c4(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r3c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r3c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r3c3(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r4c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r4c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r5c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r5c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r6c1(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-//go:noescape
-func k256r6c2(x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr)
-
-// k256BlockVecs is the largest column block, in vectors, of each row block.
-var k256BlockVecs = [...]int{0, 8, 4, 3, 2, 2, 2}
-
-// k256 runs the AVX2 and FMA kernel for a block of r rows (1..6) and c vectors
-// of columns (1..k256BlockVecs[r]).
-func k256(r, c int, x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr) {
-	switch r*16 + c {
-	case 17:
-		k256r1c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 18:
-		k256r1c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 19:
-		k256r1c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 20:
-		k256r1c4(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 21:
-		k256r1c5(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 22:
-		k256r1c6(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 23:
-		k256r1c7(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 24:
-		k256r1c8(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 33:
-		k256r2c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 34:
-		k256r2c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 35:
-		k256r2c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 36:
-		k256r2c4(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 49:
-		k256r3c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 50:
-		k256r3c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 51:
-		k256r3c3(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 65:
-		k256r4c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 66:
-		k256r4c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 81:
-		k256r5c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 82:
-		k256r5c2(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 97:
-		k256r6c1(x, xs, w, ws, n, y, ys, b, res, flush)
-	case 98:
-		k256r6c2(x, xs, w, ws, n, y, ys, b, res, flush)
+// k256 runs the AVX2 and FMA kernel of tiles of c vectors.
+func k256(c int, x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int) {
+	switch c {
+	case 2:
+		k256c2(x, xs, w, n, y, ys, b, res, flush, rows, tiles)
 	default:
-		panic("net: k256: no kernel for this block")
+		panic("net: k256: no kernel for this tile")
 	}
 }

@@ -6,12 +6,13 @@ package net
 // one only.
 func supportedKernels() []kernelLevel { return []kernelLevel{kernelPortable} }
 
-func (k kernelLevel) vecFloats() int      { return 8 }
-func (k kernelLevel) blockRows() int      { return 6 }
-func (k kernelLevel) blockVecs(r int) int { return 1 }
+func (k kernelLevel) vecFloats() int  { return 8 }
+func (k kernelLevel) tileVecs() []int { return []int{1} }
 
-func (k kernelLevel) gemm(r, c int, x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr) {
+func (k kernelLevel) layer(c int, x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int) {
 	panic("net: no SIMD kernel on this platform")
 }
 
 func softmax16(lg, mask, out *float32, a int) { panic("net: no SIMD softmax on this platform") }
+
+func softmax16avx2(lg, mask, out *float32, a int) { panic("net: no SIMD softmax on this platform") }

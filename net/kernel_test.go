@@ -112,7 +112,7 @@ func TestKernelLayerFlush(t *testing.T) {
 				}
 			}
 			p.byName = map[string]*Tensor{"w": w, "b": b}
-			l := newSimdLayer(p, "w", "b")
+			l := newSimdLayer(p, k, "w", "b")
 			x := make([]float32, n*in)
 			for i := range x {
 				x[i] = float32(rng.NormFloat64())

@@ -8,3 +8,8 @@ package net
 //
 //go:noescape
 func softmax16(lg, mask, out *float32, a int)
+
+// softmax16avx2 is softmax16 in AVX2 and FMA (softmax_avx2_amd64.s).
+//
+//go:noescape
+func softmax16avx2(lg, mask, out *float32, a int)

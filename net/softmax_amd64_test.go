@@ -9,15 +9,34 @@ import (
 	"testing"
 )
 
-// TestSoftmax16 compares the AVX-512 softmax with maskedSoftmax on every
-// row width 1..16: random logits of every scale and random masks, rows
-// with no legal action, -Inf, +Inf and NaN logits (legal and not), NaN in
-// the mask, and garbage in the padding lanes, which must change nothing;
-// out must not be written past a.
-func TestSoftmax16(t *testing.T) {
-	if !slices.Contains(supportedKernels(), kernelAVX512) {
-		t.Skip("no AVX-512 on this CPU")
+// softmaxImpls are the SIMD softmaxes this CPU runs, by kernel level.
+func softmaxImpls() map[kernelLevel]func(lg, mask, out *float32, a int) {
+	m := map[kernelLevel]func(lg, mask, out *float32, a int){}
+	if slices.Contains(supportedKernels(), kernelAVX2) {
+		m[kernelAVX2] = softmax16avx2
 	}
+	if slices.Contains(supportedKernels(), kernelAVX512) {
+		m[kernelAVX512] = softmax16
+	}
+	return m
+}
+
+// TestSoftmax16 compares the AVX-512 and AVX2 softmaxes with maskedSoftmax
+// on every row width 1..16: random logits of every scale and random masks,
+// rows with no legal action, -Inf, +Inf and NaN logits (legal and not), NaN
+// in the mask, and garbage in the padding lanes, which must change
+// nothing; out must not be written past a.
+func TestSoftmax16(t *testing.T) {
+	impls := softmaxImpls()
+	if len(impls) == 0 {
+		t.Skip("no SIMD softmax on this CPU")
+	}
+	for k, f := range impls {
+		t.Run(k.String(), func(t *testing.T) { testSoftmax16(t, f) })
+	}
+}
+
+func testSoftmax16(t *testing.T, softmax16 func(lg, mask, out *float32, a int)) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	special := []float32{-inf, inf, nan, 0, -1e30, 1e30, 88, -88}
@@ -70,10 +89,12 @@ func TestSoftmax16(t *testing.T) {
 	}
 }
 
-// BenchmarkSoftmax16 is BenchmarkMaskedSoftmax's rows through softmax16.
+// BenchmarkSoftmax16 is BenchmarkMaskedSoftmax's rows through softmax16
+// and softmax16avx2.
 func BenchmarkSoftmax16(b *testing.B) {
-	if !slices.Contains(supportedKernels(), kernelAVX512) {
-		b.Skip("no AVX-512 on this CPU")
+	impls := softmaxImpls()
+	if len(impls) == 0 {
+		b.Skip("no SIMD softmax on this CPU")
 	}
 	const rows, a = 256, 9
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -86,10 +107,18 @@ func BenchmarkSoftmax16(b *testing.B) {
 			}
 		}
 	}
-	b.ReportAllocs()
-	r := 0
-	for b.Loop() {
-		softmax16(&l[r*simdPad], &m[r*a], &p[0], a)
-		r = (r + 1) % rows
+	for _, k := range []kernelLevel{kernelAVX2, kernelAVX512} {
+		f, ok := impls[k]
+		if !ok {
+			continue
+		}
+		b.Run(k.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			r := 0
+			for b.Loop() {
+				f(&l[r*simdPad], &m[r*a], &p[0], a)
+				r = (r + 1) % rows
+			}
+		})
 	}
 }

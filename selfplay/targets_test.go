@@ -69,14 +69,9 @@ func TestGameOrder(t *testing.T) {
 		return trimSamples(samples)
 	}
 	a, b := run(), run()
-	if len(a) == 0 || !slices.EqualFunc(a, b, sameSample) {
+	if len(a) == 0 || !slices.EqualFunc(a, b, func(x, y data.Sample) bool { return x.Equal(&y) }) {
 		t.Fatal("two runs with the same seed wrote different samples")
 	}
-}
-
-func sameSample(a, b data.Sample) bool {
-	return slices.Equal(a.Obs, b.Obs) && slices.Equal(a.Policy, b.Policy) && a.Legal == b.Legal &&
-		a.Outcome == b.Outcome && a.RootValue == b.RootValue && a.Score == b.Score && a.Ply == b.Ply
 }
 
 func TestAgree(t *testing.T) {
@@ -237,7 +232,7 @@ func avoidsLosses(t *testing.T, games []GameResult) int {
 // 10 stones on the board, whether one of its moves wins, and its losing
 // moves (exact minimax).
 func endgames(games []GameResult, f func(g *GameResult, s data.Sample, st *envtest.Kalah, win bool, lose []int)) {
-	memo := map[string]int{}
+	memo := map[envtest.Kalah]envtest.Solved{}
 	for i := range games {
 		g := &games[i]
 		states := replay(g)
@@ -250,7 +245,7 @@ func endgames(games []GameResult, f func(g *GameResult, s data.Sample, st *envte
 			for _, a := range st.Legal(nil) {
 				next := *st
 				next.Apply(a)
-				switch v := exact(&next, st.ToMove(), memo); {
+				switch v := envtest.Solve(&next, memo).Result.Value(st.ToMove()); {
 				case v > 0:
 					win = true
 				case v < 0:
@@ -265,27 +260,4 @@ func endgames(games []GameResult, f func(g *GameResult, s data.Sample, st *envte
 // onBoard returns the stones in k's pits.
 func onBoard(k *envtest.Kalah) int {
 	return k.Spec().Stones - k.Store(env.White) - k.Store(env.Black)
-}
-
-// exact returns the minimax value of st for p: +1 win, 0 draw, -1 loss,
-// memoised by position string (which carries the ply).
-func exact(st *envtest.Kalah, p env.Player, memo map[string]int) int {
-	if r := st.Result(); r != env.Ongoing {
-		return int(r.Value(p))
-	}
-	key := st.String()
-	v, ok := memo[key]
-	if !ok {
-		v = -2
-		for _, a := range st.Legal(nil) {
-			next := *st
-			next.Apply(a)
-			v = max(v, exact(&next, st.ToMove(), memo))
-		}
-		memo[key] = v
-	}
-	if st.ToMove() != p {
-		return -v
-	}
-	return v
 }

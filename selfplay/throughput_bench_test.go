@@ -24,7 +24,9 @@ import (
 // simulations, a quarter of moves full) behind net.Batcher, for several
 // sizings of the games (how many at once, leaves per network call within
 // one game: mcts.Config.Batch) and of the batcher side by side, and measures a
-// steady-state window of each (no start-up, no tail of a run). Per case:
+// steady-state window of each (no start-up, no tail of a run). Two cases
+// repeat configs/togyz.yaml's with the MCTS-solver (off=solver) or
+// resignation (off=resign) turned off, to show what each costs. Per case:
 //
 //   - rows/s: network rows the batcher ran per second of wall time;
 //   - fill: their mean batch size;
@@ -49,23 +51,41 @@ import (
 // searches deeper trees, which costs the tree side more per row.
 func BenchmarkThroughput(b *testing.B) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
-	for _, c := range []struct{ width, games, leaves, maxBatch, minBatch, workers int }{
-		{128, 48, 1, 128, 1, workers},
-		{128, 96, 1, 128, 1, workers}, // configs/togyz.yaml
-		{128, 96, 1, 128, 24, workers},
-		{128, 96, 1, 128, 1, 1},
-		{128, 192, 1, 256, 1, workers},
-		{128, 24, 4, 128, 1, workers},
-		{192, 96, 1, 128, 1, workers},
-		{256, 96, 1, 128, 1, workers},
-		{384, 96, 1, 128, 1, workers},
+	for _, c := range []struct {
+		width, games, leaves, maxBatch, minBatch, workers int
+		off                                               string // "", "solver" or "resign": what the case turns off
+	}{
+		{128, 48, 1, 128, 1, workers, ""},
+		{128, 96, 1, 128, 1, workers, ""}, // configs/togyz.yaml
+		{128, 96, 1, 128, 1, workers, "solver"},
+		{128, 96, 1, 128, 1, workers, "resign"},
+		{128, 96, 1, 128, 24, workers, ""},
+		{128, 96, 1, 128, 1, 1, ""},
+		{128, 192, 1, 256, 1, workers, ""},
+		{128, 24, 4, 128, 1, workers, ""},
+		{192, 96, 1, 128, 1, workers, ""},
+		{256, 96, 1, 128, 1, workers, ""},
+		{384, 96, 1, 128, 1, workers, ""},
 	} {
 		name := fmt.Sprintf("width=%d/games=%d/leaves=%d/max=%d/min=%d/workers=%d", c.width, c.games, c.leaves, c.maxBatch, c.minBatch, c.workers)
+		if c.off != "" {
+			name += "/off=" + c.off
+		}
 		b.Run(name, func(b *testing.B) {
 			bc := net.DefaultBatcherConfig()
 			bc.MaxBatch, bc.MinBatch, bc.Workers = c.maxBatch, c.minBatch, c.workers
+			cfg := selfplay.DefaultConfig()
+			cfg.Games = c.games
+			cfg.Search.Kind, cfg.Search.Batch = mcts.PUCT, c.leaves
+			cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
+			switch c.off {
+			case "solver":
+				cfg.Search.Solver, cfg.Search.ProofTargets = false, false
+			case "resign":
+				cfg.ResignThreshold = 0
+			}
 			for b.Loop() {
-				benchThroughput(b, c.width, c.games, c.leaves, bc, 4*time.Second)
+				benchThroughput(b, c.width, cfg, bc, 4*time.Second)
 			}
 		})
 	}
@@ -74,7 +94,7 @@ func BenchmarkThroughput(b *testing.B) {
 var throughputModel = flag.String("throughput.model", "", "BenchmarkThroughput: a trained togyz .kmodel to play with instead of random weights")
 
 // benchThroughput runs one pool until it is warm, then measures a window.
-func benchThroughput(b *testing.B, width, games, leaves int, bc net.BatcherConfig, window time.Duration) {
+func benchThroughput(b *testing.B, width int, cfg selfplay.Config, bc net.BatcherConfig, window time.Duration) {
 	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
 	nc.Width, nc.Blocks, nc.ValueHidden = width, 2, 64
 	params := net.NewParams(nc)
@@ -88,10 +108,6 @@ func benchThroughput(b *testing.B, width, games, leaves int, bc net.BatcherConfi
 	}
 	bat := net.NewBatcher(params, bc)
 	defer bat.Close()
-	cfg := selfplay.DefaultConfig()
-	cfg.Games = games
-	cfg.Search.Kind, cfg.Search.Batch = mcts.PUCT, leaves
-	cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
 	pool, err := selfplay.NewPool(togyz.Spec, bat, cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -50,12 +50,12 @@ func (c ClusterConfig) Validate() error {
 // RemoteMetrics is what an iteration took from workers.
 type RemoteMetrics struct {
 	Sources      map[string]int `json:"sources"`       // samples per source: "local" and each worker id
-	Workers      []string       `json:"workers"`       // workers attached (heartbeat within cluster.WorkerTTL)
+	Workers      []string       `json:"workers"`       // workers attached (a heartbeat within cluster.WorkerTTL)
 	Batches      int            `json:"batches"`       // worker batches taken
 	Rejected     int64          `json:"rejected"`      // corrupt or foreign messages rejected
 	Stale        int64          `json:"stale"`         // batches dropped for their network's age
 	StaleSamples int64          `json:"stale_samples"` // samples in them
-	Duplicates   int64          `json:"duplicates"`    // redelivered batches already in a shard
+	Duplicates   int64          `json:"duplicates"`    // redeliveries and stored copies of batches already handled
 }
 
 // attach opens the run's hub on opt.NATS: publishes the settings and the
@@ -111,16 +111,12 @@ func (r *Run) takeRemote(ctx context.Context, m *Metrics, local []data.Sample) (
 	if r.hub == nil {
 		return local, nil, nil
 	}
-	before := r.hub.Counters()
 	take, err := r.hub.Take(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	after := r.hub.Counters()
 	rm := &RemoteMetrics{Sources: map[string]int{cluster.LocalSource: len(local)}, Batches: len(take.Batches),
-		Rejected: after.Corrupt + after.Foreign - before.Corrupt - before.Foreign,
-		Stale:    after.Stale - before.Stale, StaleSamples: after.StaleSamples - before.StaleSamples,
-		Duplicates: after.Duplicates - before.Duplicates}
+		Rejected: take.Corrupt + take.Foreign, Stale: take.Stale, StaleSamples: take.StaleSamples, Duplicates: take.Duplicates}
 	samples := local
 	for _, b := range take.Batches {
 		rm.Sources[b.Worker] += len(b.Samples)
@@ -133,13 +129,14 @@ func (r *Run) takeRemote(ctx context.Context, m *Metrics, local []data.Sample) (
 	return samples, take, nil
 }
 
-// recordRemote writes the ledger of the iteration's worker batches; it
-// runs after the shard is written and before the checkpoint.
+// recordRemote writes the ledger of the iteration's worker batches and the
+// marks of what the hub handled; it runs after the shard is written and
+// before the checkpoint.
 func (r *Run) recordRemote(it int, take *cluster.Take) error {
 	if r.hub == nil {
 		return nil
 	}
-	if err := r.ledger.Record(it, take.Entries()); err != nil {
+	if err := r.hub.Record(it, take); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil

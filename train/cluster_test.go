@@ -136,7 +136,7 @@ func TestPruneLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	for it := 1; it <= 5; it++ {
-		if err := l.Record(it, []cluster.Entry{{ID: fmt.Sprintf("w.s.%d", it), Worker: "w", Samples: 1}}); err != nil {
+		if err := l.Record(it, []cluster.Entry{{ID: fmt.Sprintf("w.s.%d", it), Worker: "w", Samples: 1}}, cluster.Marks{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,7 +1,14 @@
 package train
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
 	"time"
+
+	"kumalak/agent"
+	"kumalak/arena"
 
 	"kumalak/env"
 	"kumalak/net"
@@ -55,5 +62,65 @@ func (d Dir) card(spec *env.Spec, st State, m *net.Model, cfg Config) *net.Card 
 		ObsVersion:    spec.ObsVersion,
 		Architecture:  m.Params.Config.Describe(),
 		TrainedConfig: d.Config(),
+		CPU:           strings.Join(st.Machines, "; "),
+		Command:       strings.Join(st.Commands, "; then "),
 	}
+}
+
+// Strength is a measurement that export adds to a model card: matches of
+// the model at Sims simulations against each of the agent specs Vs.
+type Strength struct {
+	Vs       []string // opponents, agent specs such as "ab:depth=8"
+	Games    int      // games against each (openings paired, colours swapped)
+	Sims     int      // the model's simulations per move
+	Parallel int      // games at once
+	Seed     uint64
+}
+
+// Measure plays the model file at path against every opponent of s and
+// writes the results into its card (Card.Elo, keyed by the opponent's
+// spec, with Match.Sims set), replacing the file. Progress, when not nil,
+// receives a progress bar per match.
+func Measure(ctx context.Context, path string, s Strength, progress io.Writer) (*net.Card, error) {
+	m, err := net.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if m.Meta.Card == nil {
+		return nil, fmt.Errorf("train: measure %s: the model has no card (export it first)", path)
+	}
+	spec, err := env.Lookup(m.Meta.Game)
+	if err != nil {
+		return nil, fmt.Errorf("train: measure %s: %w", path, err)
+	}
+	sp, err := agent.ModelSpec(path, s.Sims)
+	if err != nil {
+		return nil, fmt.Errorf("train: measure: %w", err)
+	}
+	if progress == nil {
+		progress = io.Discard
+	}
+	card := m.Meta.Card
+	if card.Elo == nil {
+		card.Elo = map[string]net.Match{}
+	}
+	for _, vs := range s.Vs {
+		cfg := arena.DefaultConfig()
+		cfg.Games, cfg.Parallel, cfg.Seed = s.Games, s.Parallel, s.Seed
+		bar := newBar(progress, s.Games, fmt.Sprintf("%s at %d sims vs %s", m.Meta.Game, s.Sims, vs))
+		match := arena.Match{Spec: spec, A: sp.String(), B: vs, Config: cfg,
+			Progress: func(p arena.Progress) { _ = bar.Set(p.Done) }}
+		res, err := match.Run(ctx)
+		bar.Finish()
+		if err != nil {
+			return nil, fmt.Errorf("train: measure %s against %s: %w", path, vs, err)
+		}
+		mi := matchInfo(res)
+		mi.Sims = s.Sims
+		card.Elo[vs] = mi
+	}
+	if err := net.Save(path, m); err != nil {
+		return nil, err
+	}
+	return card, nil
 }

@@ -32,6 +32,9 @@ type Options struct {
 	// NATS, when set, connects the run to workers on other machines (see
 	// package cluster): their samples join each iteration's shard.
 	NATS *nats.Conn
+	// Command is the command line that started the run (kept in the
+	// checkpoint for the model card); "" notes none.
+	Command string
 }
 
 // Run is one training run: its folder, config, checkpoint and the parts it
@@ -141,7 +144,7 @@ func (r *Run) create() error {
 	r.window = w
 	r.latest = r.initial()
 	r.best = r.latest
-	r.state = State{Started: r.opt.Now().UTC()}
+	r.state = State{Started: r.opt.Now().UTC()}.started(Machine(), r.opt.Command)
 	for _, path := range []string{r.dir.Best(), r.dir.Latest()} {
 		if err := net.Save(path, r.latest); err != nil {
 			return err
@@ -158,7 +161,7 @@ func (r *Run) resume() error {
 	if err != nil {
 		return err
 	}
-	r.state = st
+	r.state = st.started(Machine(), r.opt.Command)
 	if err := r.dropUnfinished(); err != nil {
 		return err
 	}

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"kumalak/data"
 )
 
 // State is the checkpoint of a run, state.json in its folder. It is written
@@ -21,6 +22,22 @@ type State struct {
 	ElapsedSec    float64   `json:"elapsed_sec"`    // training time of the completed iterations
 	BestIteration int       `json:"best_iteration"` // iteration of best.kmodel (0 = the initial network)
 	Started       time.Time `json:"started"`        // when the run began
+	// Machines lists the processors the run trained on (Machine's text), and
+	// Commands the command lines that started and resumed it, each once, in
+	// order; the model card reports both.
+	Machines []string `json:"machines,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+}
+
+// started returns the state with this start's machine and command noted.
+func (s State) started(machine, command string) State {
+	if machine != "" && !slices.Contains(s.Machines, machine) {
+		s.Machines = append(slices.Clone(s.Machines), machine)
+	}
+	if command != "" && !slices.Contains(s.Commands, command) {
+		s.Commands = append(slices.Clone(s.Commands), command)
+	}
+	return s
 }
 
 // after returns the state once iteration m.Iteration, which generated fresh
@@ -65,10 +82,11 @@ func saveState(d Dir, s State) error {
 	return writeFile(d.State(), append(b, '\n'))
 }
 
-// writeFile replaces path atomically (a temporary file, synced, renamed):
-// a reader, or a resumed run, sees the old file or the new, never a part.
+// writeFile replaces path atomically and durably (data.WriteFile: a
+// temporary file, synced, renamed, the directory synced): a reader, or a
+// resumed run, sees the old file or the new, never a part.
 func writeFile(path string, b []byte) error {
-	if err := renameio.WriteFile(path, b, 0o644); err != nil {
+	if err := data.WriteFile(path, b); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"kumalak/data"
+	"kumalak/data/datatest"
 	_ "kumalak/env/games"
 	"kumalak/net"
 )
@@ -126,7 +128,7 @@ func TestResumeAfterInterruption(t *testing.T) {
 
 	cfg.Iterations = 2
 	r2 := openRun(t, cfg, dir, true)
-	if got := r2.State(); got != before {
+	if got := r2.State(); !reflect.DeepEqual(got, before) {
 		t.Fatalf("resumed state %+v, want %+v", got, before)
 	}
 	if r2.window.Len() != win || r2.window.Total() != before.Samples {
@@ -158,14 +160,16 @@ func TestCancelledIterationIsDropped(t *testing.T) {
 }
 
 func TestCorruptFilesRefusedOnResume(t *testing.T) {
-	cases := map[string]func(dir Dir) error{
-		"shard": func(dir Dir) error {
-			return flipByte(dir.Shard(1), 60)
+	cases := map[string]func(t *testing.T, dir Dir) error{
+		"shard": func(t *testing.T, dir Dir) error {
+			datatest.FlipByte(t, dir.Shard(1), 60)
+			return nil
 		},
-		"model": func(dir Dir) error {
-			return flipByte(dir.Latest(), 200)
+		"model": func(t *testing.T, dir Dir) error {
+			datatest.FlipByte(t, dir.Latest(), 200)
+			return nil
 		},
-		"truncated model": func(dir Dir) error {
+		"truncated model": func(t *testing.T, dir Dir) error {
 			return os.Truncate(dir.Best(), 100)
 		},
 	}
@@ -179,7 +183,7 @@ func TestCorruptFilesRefusedOnResume(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.Close()
-			if err := corrupt(dir); err != nil {
+			if err := corrupt(t, dir); err != nil {
 				t.Fatal(err)
 			}
 			_, err := Open(cfg, Options{Dir: dir, Resume: true})
@@ -189,15 +193,6 @@ func TestCorruptFilesRefusedOnResume(t *testing.T) {
 			t.Logf("refused: %v", err)
 		})
 	}
-}
-
-func flipByte(path string, at int64) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	b[at%int64(len(b))] ^= 0xff
-	return os.WriteFile(path, b, 0o644)
 }
 
 func TestConfigValidate(t *testing.T) {

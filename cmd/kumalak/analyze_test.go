@@ -84,7 +84,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{[]string{"analyze", "--agent", "ab", bad}, "analyze: " + bad + ": env: record game 1, line 4: togyz: move 4 (12x): no tuzdyk was made"},
 		{[]string{"analyze", "--agent", "ab", "nothere.kgn"}, "analyze: open nothere.kgn: no such file or directory"},
 		{[]string{"analyze", "--agent", "random", blunders}, "reports no values"},
-		{[]string{"analyze", blunders}, "analyze: give --model FILE or --agent SPEC"},
+		{[]string{"analyze", "--model", "m.kmodel", "--agent", "ab", blunders}, "analyze: give --model or --agent, not both"},
 		{[]string{"analyze", "--agent", "ab"}, "analyze: give a record file, - for standard input, or moves"},
 		{[]string{"analyze", "--agent", "ab", "--marks", "0.2,0.1,0.3", blunders}, "analyze: --marks: thresholds 0.2/0.1/0.3"},
 		{[]string{"analyze", "--agent", "ab", "--position", "start", blunders}, "--position goes with moves"},

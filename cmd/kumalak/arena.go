@@ -28,14 +28,16 @@ type matchFlags struct {
 	gameFlags
 	games, parallel, plies, maxPlies int
 	seed                             uint64
-	openings, out                    string
+	openings, out, tc                string
 	quiet, balanced                  bool
 }
 
-func (f *matchFlags) add(c *cobra.Command, games int) {
+// add adds the flags; gamesHelp says what --games counts.
+func (f *matchFlags) add(c *cobra.Command, games int, gamesHelp string) {
 	f.gameFlags.add(c)
 	fl := c.Flags()
-	fl.IntVar(&f.games, "games", games, "games to play (in pairs: one opening, colours swapped)")
+	fl.IntVar(&f.games, "games", games, gamesHelp)
+	fl.StringVar(&f.tc, "tc", "", "time control [moves/]base[+inc] in seconds, e.g. 60+1, 10+0.1, 40/60: each side's clock; a side whose flag falls loses (Termination tag), and agents search by the time manager's share of their clock (their sims, depth and time limits replaced); empty: no clock")
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "games played at once")
 	fl.IntVar(&f.plies, "openings-plies", 4, "random plies from the start that make each pair's opening")
 	fl.BoolVar(&f.balanced, "balanced", true, "keep only random openings that a quick alpha-beta search rates near even (mangala, mangala-kale, togyz)")
@@ -53,6 +55,13 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 		return nil, arena.Config{}, err
 	}
 	c := arena.Config{Games: f.games, Parallel: f.parallel, OpeningPlies: f.plies, Balanced: f.balanced, Start: f.position, Seed: f.seed, MaxPlies: f.maxPlies}
+	if f.tc != "" {
+		tc, err := agent.ParseTimeControl(f.tc)
+		if err != nil {
+			return nil, c, badInput(cmd, "--tc: %v", strings.TrimPrefix(err.Error(), "agent: "))
+		}
+		c.Clock = &tc
+	}
 	if f.openings != "" {
 		file, err := os.Open(f.openings)
 		if err != nil {
@@ -231,7 +240,7 @@ func newArenaCmd() *cobra.Command {
 			return runMatch(c, &f, m, judging{j: j, tb: tb, extra: jf.extra})
 		},
 	}
-	f.add(c, 100)
+	f.add(c, 100, "games to play (in pairs: one opening, colours swapped)")
 	fl := c.Flags()
 	fl.StringVar(&a, "a", "", "agent A (required; see the kinds above); results are from A's view")
 	fl.StringVar(&b, "b", "random", "agent B")

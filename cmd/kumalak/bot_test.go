@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -159,4 +160,53 @@ func TestServe(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
 	}
+}
+
+// TestEngineShipped: with no --model or --agent the engine plays the shipped
+// togyz model.
+func TestEngineShipped(t *testing.T) {
+	root := newRoot()
+	var out, errb syncBuffer
+	root.SetArgs([]string{"engine"})
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetIn(&gatedReader{first: "kumalak\nposition start\ngo sims 16\n", rest: "quit\n", out: &out, gate: "bestmove"})
+	if code := run(root); code != 0 {
+		t.Fatalf("engine: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	got := out.String()
+	if !strings.Contains(got, "id name kumalak model") || !regexp.MustCompile(`(?m)^bestmove [1-9]`).MatchString(got) {
+		t.Errorf("engine session:\n%s", got)
+	}
+	if strings.Contains(got, "stopped before the search") {
+		t.Errorf("the search did not finish its 16 simulations:\n%s", got)
+	}
+}
+
+// gatedReader is an engine's standard input: first, then, once out holds
+// gate (or a minute has passed), rest, then the end.
+type gatedReader struct {
+	first, rest, gate string
+	out               *syncBuffer
+	opened            bool
+}
+
+func (g *gatedReader) Read(p []byte) (int, error) {
+	if g.first != "" {
+		n := copy(p, g.first)
+		g.first = g.first[n:]
+		return n, nil
+	}
+	if !g.opened {
+		for end := time.Now().Add(time.Minute); !strings.Contains(g.out.String(), g.gate) && time.Now().Before(end); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		g.opened = true
+	}
+	if g.rest == "" {
+		return 0, io.EOF
+	}
+	n := copy(p, g.rest)
+	g.rest = g.rest[n:]
+	return n, nil
 }

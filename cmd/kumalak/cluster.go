@@ -31,7 +31,7 @@ func (h *hostFlags) add(c *cobra.Command) {
 	h.conn.add(c, "use this NATS server (e.g. nats://host:4222) instead of the embedded one; \"off\" for no server at all")
 	fl := c.Flags()
 	fl.StringVar(&h.listen, "listen", defaultListen, "address of the embedded NATS server for workers (if the default is taken, a free port); port 0 picks one; beyond loopback it needs credentials")
-	fl.StringVar(&h.nkeys, "nkeys", "", "embedded server: file of the public user NKeys (U...) allowed to connect, one a line")
+	fl.StringVar(&h.nkeys, "nkeys", "", "embedded server: file of the workers' public user NKeys (U...), one a line, each optionally followed by the only worker id it may publish as")
 	fl.StringVar(&h.tlsCert, "tls-cert", "", "embedded server: PEM certificate; with --tls-key, workers must use tls://")
 	fl.StringVar(&h.tlsKey, "tls-key", "", "embedded server: PEM private key of --tls-cert")
 }
@@ -148,8 +148,9 @@ func newTokenFile(runDir train.Dir) (string, string, error) {
 	return tok, path, nil
 }
 
-// readNKeys reads public keys, one a line ('#' starts a comment).
-func readNKeys(path string) ([]string, error) {
+// readNKeys reads public keys, one a line, each optionally followed by the
+// worker id it may publish as ('#' starts a comment).
+func readNKeys(path string) ([]cluster.WorkerKey, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -158,12 +159,16 @@ func readNKeys(path string) ([]string, error) {
 		return nil, badInput("train", "--nkeys: %v", err)
 	}
 	defer f.Close()
-	var keys []string
+	var keys []cluster.WorkerKey
 	sc := bufio.NewScanner(f)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		line, _, _ := strings.Cut(sc.Text(), "#")
-		if line = strings.TrimSpace(line); line != "" {
-			keys = append(keys, line)
+		switch f := strings.Fields(line); len(f) {
+		case 0:
+		case 1, 2:
+			keys = append(keys, cluster.WorkerKey{Public: f[0], Worker: strings.Join(f[1:], "")})
+		default:
+			return nil, badInput("train", "--nkeys %s line %d: want a key and at most a worker id", path, n)
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -3,15 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -21,9 +21,17 @@ import (
 var docGlobs = []string{"README.md", "docs/*.md"}
 
 // docDeadline bounds each documented command: one still running then (a
-// full training run, a server, a long match) is stopped, and passes if it
-// had not failed before.
-const docDeadline = 1500 * time.Millisecond
+// full training run, a server, a long match) is interrupted, and passes if
+// it had not failed before. A transcript must finish: it has
+// transcriptDeadline.
+const (
+	docDeadline        = 1500 * time.Millisecond
+	transcriptDeadline = 60 * time.Second
+)
+
+// docParallel is how many documented commands run at once: most of them
+// wait out their deadline, so more than the cores.
+const docParallel = 4
 
 // docCommand is one command line found in a document's code block.
 type docCommand struct {
@@ -39,7 +47,8 @@ func (d docCommand) String() string {
 
 // TestDocCommands runs every "kumalak ..." line of the code blocks of
 // README.md and docs/*.md, and of the commands' --help examples, as written
-// (but for the port of --addr: see freePort), each in a fresh folder holding the
+// (but for the port of --addr: see freePort), docParallel at a time, each
+// as its own process in a fresh folder holding the
 // repository's configs/ and docs/, a trained tiny run in runs/togyz (with best.kmodel
 // and export.kmodel), togyz.kmodel and a bin/kumalak that is this binary
 // (except for train, which gets no run). A command must succeed, or still
@@ -55,22 +64,34 @@ func TestDocCommands(t *testing.T) {
 		t.Fatalf("found only %d documented commands: %v", len(cmds), cmds)
 	}
 	fixture := docFixture(t)
-	for _, c := range cmds {
+	results := make([]docResult, len(cmds))
+	sem := make(chan struct{}, docParallel)
+	var wg sync.WaitGroup
+	for i, c := range cmds {
+		dir := t.TempDir()
+		copyFixture(t, fixture, dir, c.args[0] != "train")
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = runDoc(dir, c)
+		})
+	}
+	wg.Wait()
+	for i, c := range cmds {
 		t.Run(fmt.Sprintf("%s:%d", c.file, c.line), func(t *testing.T) {
-			dir := t.TempDir()
-			copyFixture(t, fixture, dir, c.args[0] != "train")
-			t.Chdir(dir)
-			code, out, running := runDoc(freePort(c.args))
-			t.Logf("exit %d, still running at the deadline: %v\n%s", code, running, out)
+			r := results[i]
+			t.Logf("exit %d, still running at the deadline: %v\n%s", r.code, r.running, r.out)
 			switch {
+			case r.err != nil:
+				t.Errorf("%v: %v", c, r.err)
 			case c.want != nil:
-				if got := strings.Split(strings.TrimRight(out, "\n"), "\n"); !equalLines(got, c.want) {
-					t.Errorf("%v printed\n%s\nwant\n%s", c, out, strings.Join(c.want, "\n"))
+				if got := strings.Split(strings.TrimRight(r.out, "\n"), "\n"); !equalLines(got, c.want) {
+					t.Errorf("%v printed\n%s\nwant\n%s", c, r.out, strings.Join(c.want, "\n"))
 				}
-			case running && code == 2:
-				t.Errorf("%v: refused its input when stopped (exit 2):\n%s", c, out)
-			case !running && code != 0:
-				t.Errorf("%v: exit %d:\n%s", c, code, out)
+			case r.running && r.code == 2:
+				t.Errorf("%v: refused its input when stopped (exit 2):\n%s", c, r.out)
+			case !r.running && r.code != 0:
+				t.Errorf("%v: exit %d:\n%s", c, r.code, r.out)
 			}
 		})
 	}
@@ -232,21 +253,51 @@ func freePort(args []string) []string {
 	return out
 }
 
-// runDoc runs the command in-process with empty standard input, stopping
-// it at docDeadline. It returns the exit status, stdout and stderr
-// together, and whether it was still running at the deadline.
-func runDoc(args []string) (code int, out string, running bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), docDeadline)
-	defer cancel()
-	root := newRoot()
-	var buf syncBuffer
-	root.SetArgs(args)
-	root.SetOut(&buf)
-	root.SetErr(&buf)
-	root.SetIn(strings.NewReader(""))
-	root.SetContext(ctx)
-	code = run(root)
-	return code, buf.String(), errors.Is(ctx.Err(), context.DeadlineExceeded)
+// docResult is how one documented command ended: its exit status (-1
+// when a signal ended it), stdout and stderr together, and whether it was
+// still running at its deadline.
+type docResult struct {
+	code    int
+	out     string
+	running bool
+	err     error // the command could not be started
+}
+
+// runDoc runs the command as bin/kumalak of dir would (this test binary as
+// the command, in dir, with empty standard input), interrupting it at its
+// deadline (killing it when it does not end within 10 s of that).
+func runDoc(dir string, c docCommand) docResult {
+	self, err := os.Executable()
+	if err != nil {
+		return docResult{err: err}
+	}
+	cmd := exec.Command(self, freePort(c.args)...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), asMainEnv+"=1")
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		return docResult{err: err}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := docDeadline
+	if c.want != nil {
+		deadline = transcriptDeadline
+	}
+	running := false
+	select {
+	case <-done:
+	case <-time.After(deadline):
+		running = true
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}
+	return docResult{code: cmd.ProcessState.ExitCode(), out: buf.String(), running: running}
 }
 
 // docFixture trains the tiny config into runs/togyz of a new folder,

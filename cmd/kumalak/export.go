@@ -18,15 +18,19 @@ func init() { commands = append(commands, newExportCmd, newInfoCmd) }
 
 func newExportCmd() *cobra.Command {
 	var run, out, onnxOut string
+	str := train.Strength{Games: 40, Sims: 100, Parallel: 2, Seed: 1}
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Export a run's best network as one self-describing .kmodel (and optionally ONNX)",
 		Long: "export writes the run's best network with its recommended search settings and a model\n" +
 			"card (game, training time, games and samples, Elo measured against the fixed baselines)\n" +
 			"into one .kmodel file, a standard safetensors file. --onnx also writes the network as\n" +
-			"ONNX (inputs obs and mask, outputs policy and value) for other runtimes.",
-		Example: "  kumalak export --run runs/togyz\n  kumalak export --run runs/togyz --out togyz.kmodel --onnx togyz.onnx",
-		Args:    cobra.NoArgs,
+			"ONNX (inputs obs and mask, outputs policy and value) for other runtimes. --vs plays the\n" +
+			"exported model against more opponents (at --vs-sims simulations, --vs-games games each)\n" +
+			"and adds the results to the card, as models/*.kmodel were measured against ab:depth=8.",
+		Example: "  kumalak export --run runs/togyz\n  kumalak export --run runs/togyz --out togyz.kmodel --onnx togyz.onnx\n" +
+			"  kumalak export --run runs/togyz --out togyz.kmodel --vs ab:depth=8 --vs-games 40 --vs-sims 100",
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if run == "" {
 				return badInput("export", "--run is required")
@@ -39,9 +43,17 @@ func newExportCmd() *cobra.Command {
 			if out == "" {
 				out = dir.Export()
 			}
+			if str.Games < 2 || str.Sims < 1 || str.Parallel < 1 {
+				return badInput("export", "--vs-games must be at least 2, --vs-sims and --parallel at least 1")
+			}
 			card, err := train.Export(dir, out, cfg, time.Now())
 			if err != nil {
 				return fmt.Errorf("export: %w", err)
+			}
+			if len(str.Vs) > 0 {
+				if card, err = train.Measure(c.Context(), out, str, c.ErrOrStderr()); err != nil {
+					return fmt.Errorf("export: %w", err)
+				}
 			}
 			w := c.OutOrStdout()
 			fmt.Fprintf(w, "wrote %s\n", out)
@@ -62,6 +74,10 @@ func newExportCmd() *cobra.Command {
 	c.Flags().StringVar(&run, "run", "", "run folder to export from (required)")
 	c.Flags().StringVar(&out, "out", "", "model file to write (default "+train.Dir("<run>").Export()+")")
 	c.Flags().StringVar(&onnxOut, "onnx", "", "also write the network as ONNX to this file")
+	c.Flags().StringSliceVar(&str.Vs, "vs", nil, "agent specs to measure the exported model against, e.g. ab:depth=8 (results go into the card)")
+	c.Flags().IntVar(&str.Games, "vs-games", str.Games, "games against each --vs opponent")
+	c.Flags().IntVar(&str.Sims, "vs-sims", str.Sims, "the model's simulations per move in the --vs matches")
+	c.Flags().IntVar(&str.Parallel, "parallel", str.Parallel, "--vs games played at once")
 	return c
 }
 
@@ -109,6 +125,12 @@ func printCard(w io.Writer, c *net.Card) {
 	fmt.Fprintf(w, "run           %s: iteration %d of %d, %s of training, %d games, %d samples\n",
 		c.Run, c.Iteration, c.Iterations, c.TrainingTime, c.Games, c.Samples)
 	fmt.Fprintf(w, "search        %d simulations per move, cpuct %.2f\n", c.Search.Sims, c.Search.CPuct)
+	if c.CPU != "" {
+		fmt.Fprintf(w, "trained on    %s\n", c.CPU)
+	}
+	if c.Command != "" {
+		fmt.Fprintf(w, "command       %s\n", c.Command)
+	}
 	if len(c.Elo) == 0 {
 		fmt.Fprintln(w, "strength      not measured against the baselines yet")
 		return
@@ -120,11 +142,19 @@ func printCard(w io.Writer, c *net.Card) {
 	sort.Strings(names)
 	fmt.Fprintf(w, "strength      at iteration %d:\n", c.EloIteration)
 	if c.Rating != nil {
-		fmt.Fprintf(w, "  rating %.0f ±%.0f Elo on the baselines' scale (random = 0)\n", c.Rating.Elo, c.Rating.Err)
+		zero := "random"
+		if c.Anchors != nil {
+			zero = c.Anchors.ZeroName()
+		}
+		fmt.Fprintf(w, "  rating %.0f ±%.0f Elo on the baselines' scale (%s = 0)\n", c.Rating.Elo, c.Rating.Err, zero)
 	}
 	for _, n := range names {
 		e := c.Elo[n]
-		fmt.Fprintf(w, "  vs %-14s +%d =%d -%d  score %5.1f%%  elo %s\n", n, e.Wins, e.Draws, e.Losses, 100*e.Score, eloText(e))
+		at := ""
+		if e.Sims > 0 {
+			at = fmt.Sprintf("  (at %d sims)", e.Sims)
+		}
+		fmt.Fprintf(w, "  vs %-14s +%d =%d -%d  score %5.1f%%  elo %s%s\n", n, e.Wins, e.Draws, e.Losses, 100*e.Score, eloText(e), at)
 	}
 }
 

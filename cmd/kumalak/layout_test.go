@@ -20,6 +20,7 @@ var layout = []layoutRow{
 	{"env/games", true, []string{"env", gameRow}},
 	{"env/envtest", true, []string{"env", gameRow}}, // the tests' small games are kalah's rules
 	{"data", false, nil},
+	{"data/datatest", true, nil}, // helpers of the tests of checksummed files
 	{"net", false, []string{"data"}},
 	{"net/internal/kernelgen", true, nil}, // go generate ./net: writes the SIMD kernels
 	{"net/learn", false, []string{"net", "data"}},
@@ -27,14 +28,17 @@ var layout = []layoutRow{
 	{"net/nettest", true, nil}, // the random inputs of the tests under net
 	{"protocol", false, []string{"env"}},
 	{"solve", false, []string{"env", gameRow}},
+	{"solve/solvetest", false, []string{"solve"}}, // the tablebase of the tests
 	{"mcts", false, []string{"env"}},
-	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve"}},
+	{"models", true, nil}, // the shipped .kmodel files (data only)
+	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve", "models"}},
 	{"arena", false, []string{"env", "agent"}},
 	{"selfplay", false, []string{"env", "mcts", "data"}},
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
 	{"train", false, []string{"env", "env/games", gameRow, "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
 	{"bot", false, []string{"env", "agent", "protocol"}},
-	{"cmd/kumalak", false, nil}, // everything
+	{"cmd/kumalak", false, nil},      // everything
+	{"cmd/kumalak-wasm", false, nil}, // the static site's bot: everything it plays with
 }
 
 // gameRow stands for every game folder, env/<game>: a game is one folder,
@@ -115,7 +119,7 @@ func TestLayoutCatches(t *testing.T) {
 func forbidden(pkg string, stdlib bool, may []string, imp string) string {
 	local, isLocal := strings.CutPrefix(imp, module)
 	switch {
-	case pkg == "cmd/kumalak":
+	case pkg == "cmd/kumalak" || pkg == "cmd/kumalak-wasm":
 		return ""
 	case isLocal && !slices.Contains(may, local) && !(isGame(local) && slices.Contains(may, gameRow)):
 		return "the layout table does not allow it"

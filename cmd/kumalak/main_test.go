@@ -10,7 +10,7 @@ import (
 
 // kumalak runs the command in-process with args and returns its exit status,
 // standard output and standard error.
-func kumalak(t *testing.T, args ...string) (int, string, string) {
+func kumalak(t testing.TB, args ...string) (int, string, string) {
 	t.Helper()
 	root := newRoot()
 	var out, errb bytes.Buffer

@@ -34,7 +34,7 @@ type botFlags struct {
 
 func (b *botFlags) add(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&b.model, "model", "", "model file (.kmodel) to play with: its game and, from its card, its search size")
+	fl.StringVar(&b.model, "model", "", "model file (.kmodel) to play with: its game and, from its card, its search size (default: the game's shipped model)")
 	fl.StringVar(&b.agent, "agent", "", "agent spec instead of a model, e.g. ab:depth=8 or mcts:sims=2000 (see kumalak arena --help)")
 	fl.IntVar(&b.sims, "sims", 0, "simulations per move (mcts and model agents); 0: the model card's or the spec's")
 	fl.DurationVar(&b.time, "time", 0, "time per move, e.g. 1s; replaces the spec's sims or depth")
@@ -44,13 +44,12 @@ func (b *botFlags) add(c *cobra.Command) {
 }
 
 // resolve returns the agent spec, the model's game ("" for an agent) and
-// the model's card, or a usage error.
+// the model's card, or a usage error. With neither --model nor --agent the
+// bot is the `model` agent without a path: each game's shipped model.
 func (b *botFlags) resolve(cmd string) (spec, game string, card json.RawMessage, err error) {
 	switch {
 	case b.model != "" && b.agent != "":
 		return "", "", nil, badInput(cmd, "give --model or --agent, not both")
-	case b.model == "" && b.agent == "":
-		return "", "", nil, badInput(cmd, "give --model FILE or --agent SPEC")
 	case b.sims < 0 || b.time < 0 || b.depth < 0:
 		return "", "", nil, badInput(cmd, "--sims, --time and --depth must not be negative")
 	}
@@ -59,6 +58,8 @@ func (b *botFlags) resolve(cmd string) (spec, game string, card json.RawMessage,
 		if sp, game, card, err = modelSpec(cmd, b.model); err != nil {
 			return "", "", nil, err
 		}
+	} else if b.agent == "" {
+		sp = agent.Spec{Kind: "model"} // the game's shipped model (package models)
 	} else if sp, err = agent.ParseSpec(b.agent); err != nil {
 		return "", "", nil, badInput(cmd, "%v", err)
 	}

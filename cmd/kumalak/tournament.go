@@ -48,7 +48,7 @@ func newTournamentCmd() *cobra.Command {
 			return runTournament(c, &f, t)
 		},
 	}
-	f.add(c, 40)
+	f.add(c, 40, "games per pairing, each pair of agents playing this many (in pairs: one opening, colours swapped)")
 	c.Flags().StringArrayVar(&players, "players", nil, "an agent spec; repeat for each player (at least two)")
 	c.Flags().StringVar(&anchor, "anchor", "", "the player rated 0, one of --players (default: random when it plays, else the first)")
 	c.Flags().Float64Var(&prior, "prior", 1, "virtual draws added to each pairing before the fit (keeps a clean sweep finite)")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -89,7 +90,8 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 			}
 		}
 	}
-	opt := train.Options{Dir: train.Dir(f.run), Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout()}
+	opt := train.Options{Dir: train.Dir(f.run), Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout(),
+		Command: commandLine()}
 	if f.quiet {
 		opt.Progress = nil
 	}
@@ -204,4 +206,17 @@ func decodeTrainConfig(path string) (train.Config, error) {
 		return cfg, badInput("train", "config %s: %v", path, err)
 	}
 	return cfg, nil
+}
+
+// commandLine is the command that is running, as a person would type it:
+// "kumalak" and its arguments, quoted where a shell needs it.
+func commandLine() string {
+	args := []string{"kumalak"}
+	for _, a := range os.Args[1:] {
+		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?;&|<>()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		args = append(args, a)
+	}
+	return strings.Join(args, " ")
 }

@@ -6,15 +6,21 @@
 //
 // The generated files are committed, so building needs no generation step.
 //
-// Each kernel writes b + res + x·w into a block of R output rows and C
-// vectors of output columns: it starts the R×C accumulators from the bias
-// vector b (the same for every row) plus, when res is not nil, the rows of
-// res (a residual input laid out like y), then holds them in registers for
-// the whole inner loop over the shared dimension (register blocking): per
-// step it loads C vectors of one weight row, broadcasts one input of each
-// of the R rows and issues R×C fused multiply-adds. Optionally it then
-// applies ReLU and the subnormal flush: every output below the flush
-// threshold becomes 0. y is only written, never read.
+// Each kernel computes one dense layer, y = b + res + x·w for rows rows of
+// x, over tiles column tiles of C vectors, with the weights packed once at
+// load tile by tile ([tile][n][C vectors], so a tile's weights are one
+// contiguous run that stays in the first-level cache while every row of
+// the batch passes it). For each tile it takes the rows in register blocks
+// of 6 and one block of the remainder: it starts the R×C accumulators from
+// the bias vector b (the same for every row) plus, when res is not nil, the
+// rows of res (a residual input laid out like y), then holds them in
+// registers for the whole inner loop over the shared dimension (register
+// blocking; unrolled twice): per step it loads C vectors of one weight row,
+// broadcasts one input of each of the R rows and issues R×C fused
+// multiply-adds. Optionally it then applies ReLU and the subnormal flush:
+// every output below the flush threshold becomes 0. y is only written,
+// never read. The loops over tiles and rows are in the assembly too, so a
+// layer is one call.
 package main
 
 import (
@@ -29,25 +35,27 @@ import (
 // flushThreshold must equal net.FlushThreshold.
 const flushThreshold = 1e-30
 
+// maxRows is the tallest register block, in rows of the batch.
+const maxRows = 6
+
 // level is one instruction set's kernel family.
 type level struct {
 	name     string // Go name prefix: k512, k256
 	doc      string
 	reg      string // vector register prefix: Z, Y
 	vecBytes int    // bytes per vector register
-	maxC     []int  // largest column block, in vectors, of each row block 1..6
+	tileVecs []int  // the column tiles, in vectors, one layer kernel each, widest first
 }
 
-// The register budget of a block of R rows and C vectors: R×C accumulators,
-// C weight vectors (none for R = 1) and two broadcast registers, within the
-// 32 (AVX-512) or 16 (AVX2) vector registers. After the loop the weight and
-// broadcast registers hold the threshold and compare results.
+// The register budget of a block of 6 rows and C vectors: 6×C
+// accumulators, C weight vectors and two broadcast registers, within the
+// 32 (AVX-512) or 16 (AVX2) vector registers: C = 4 (30) and C = 2 (16).
+// After the loop the weight and broadcast registers hold the threshold and
+// compare results.
 var levels = []level{
-	{name: "k512", doc: "AVX-512F", reg: "Z", vecBytes: 64, maxC: []int{0, 8, 8, 6, 5, 4, 4}},
-	{name: "k256", doc: "AVX2 and FMA", reg: "Y", vecBytes: 32, maxC: []int{0, 8, 4, 3, 2, 2, 2}},
+	{name: "k512", doc: "AVX-512F", reg: "Z", vecBytes: 64, tileVecs: []int{4, 2, 1}},
+	{name: "k256", doc: "AVX2 and FMA", reg: "Y", vecBytes: 32, tileVecs: []int{2}},
 }
-
-func (l level) maxR() int { return len(l.maxC) - 1 }
 
 // rowAddr is the addressing of row r's element relative to a base register,
 // with the stride s, 3s and 5s held in registers (scale 1, 2, 4 only).
@@ -69,7 +77,84 @@ func rowAddr(off int, base, s, s3, s5 string, r int) string {
 	panic("kernelgen: row block above 6")
 }
 
-func (l level) kernel(b *bytes.Buffer, rows, cols int) {
+// The general registers of a layer kernel:
+//
+//	SI  x, the current row block     BX, R11, R12  x's stride ×1, ×3, ×5
+//	R8  y, the current row block     R9, R13, R10  y's stride ×1, ×3, ×5
+//	R14 res, the current row block (0: none)
+//	DX  the current tile's packed weights, DI walking them, CX the count
+//	AX  x walking the shared dimension in the loop; a scratch register
+//
+// The arguments b, y, res and tiles are advanced in their slots, tile by
+// tile; left-8(SP) counts the rows of the tile still to do.
+
+// layer writes the kernel of one column tile width: all the tiles of a
+// layer, and for each all the rows in blocks of 6 and one remainder block.
+func (l level) layer(b *bytes.Buffer, cols int) {
+	name := fmt.Sprintf("%sc%d", l.name, cols)
+	tb := cols * l.vecBytes // bytes of one packed weight row of a tile
+	p := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
+	label := func(s string) { fmt.Fprintf(b, "%s_%s:\n", name, s) }
+	fmt.Fprintf(b, "\n// func %s(%s)\n", name, args)
+	fmt.Fprintf(b, "TEXT ·%s(SB), NOSPLIT, $8-88\n", name)
+	p("MOVQ xs+8(FP), BX")
+	p("MOVQ w+16(FP), DX")
+	p("MOVQ ys+40(FP), R9")
+	p("LEAQ (BX)(BX*2), R11")
+	p("LEAQ (BX)(BX*4), R12")
+	p("LEAQ (R9)(R9*2), R13")
+	p("LEAQ (R9)(R9*4), R10")
+	label("tile")
+	p("MOVQ x+0(FP), SI")
+	p("MOVQ y+32(FP), R8")
+	p("MOVQ res+56(FP), R14")
+	p("MOVQ rows+72(FP), AX")
+	p("MOVQ AX, left-8(SP)")
+	label("next")
+	p("MOVQ left-8(SP), AX")
+	p("CMPQ AX, $%d", maxRows)
+	p("JGE %s_r%d", name, maxRows)
+	for r := 1; r < maxRows; r++ {
+		p("CMPQ AX, $%d", r)
+		p("JEQ %s_r%d", name, r)
+	}
+	p("JMP %s_end", name)
+	for r := maxRows; r >= 1; r-- {
+		label(fmt.Sprintf("r%d", r))
+		l.block(b, name, r, cols, tb)
+		if r == maxRows {
+			p("SUBQ $%d, left-8(SP)", maxRows)
+			p("LEAQ (SI)(R11*2), SI")
+			p("LEAQ (R8)(R13*2), R8")
+			p("TESTQ R14, R14")
+			p("JZ %s_next", name)
+			p("LEAQ (R14)(R13*2), R14")
+			p("JMP %s_next", name)
+		} else {
+			p("JMP %s_end", name)
+		}
+	}
+	label("end")
+	p("MOVQ n+24(FP), AX")
+	p("IMULQ $%d, AX", tb)
+	p("ADDQ AX, DX")
+	p("ADDQ $%d, y+32(FP)", tb)
+	p("ADDQ $%d, b+48(FP)", tb)
+	p("MOVQ res+56(FP), AX")
+	p("TESTQ AX, AX")
+	p("JZ %s_nores", name)
+	p("ADDQ $%d, res+56(FP)", tb)
+	label("nores")
+	p("DECQ tiles+80(FP)")
+	p("JNZ %s_tile", name)
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// block writes one register block of rows × cols: the accumulators start
+// from the bias (and the residual), the loop over the shared dimension is
+// unrolled twice, then the optional ReLU and flush, and the stores.
+func (l level) block(b *bytes.Buffer, name string, rows, cols, tb int) {
 	v := func(i int) string { return fmt.Sprintf("%s%d", l.reg, i) }
 	acc := func(r, c int) string { return v(r*cols + c) }
 	wReg := rows * cols // first weight register
@@ -82,24 +167,9 @@ func (l level) kernel(b *bytes.Buffer, rows, cols int) {
 		panic(fmt.Sprintf("kernelgen: %s block %dx%d needs %d vector registers", l.name, rows, cols, bReg[1]+1))
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
-	fmt.Fprintf(b, "\n// func %sr%dc%d(%s)\n", l.name, rows, cols, args)
-	fmt.Fprintf(b, "TEXT ·%sr%dc%d(SB), NOSPLIT, $0-80\n", l.name, rows, cols)
-	p("MOVQ x+0(FP), SI")
-	p("MOVQ xs+8(FP), BX")
-	p("MOVQ w+16(FP), DI")
-	p("MOVQ ws+24(FP), DX")
-	p("MOVQ n+32(FP), CX")
-	p("MOVQ y+40(FP), R8")
-	p("MOVQ ys+48(FP), R9")
-	p("LEAQ (BX)(BX*2), R11")
-	p("LEAQ (BX)(BX*4), R12")
-	p("LEAQ (R9)(R9*2), R13")
-	p("LEAQ (R9)(R9*4), R10")
-	yAddr := func(r, c int) string { return rowAddr(c*l.vecBytes, "R8", "R9", "R13", "R10", r) }
-	// The accumulators start from the bias (AX), plus the residual rows
-	// (AX again, laid out like y) when res is not nil.
-	resAddr := func(r, c int) string { return rowAddr(c*l.vecBytes, "AX", "R9", "R13", "R10", r) }
-	p("MOVQ b+56(FP), AX")
+	pre := fmt.Sprintf("%s_r%d", name, rows)
+	label := func(s string) { fmt.Fprintf(b, "%s_%s:\n", pre, s) }
+	p("MOVQ b+48(FP), AX")
 	for c := 0; c < cols; c++ {
 		p("VMOVUPS %d(AX), %s", c*l.vecBytes, acc(0, c))
 	}
@@ -108,45 +178,68 @@ func (l level) kernel(b *bytes.Buffer, rows, cols int) {
 			p("VMOVAPS %s, %s", acc(0, c), acc(r, c))
 		}
 	}
-	p("MOVQ res+64(FP), AX")
-	p("TESTQ AX, AX")
-	p("JZ loop_%sr%dc%d", l.name, rows, cols)
+	p("TESTQ R14, R14")
+	p("JZ %s_init", pre)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
-			p("VADDPS %s, %s, %s", resAddr(r, c), acc(r, c), acc(r, c))
+			p("VADDPS %s, %s, %s", rowAddr(c*l.vecBytes, "R14", "R9", "R13", "R10", r), acc(r, c), acc(r, c))
 		}
 	}
-	fmt.Fprintf(b, "loop_%sr%dc%d:\n", l.name, rows, cols)
-	if rows == 1 {
-		bc := v(bReg[0])
-		p("VBROADCASTSS (SI), %s", bc)
-		for c := 0; c < cols; c++ {
-			p("VFMADD231PS %d(DI), %s, %s", c*l.vecBytes, bc, acc(0, c))
+	label("init")
+	p("MOVQ SI, AX")
+	p("MOVQ DX, DI")
+	p("MOVQ n+24(FP), CX")
+	// step is one k of the loop: the weights of row k of the tile at
+	// k·tb(DI), input k of each row at 4k(AX).
+	step := func(k int) {
+		if rows == 1 {
+			bc := v(bReg[0])
+			p("VBROADCASTSS %d(AX), %s", 4*k, bc)
+			for c := 0; c < cols; c++ {
+				p("VFMADD231PS %d(DI), %s, %s", k*tb+c*l.vecBytes, bc, acc(0, c))
+			}
+			return
 		}
-	} else {
 		for c := 0; c < cols; c++ {
-			p("VMOVUPS %d(DI), %s", c*l.vecBytes, v(wReg+c))
+			p("VMOVUPS %d(DI), %s", k*tb+c*l.vecBytes, v(wReg+c))
 		}
 		for r := 0; r < rows; r++ {
 			bc := v(bReg[r%2])
-			p("VBROADCASTSS %s, %s", rowAddr(0, "SI", "BX", "R11", "R12", r), bc)
+			p("VBROADCASTSS %s, %s", rowAddr(4*k, "AX", "BX", "R11", "R12", r), bc)
 			for c := 0; c < cols; c++ {
 				p("VFMADD231PS %s, %s, %s", v(wReg+c), bc, acc(r, c))
 			}
 		}
 	}
-	p("ADDQ $4, SI")
-	p("ADDQ DX, DI")
+	// An odd count does one step first; then pairs.
+	p("TESTQ $1, CX")
+	p("JZ %s_even", pre)
+	step(0)
+	p("ADDQ $4, AX")
+	p("ADDQ $%d, DI", tb)
+	label("even")
+	p("SHRQ $1, CX")
+	p("JZ %s_done", pre)
+	p("PCALIGN $32")
+	label("loop")
+	step(0)
+	step(1)
+	p("ADDQ $8, AX")
+	p("ADDQ $%d, DI", 2*tb)
 	p("DECQ CX")
-	p("JNZ loop_%sr%dc%d", l.name, rows, cols)
-	p("MOVQ flush+72(FP), AX")
+	p("JNZ %s_loop", pre)
+	label("done")
+	p("MOVQ flush+64(FP), AX")
 	p("TESTQ AX, AX")
-	p("JZ store_%sr%dc%d", l.name, rows, cols)
+	p("JZ %s_store", pre)
 	p("MOVL $0x%08x, AX", math.Float32bits(flushThreshold))
 	if l.reg == "Z" {
 		p("VPBROADCASTD AX, %s", v(thrReg))
 	} else {
-		p("MOVQ AX, X%d", thrReg)
+		// VMOVD, not MOVQ: a legacy-SSE instruction while the upper
+		// halves of the accumulators are in use costs hundreds of cycles
+		// (an SSE/AVX transition) on AMD Zen 3, a third of a 6×16 block.
+		p("VMOVD AX, X%d", thrReg)
 		p("VBROADCASTSS X%d, %s", thrReg, v(thrReg))
 	}
 	// Predicate 0x15 (not less than, unordered true) keeps x >= threshold
@@ -162,37 +255,31 @@ func (l level) kernel(b *bytes.Buffer, rows, cols int) {
 			}
 		}
 	}
-	fmt.Fprintf(b, "store_%sr%dc%d:\n", l.name, rows, cols)
+	label("store")
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
-			p("VMOVUPS %s, %s", acc(r, c), yAddr(r, c))
+			p("VMOVUPS %s, %s", acc(r, c), rowAddr(c*l.vecBytes, "R8", "R9", "R13", "R10", r))
 		}
 	}
-	p("VZEROUPPER")
-	p("RET")
 }
 
 const header = "// Code generated by net/internal/kernelgen; DO NOT EDIT.\n\n"
 
-const args = "x *float32, xs uintptr, w *float32, ws uintptr, n int, y *float32, ys uintptr, b, res *float32, flush uintptr"
+const args = "x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int"
 
 func (l level) decls(b *bytes.Buffer) {
-	for r := 1; r <= l.maxR(); r++ {
-		for c := 1; c <= l.maxC[r]; c++ {
-			fmt.Fprintf(b, "\n//go:noescape\nfunc %sr%dc%d(%s)\n", l.name, r, c, args)
-		}
+	for _, c := range l.tileVecs {
+		fmt.Fprintf(b, "\n// %sc%d runs the %s kernel over tiles column tiles of %d vectors.\n", l.name, c, l.doc, c)
+		fmt.Fprintf(b, "//\n//go:noescape\nfunc %sc%d(%s)\n", l.name, c, args)
 	}
-	fmt.Fprintf(b, "\n// %sBlockVecs is the largest column block, in vectors, of each row block.\n", l.name)
-	fmt.Fprintf(b, "var %sBlockVecs = [...]int%s\n", l.name, strings.Trim(fmt.Sprintf("%#v", l.maxC), "[]int"))
-	fmt.Fprintf(b, "\n// %s runs the %s kernel for a block of r rows (1..%d) and c vectors\n", l.name, l.doc, l.maxR())
-	fmt.Fprintf(b, "// of columns (1..%sBlockVecs[r]).\n", l.name)
-	fmt.Fprintf(b, "func %s(r, c int, %s) {\n\tswitch r*16 + c {\n", l.name, args)
-	for r := 1; r <= l.maxR(); r++ {
-		for c := 1; c <= l.maxC[r]; c++ {
-			fmt.Fprintf(b, "\tcase %d:\n\t\t%sr%dc%d(x, xs, w, ws, n, y, ys, b, res, flush)\n", r*16+c, l.name, r, c)
-		}
+	fmt.Fprintf(b, "\n// %sTileVecs are the column tiles of the %s kernels, in vectors.\n", l.name, l.doc)
+	fmt.Fprintf(b, "var %sTileVecs = []int%s\n", l.name, strings.Trim(fmt.Sprintf("%#v", l.tileVecs), "[]int"))
+	fmt.Fprintf(b, "\n// %s runs the %s kernel of tiles of c vectors.\n", l.name, l.doc)
+	fmt.Fprintf(b, "func %s(c int, %s) {\n\tswitch c {\n", l.name, args)
+	for _, c := range l.tileVecs {
+		fmt.Fprintf(b, "\tcase %d:\n\t\t%sc%d(x, xs, w, n, y, ys, b, res, flush, rows, tiles)\n", c, l.name, c)
 	}
-	fmt.Fprintf(b, "\tdefault:\n\t\tpanic(\"net: %s: no kernel for this block\")\n\t}\n}\n", l.name)
+	fmt.Fprintf(b, "\tdefault:\n\t\tpanic(\"net: %s: no kernel for this tile\")\n\t}\n}\n", l.name)
 }
 
 // generate returns the assembly and the Go declarations.
@@ -201,10 +288,8 @@ func generate() (asm, decl []byte) {
 	s.WriteString(header + "//go:build !purego\n\n#include \"textflag.h\"\n")
 	g.WriteString(header + "//go:build !purego\n\npackage net\n")
 	for _, l := range levels {
-		for r := 1; r <= l.maxR(); r++ {
-			for c := 1; c <= l.maxC[r]; c++ {
-				l.kernel(&s, r, c)
-			}
+		for _, c := range l.tileVecs {
+			l.layer(&s, c)
 		}
 		l.decls(&g)
 	}
