@@ -201,9 +201,9 @@ type tbRules struct{ kalah *kgame }
 // rulesOf returns the rules of a tablebase game.
 func rulesOf(game string) tbRules {
 	switch game {
-	case "kalah":
+	case KalahTB:
 		return tbRules{&kgame{n: rowPits, capture: kalah.Opposite}}
-	case "kalah-empty":
+	case KalahEmptyTB:
 		return tbRules{&kgame{n: rowPits, capture: kalah.Empty}}
 	}
 	return tbRules{}

@@ -150,10 +150,10 @@ func TestKalahMovesAgree(t *testing.T) {
 // with it are the same.
 func TestKalahTablebase(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Build(context.Background(), BuildConfig{Dir: dir, Game: "kalah", Stones: 8, Workers: 2}); err != nil {
+	if _, err := Build(context.Background(), BuildConfig{Dir: dir, Game: KalahTB, Stones: 8, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := OpenGame(dir, "kalah", -1)
+	tb, err := OpenGame(dir, KalahTB, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,10 +218,15 @@ func TestKalahSearchAllocates(t *testing.T) {
 	}
 }
 
+// BenchmarkKalahSearch solves Kalah(4,3) from the start with a fresh
+// table each time, one thread, and reports the nodes searched.
 func BenchmarkKalahSearch(b *testing.B) {
 	spec, _ := env.Lookup("kalah:houses=4,seeds=3")
+	var nodes uint64
 	for range b.N {
 		s, _ := New(Config{TTBits: 18})
-		s.Solve(spec.New(), 0)
+		r, _ := s.Solve(spec.New(), 0)
+		nodes += r.Nodes
 	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }

@@ -89,11 +89,11 @@ func (s *Solver) solveKalah(b *kalah.Board, limit time.Duration) (Result, error)
 func kalahGame(r kalah.Rules) string {
 	switch r.Capture {
 	case kalah.Empty:
-		return "kalah-empty"
+		return KalahEmptyTB
 	case kalah.None:
-		return "kalah-none"
+		return KalahTB + "-none" // no tablebase of it: never matches one
 	}
-	return "kalah"
+	return KalahTB
 }
 
 // pickKRoot returns the inexact root move whose value has the highest

@@ -174,4 +174,10 @@ func gapCheck(dir, game string, missing int) error {
 func (t *Tablebase) Game() string { return t.game }
 
 // tbGame reports whether game names a tablebase kind.
-func tbGame(game string) bool { return game == Game || game == "kalah" || game == "kalah-empty" }
+func tbGame(game string) bool { return game == Game || game == KalahTB || game == KalahEmptyTB }
+
+// The tablebase kinds of kalah with 6 houses, by capture rule.
+const (
+	KalahTB      = "kalah"       // opposite capture
+	KalahEmptyTB = "kalah-empty" // empty capture
+)

@@ -29,7 +29,7 @@ func TestArenaTBJudge(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("arena: exit %d\n%s\n%s", code, stdout, errs)
 	}
-	if !regexp.MustCompile(`(?m)^  tb:dir=\S+ +\d+ +\d+ +0 +0\.0%`).MatchString(stdout) || !strings.Contains(stdout, "judge    tablebase") {
+	if !regexp.MustCompile(`(?m)^  tb:dir=\S+ +\d+ +\d+ +\d+ +0 +0\.0%`).MatchString(stdout) || !strings.Contains(stdout, "judge    tablebase") {
 		t.Fatalf("arena output:\n%s", stdout)
 	}
 	files, _ := filepath.Glob(filepath.Join(out, "*-judge.json"))

@@ -45,11 +45,11 @@ func ParseAnyTotal(spec *env.Spec, s string) (*Board, error) { return parse(spec
 
 // parse is Parse, with any stone total when anyTotal.
 func parse(spec *env.Spec, s string, anyTotal bool) (*Board, error) {
-	start, ok := spec.New().(*Board)
+	start, ok := spec.New().(interface{ Rules() Rules })
 	if !ok {
 		return nil, fmt.Errorf("kalah: %s is not a Kalah game", spec.Name)
 	}
-	r := start.rules
+	r := start.Rules()
 	b := &Board{spec: spec, rules: r}
 	if r.MaxPly > 0 {
 		s = strings.TrimSpace(s)
