@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -315,6 +317,36 @@ func TestExactMark(t *testing.T) {
 	}{{2, 2, Good}, {4, 2, Good}, {2, 6, Inaccuracy}, {-6, -2, Inaccuracy}, {0, 2, Mistake}, {-2, 0, Mistake}, {-2, 2, Blunder}} {
 		if got := ExactMark(c.played, c.best); got != c.want {
 			t.Errorf("ExactMark(%d, %d) = %v, want %v", c.played, c.best, got, c.want)
+		}
+	}
+}
+
+// TestAnalyzeNeverMarksBest: alpha-beta values the played move in the
+// search of the position before it, so no move equal to the engine's best
+// is marked, and the best move's before and after agree (the issue's
+// depth-6 check on the examples, at depths of both parities).
+func TestAnalyzeNeverMarksBest(t *testing.T) {
+	f, err := os.Open("../docs/examples/games.kgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	games, err := env.ReadRecords(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, depth := range []int{3, 4} {
+		an, err := Analyze(context.Background(), AnalyzeConfig{Game: games[0], Agent: fmt.Sprintf("ab:depth=%d", depth)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range an.Moves {
+			if m.Move != m.Best {
+				continue
+			}
+			if m.Mark != Good || m.Loss != 0 || (m.Before.WinProb != nil && m.After.WinProb != nil && *m.Before.WinProb != *m.After.WinProb && !m.Before.Exact) {
+				t.Errorf("depth %d, ply %d: the best move %s marked %v, loss %v, before %+v after %+v", depth, m.Ply, m.Move, m.Mark, m.Loss, m.Before, m.After)
+			}
 		}
 	}
 }
