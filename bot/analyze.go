@@ -72,6 +72,12 @@ func (t Thresholds) Mark(loss float32) Mark {
 // (-1 lost, 0 drawn, +1 won): a Mangala endgame tablebase plugs in here.
 type Exact func(st env.State) (value float32, ok bool)
 
+// Verdict knows the exact value of some moves: the final store
+// difference, the mover's store less the opponent's, after move a of
+// before and after the best move, under perfect play (a Mangala judge or
+// tablebase plugs in here).
+type Verdict func(before env.State, a env.Action) (played, best int, ok bool)
+
 // AnalyzeConfig sets up the analysis of one game.
 type AnalyzeConfig struct {
 	Game  *env.GameRecord // the game; required
@@ -83,6 +89,9 @@ type AnalyzeConfig struct {
 	// Exact, when set, gives the value of the positions it knows (a
 	// tablebase), in place of the search's; the best move stays the search's.
 	Exact Exact
+	// Verdict, when set, gives the exact value of the moves it knows: their
+	// mark then follows it (ExactMark), not the search's estimate.
+	Verdict Verdict
 	// Progress, when set, is called after each position searched.
 	Progress func(done, total int)
 }
@@ -108,9 +117,46 @@ type MoveAnalysis struct {
 	Best   string `json:"best"`   // the engine's best move in the position before
 	PV     string `json:"pv"`     // the engine's line from there
 	// Loss is the win probability the move lost (before - after, never
-	// below 0); 0 without probabilities before and after.
+	// below 0); 0 without probabilities before and after. With an exact
+	// verdict it is the result's: 1 from a win to a loss, 0.5 a step.
 	Loss float32 `json:"loss"`
 	Mark Mark    `json:"mark"`
+	// Forced says the move was the only legal one: never marked.
+	Forced bool `json:"forced,omitempty"`
+	// Value and BestValue are the exact final store differences after the
+	// move and after the best one, for the mover, when a verdict knows
+	// them (Exact); the mark then follows them.
+	Exact     bool `json:"exact,omitempty"`
+	Value     int  `json:"value,omitempty"`
+	BestValue int  `json:"best_value,omitempty"`
+}
+
+// ExactMark is the mark of a move whose exact value is played against a
+// best move's best (final store differences, mover's view): none when it
+// keeps the best value; an inaccuracy when it loses stones but not the
+// result; a mistake when it turns a win into a draw or a draw into a loss;
+// a blunder when it turns a win into a loss.
+func ExactMark(played, best int) Mark {
+	switch steps := sign(best) - sign(played); {
+	case played >= best:
+		return Good
+	case steps >= 2:
+		return Blunder
+	case steps == 1:
+		return Mistake
+	}
+	return Inaccuracy
+}
+
+// sign returns -1, 0 or 1.
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
 }
 
 // Summary counts one player's marks.
@@ -176,6 +222,14 @@ func Analyze(ctx context.Context, cfg AnalyzeConfig) (*GameAnalysis, error) {
 		return nil, fmt.Errorf("bot: analyze: agent %s reports no values (want a searching agent: ab, mcts, model, engine)", cfg.Agent)
 	}
 	j := &judge{cfg: cfg, kind: sp.Kind, ag: a}
+	if m, ok := a.(agent.MultiPVer); ok && sp.Kind == "ab" {
+		// Every root move searched exactly at the same depth: the move
+		// played is valued in the same search as the best.
+		if err := m.SetMultiPV(agent.MaxMultiPV); err != nil {
+			return nil, fmt.Errorf("bot: analyze: %w", err)
+		}
+		j.sameSearch = true
+	}
 	if err := j.evaluate(ctx); err != nil {
 		return nil, err
 	}
@@ -211,9 +265,16 @@ func closeIfCloser(a agent.Agent) {
 
 // position is one position of the game with what the analysis found.
 type position struct {
-	st   env.State
-	eval Eval         // for st's mover
-	pv   []env.Action // the best line, its first move the best
+	st    env.State
+	eval  Eval         // for st's mover
+	pv    []env.Action // the best line, its first move the best
+	moves []moveEval   // with sameSearch: every root move's value in the search of st
+}
+
+// moveEval is a root move's value for the mover in a position's search.
+type moveEval struct {
+	a    env.Action
+	eval Eval
 }
 
 // judge analyses one game.
@@ -222,6 +283,10 @@ type judge struct {
 	kind string
 	ag   agent.Agent
 	pos  []position // pos[i] before move i; pos[len(moves)] the last
+	// sameSearch: alpha-beta searches every root move exactly (MultiPV), so
+	// a move's before and after both come from the search of the
+	// position before it, at one depth (see report).
+	sameSearch bool
 }
 
 // evaluate fills j.pos, from the last position back to the first, so that
@@ -274,12 +339,45 @@ func (j *judge) search(ctx context.Context, p *position) error {
 	if wp, ok := WinProb(j.kind, r); ok {
 		p.eval.WinProb = prob(wp)
 	}
+	p.moves = p.moves[:0]
+	if j.sameSearch {
+		for _, l := range r.Lines {
+			if len(l.PV) == 0 {
+				continue
+			}
+			e := Eval{Value: l.Value}
+			if wp, ok := WinProb(j.kind, agent.Analysis{Value: l.Value, WinProb: l.WinProb, HasWDL: r.HasWDL}); ok {
+				e.WinProb = prob(wp)
+			}
+			p.moves = append(p.moves, moveEval{l.PV[0], e})
+		}
+	}
 	if j.cfg.Exact != nil {
 		if v, ok := j.cfg.Exact(p.st); ok {
 			p.eval = Eval{Value: v, WinProb: prob((v + 1) / 2), Exact: true}
 		}
 	}
 	return nil
+}
+
+// sameSearch returns the values, in the search of p, of its best move
+// (before) and of move a (after), when that search valued every root move
+// (alpha-beta with MultiPV): both at one depth, so that their difference
+// is the move's cost and not the difference of two depths' parities.
+func sameSearch(p position, a env.Action) (before, after Eval, ok bool) {
+	if len(p.moves) == 0 || len(p.pv) == 0 {
+		return before, after, false
+	}
+	var hasB, hasA bool
+	for _, m := range p.moves {
+		if m.a == p.pv[0] {
+			before, hasB = m.eval, true
+		}
+		if m.a == a {
+			after, hasA = m.eval, true
+		}
+	}
+	return before, after, hasB && hasA
 }
 
 // prob returns a pointer to p.
@@ -314,10 +412,29 @@ func (j *judge) report() *GameAnalysis {
 		if len(before.pv) > 0 {
 			m.Best = moveText(before.st, before.pv[:1])
 		}
+		var buf [env.MaxActions]env.Action
+		m.Forced = len(before.st.Legal(buf[:0])) == 1
+		if b, a, ok := sameSearch(before, a); ok && !before.eval.Exact && !after.eval.Exact {
+			m.Before, m.After = b, a
+		}
 		if m.Before.WinProb != nil && m.After.WinProb != nil {
 			out.Probabilities = true
 			m.Loss = max(0, *m.Before.WinProb-*m.After.WinProb)
+			if len(before.pv) > 0 && before.pv[0] == a {
+				m.Loss = 0 // the engine's own best move loses nothing by its judge's measure
+			}
 			m.Mark = j.cfg.Thresholds.Mark(m.Loss)
+		}
+		if j.cfg.Verdict != nil {
+			if played, best, ok := j.cfg.Verdict(before.st, a); ok {
+				m.Exact, m.Value, m.BestValue = true, played, best
+				out.Probabilities = true
+				m.Mark = ExactMark(played, best)
+				m.Loss = float32(sign(best)-sign(played)) / 2
+			}
+		}
+		if m.Forced {
+			m.Mark, m.Loss = Good, 0
 		}
 		out.Moves = append(out.Moves, m)
 	}
