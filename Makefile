@@ -45,9 +45,10 @@ fuzz:
 	  done; \
 	done
 
-## lint: go vet, gofmt and staticcheck (a tool dependency in go.mod).
+## lint: go vet (and of the wasm bot, built for the browser), gofmt and staticcheck (a tool dependency in go.mod).
 lint:
 	$(GO) vet $(PKGS)
+	GOOS=js GOARCH=wasm $(GO) vet ./cmd/kumalak-wasm
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) tool staticcheck $(PKGS)
 

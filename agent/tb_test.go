@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
-	"sync"
 	"testing"
 
 	"kumalak/env"
@@ -12,50 +11,17 @@ import (
 	"kumalak/env/togyz"
 	"kumalak/mcts"
 	"kumalak/solve"
+	"kumalak/solve/solvetest"
 )
 
-// The tablebase of the tests, 10 stones, built once (well under a second).
-const tbStones = 10
+// The tablebase of the tests (solvetest's): its levels, its folder, opened.
+const tbStones = solvetest.Stones
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if testTB.dir != "" {
-		os.RemoveAll(testTB.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(solvetest.Main(m)) }
 
-var testTB struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+func tbDir(t testing.TB) string { t.Helper(); return solvetest.Dir(t) }
 
-// tbDir returns the folder of the test tablebase, building it first.
-func tbDir(t testing.TB) string {
-	t.Helper()
-	testTB.once.Do(func() {
-		dir, err := os.MkdirTemp("", "agent-tb-")
-		if err == nil {
-			_, err = solve.Build(context.Background(), solve.BuildConfig{Dir: dir, Stones: tbStones})
-		}
-		testTB.dir, testTB.err = dir, err
-	})
-	if testTB.err != nil {
-		t.Fatal(testTB.err)
-	}
-	return testTB.dir
-}
-
-func openTB(t testing.TB) *solve.Tablebase {
-	t.Helper()
-	tb, err := solve.Open(tbDir(t), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tb.Close() })
-	return tb
-}
+func openTB(t testing.TB) *solve.Tablebase { t.Helper(); return solvetest.Open(t) }
 
 // newTBAgent builds spec with the test tablebase's folder.
 func newTBAgent(t testing.TB, spec string, seed uint64) Agent {

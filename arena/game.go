@@ -164,12 +164,8 @@ func (r *Record) Replay(spec *env.Spec) (env.State, []env.Action, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("arena: record of game %d: %w", r.Index+1, err)
 	}
-	for i, p := range r.Opening {
-		a, err := env.CheckMove(st, p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("arena: record of game %d: opening move %d: %w", r.Index+1, i+1, err)
-		}
-		st.Apply(a)
+	if err := env.Replay(st, r.Opening); err != nil {
+		return nil, nil, fmt.Errorf("arena: record of game %d: opening %w", r.Index+1, err)
 	}
 	moves := make([]env.Action, len(r.Moves))
 	for i, p := range r.Moves {
@@ -426,10 +422,8 @@ func randomLine(st, start env.State, plies int, rng *rand.Rand, buf []env.Action
 func checkOpenings(start env.State, openings [][]env.Action) error {
 	for i, open := range openings {
 		st := env.Clone(start)
-		for k, a := range open {
-			if err := env.Play(st, a.Pit()); err != nil {
-				return fmt.Errorf("arena: opening %d, move %d: %w", i+1, k+1, err)
-			}
+		if err := env.Replay(st, env.PitsOf(open)); err != nil {
+			return fmt.Errorf("arena: opening %d, %w", i+1, err)
 		}
 		if st.Result() != env.Ongoing {
 			return fmt.Errorf("arena: opening %d ends the game", i+1)

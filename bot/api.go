@@ -70,6 +70,10 @@ type GameInfo struct {
 	Title string `json:"title"`
 	Pits  int    `json:"pits"`
 	Start string `json:"start"` // the start position string
+	// Agent and Card are the game's own bot when a Mux serves each game
+	// with a Server of its own (a model plays one game); else "" and none.
+	Agent string          `json:"agent,omitempty"`
+	Card  json.RawMessage `json:"card,omitempty"`
 }
 
 // InfoResponse is the answer of GET /api/info.
@@ -89,6 +93,11 @@ type InfoResponse struct {
 }
 
 func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.info())
+}
+
+// info describes the server: its bot, games and limits.
+func (s *Server) info() InfoResponse {
 	var info InfoResponse
 	info.Name, info.Agent, info.Card = s.cfg.Name, s.cfg.Agent, s.cfg.Card
 	for _, g := range s.games {
@@ -99,7 +108,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
 	info.Limits.MaxDepth = s.lims[s.games[0]].max.Depth
 	info.Limits.TimeoutMS, info.Limits.MaxBody = s.cfg.Timeout.Milliseconds(), s.cfg.MaxBody
 	info.Limits.MaxMoves = s.cfg.MaxMoves
-	writeJSON(w, http.StatusOK, info)
+	return info
 }
 
 func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,17 @@ import (
 //go:embed web
 var webFiles embed.FS
 
+// Page returns the web page's files (index.html, its scripts, styles and
+// icon): the one page that Server serves and kumalak web publishes as a
+// static site (its site.js replaced by the site's own).
+func Page() fs.FS {
+	sub, err := fs.Sub(webFiles, "web")
+	if err != nil {
+		panic(err) // "web" is a valid path: fs.Sub cannot fail
+	}
+	return sub
+}
+
 // ServerConfig sets up the HTTP server.
 type ServerConfig struct {
 	Agent      string          // agent spec; required
@@ -94,16 +105,12 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	sub, err := fs.Sub(webFiles, "web")
-	if err != nil {
-		return nil, fmt.Errorf("bot: web files: %w", err)
-	}
 	sp, err := agent.ParseSpec(cfg.Agent)
 	if err != nil {
 		return nil, fmt.Errorf("bot: server: %w", err)
 	}
 	s := &Server{cfg: cfg, sp: sp, games: cfg.Games, lims: map[string]agentLimits{}, pool: newPool(sp, cfg.IdleAgents, cfg.Seed),
-		sem: make(chan struct{}, cfg.Searches), files: http.FileServerFS(sub)}
+		sem: make(chan struct{}, cfg.Searches), files: http.FileServerFS(Page())}
 	if len(s.games) == 0 {
 		s.games = env.Games()
 	}

@@ -16,10 +16,8 @@ func Replay(spec *env.Spec, start string, moves []int) (env.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, pit := range moves {
-		if err := env.Play(st, pit); err != nil {
-			return nil, fmt.Errorf("move %d (pit %d): %w", i+1, pit, err)
-		}
+	if err := env.Replay(st, moves); err != nil {
+		return nil, err
 	}
 	return st, nil
 }

@@ -33,6 +33,29 @@ func Play(st State, pit int) error {
 	return nil
 }
 
+// Replay plays moves, written as pit numbers, on st in order, each through
+// Play. It stops at the first that cannot be played, with an error naming it,
+// e.g. "move 14 (pit 5): illegal move: pit is empty"; st then holds the
+// position before that move. It is the one replay of records, the API's move
+// lists and arena openings.
+func Replay(st State, pits []int) error {
+	for i, pit := range pits {
+		if err := Play(st, pit); err != nil {
+			return fmt.Errorf("move %d (pit %d): %w", i+1, pit, err)
+		}
+	}
+	return nil
+}
+
+// PitsOf returns the pit numbers of moves, for Replay.
+func PitsOf(moves []Action) []int {
+	pits := make([]int, len(moves))
+	for i, a := range moves {
+		pits[i] = a.Pit()
+	}
+	return pits
+}
+
 // CheckMove returns the action for the pit number, or why it can't be played.
 func CheckMove(st State, pit int) (Action, error) {
 	spec := st.Spec()

@@ -86,10 +86,8 @@ func (g *GameRecord) StartState() State {
 // an error naming the first illegal move.
 func (g *GameRecord) Final() (State, error) {
 	st := g.StartState()
-	for i, a := range g.Moves {
-		if err := Play(st, a.Pit()); err != nil {
-			return nil, fmt.Errorf("%s: move %d (pit %d): %w", g.Spec.Name, i+1, a.Pit(), err)
-		}
+	if err := Replay(st, PitsOf(g.Moves)); err != nil {
+		return nil, fmt.Errorf("%s: %w", g.Spec.Name, err)
 	}
 	return st, nil
 }

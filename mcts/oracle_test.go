@@ -3,30 +3,19 @@ package mcts_test
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"kumalak/env"
 	"kumalak/env/mangala"
 	"kumalak/mcts"
 	"kumalak/solve"
+	"kumalak/solve/solvetest"
 )
 
 var _ mcts.Oracle = (*solve.Tablebase)(nil)
 
-// tablebase builds a small classic tablebase for the test.
-func tablebase(t *testing.T, stones int) *solve.Tablebase {
-	t.Helper()
-	dir := t.TempDir()
-	if _, err := solve.Build(context.Background(), solve.BuildConfig{Dir: dir, Stones: stones}); err != nil {
-		t.Fatal(err)
-	}
-	tb, err := solve.Open(dir, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tb.Close() })
-	return tb
-}
+func TestMain(m *testing.M) { os.Exit(solvetest.Main(m)) }
 
 // endgame plays random moves from the start until at most stones are on
 // the board, and returns the position, still running.
@@ -51,7 +40,7 @@ func onBoard(b *mangala.Board) int {
 // TestOracleProvesRoot: with a tablebase as its oracle, the search proves
 // tablebase positions with the tablebase's result, from few simulations.
 func TestOracleProvesRoot(t *testing.T) {
-	tb := tablebase(t, 8)
+	tb := solvetest.Open(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	cfg := mcts.DefaultConfig()
 	cfg.Rollouts = 1

@@ -6,17 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/solve"
+	"kumalak/solve/solvetest"
 )
+
+func TestMain(m *testing.M) { os.Exit(solvetest.Main(m)) }
 
 // TestTinyRunJudgesMistakes: a tiny mangala run with a tablebase plays
 // self-play with exact leaves and targets, and reports the network's
 // mistake rate in metrics.jsonl, the summary and its own plot.
 func TestTinyRunJudgesMistakes(t *testing.T) {
-	tbDir := t.TempDir()
-	if _, err := solve.Build(context.Background(), solve.BuildConfig{Dir: tbDir, Stones: 10}); err != nil {
-		t.Fatal(err)
-	}
+	tbDir := solvetest.Dir(t)
 	cfg := tinyConfig("mangala")
 	cfg.Iterations, cfg.Eval.AnchorGames, cfg.Eval.BaselineGames = 1, 0, 4
 	cfg.Tablebase, cfg.SelfPlay.ExactTargets = tbDir, true

@@ -60,7 +60,7 @@ async function showPly(k) {
   if (!ev) {
     say("anatext", "thinking…");
     try {
-      const r = await api("/api/move", { game: S.game, position: S.start, moves: v.moves });
+      const r = await moveRequest(v.moves);
       ev = { best: r.state.plies[r.state.plies.length - 1].token, pv: r.pv, r: r };
       if (S.ana) S.ana.evals[k] = ev;
     } catch (e) {

@@ -1,8 +1,10 @@
-// The page that plays the bot. The rules live in the Go server: the page
-// keeps the record (a start position and pit numbers), asks POST
-// /api/state for the position each record reaches (legal moves, stores,
-// result, the moves in notation) and POST /api/move for the bot's moves
-// and evaluations. board.js draws; analysis.js steps through a game.
+// The page that plays the bot. The rules live in Go: the page keeps the
+// record (a start position and pit numbers), asks POST /api/state for the
+// position each record reaches (legal moves, stores, result, the moves in
+// notation) and POST /api/move for the bot's moves and evaluations. The
+// API is kumalak serve's, or, on the static site of kumalak web (site.js
+// says which), the same API answered by the wasm bot in a Web Worker
+// (static.js). board.js draws; analysis.js steps through a game.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -23,6 +25,7 @@ const S = {
 };
 
 async function api(path, body) {
+  if (KUMALAK_SITE) return siteAPI(path, body);
   const opts = body === undefined ? {} : {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -41,13 +44,14 @@ const cur = () => S.views[S.views.length - 1];
 const pct = (p) => Math.round(100 * p) + "%";
 
 async function init() {
+  if (KUMALAK_SITE) message("loading the bot…");
   try {
     S.info = await api("/api/info");
   } catch (e) {
-    message("can't reach the server: " + e.message);
+    message((KUMALAK_SITE ? "can't start the bot: " : "can't reach the server: ") + e.message);
     return;
   }
-  $("agent").textContent = "bot: " + S.info.agent + cardText(S.info.card);
+  message("");
   const sel = $("game");
   for (const g of S.info.games) {
     const opt = document.createElement("option");
@@ -58,6 +62,7 @@ async function init() {
   if (S.info.games.some((g) => g.name === "togyz")) sel.value = "togyz";
   sel.addEventListener("change", () => { S.start = "start"; newGame(); });
   $("side").addEventListener("change", newGame);
+  initLimits();
   $("new").addEventListener("click", () => { S.start = "start"; newGame(); });
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
@@ -65,6 +70,41 @@ async function init() {
   $("copy").addEventListener("click", copyRecord);
   initAnalysis();
   await newGame();
+}
+
+// showAgent names the bot of the game: its own when each game has its
+// own (a model a game), else the server's.
+function showAgent() {
+  const g = S.info.games.find((x) => x.name === S.game) || {};
+  $("agent").textContent = "bot: " + (g.agent || S.info.agent) + cardText(g.agent ? g.card : S.info.card);
+}
+
+// initLimits offers the bot's search size: its own, simulations or time
+// per move (the API's sims and time_ms, checked against its limits).
+function initLimits() {
+  const kind = $("limitkind"), val = $("limitval");
+  const update = () => {
+    val.hidden = kind.value === "";
+    if (kind.value === "sims") { val.min = 1; val.max = S.info.limits.max_sims; val.step = 1; if (!val.value) val.value = 200; }
+    if (kind.value === "time") { val.min = 0.01; val.max = S.info.limits.max_time_ms / 1000; val.step = 0.01; if (!val.value) val.value = 1; }
+  };
+  kind.addEventListener("change", () => { val.value = ""; update(); });
+  update();
+}
+
+// limits returns the search size chosen, as fields of a move request.
+function limits() {
+  const v = Number($("limitval").value);
+  if (!(v > 0)) return {};
+  if ($("limitkind").value === "sims") return { sims: Math.min(Math.round(v), S.info.limits.max_sims) };
+  if ($("limitkind").value === "time") return { time_ms: Math.min(Math.round(1000 * v), S.info.limits.max_time_ms) };
+  return {};
+}
+
+// moveRequest asks for the bot's move after moves, at the search size
+// chosen.
+function moveRequest(moves) {
+  return api("/api/move", { game: S.game, position: S.start, moves: moves, ...limits() });
 }
 
 // cardText sums up a model card (net.Card): iteration and search size.
@@ -83,6 +123,7 @@ async function newGame() {
   S.game = $("game").value;
   S.human = $("side").value;
   S.hint = 0;
+  showAgent();
   leaveAnalysis(false);
   message("");
   say("botmove", "");
@@ -136,7 +177,7 @@ async function botTurn(gen) {
     render();
     try {
       const before = cur();
-      const r = await api("/api/move", { game: S.game, position: S.start, moves: before.moves });
+      const r = await moveRequest(before.moves);
       if (gen !== S.gen) return;
       await showSowing(before, r.state, gen);
       S.views.push(r.state);
@@ -156,6 +197,7 @@ async function botTurn(gen) {
 // showSowing draws the sowing from view before to view after one stone at
 // a time, then flashes what the move changed (captures included).
 async function showSowing(before, after, gen) {
+  if (!$("animate").checked) return;
   const pit = after.moves[after.moves.length - 1];
   const frames = sowingFrames(before, pit);
   const step = Math.max(25, Math.min(120, 1200 / Math.max(1, frames.length)));
@@ -240,7 +282,7 @@ async function hint() {
   S.busy = true;
   render();
   try {
-    const r = await api("/api/move", { game: S.game, position: S.start, moves: v.moves });
+    const r = await moveRequest(v.moves);
     if (gen !== S.gen) return;
     S.hint = r.move;
     say("hinttext", "Hint: " + lastToken(r.state) + (r.evaluated ? " (your chance " + pct(r.win_prob) + ")" : ""));
@@ -293,6 +335,7 @@ async function loadRecord() {
     if (gen !== S.gen) return;
     leaveAnalysis(false);
     S.game = $("game").value;
+    showAgent();
     S.start = pos;
     S.views = views;
     S.hint = 0;

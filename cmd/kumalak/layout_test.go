@@ -29,6 +29,7 @@ var layout = []layoutRow{
 	{"net/nettest", true, nil}, // the random inputs of the tests under net
 	{"protocol", false, []string{"env"}},
 	{"solve", false, []string{"env", "env/togyz", "env/mangala"}},
+	{"solve/solvetest", false, []string{"solve"}}, // the tablebase of the tests
 	{"mcts", false, []string{"env"}},
 	{"models", true, nil}, // the shipped .kmodel files (data only)
 	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve", "models"}},
@@ -37,7 +38,8 @@ var layout = []layoutRow{
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
 	{"train", false, []string{"env", "env/games", "env/togyz", "env/mangala", "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
 	{"bot", false, []string{"env", "agent", "protocol"}},
-	{"cmd/kumalak", false, nil}, // everything
+	{"cmd/kumalak", false, nil},      // everything
+	{"cmd/kumalak-wasm", false, nil}, // the static site's bot: everything it plays with
 }
 
 // layoutRow is one row of the layout table.
@@ -96,7 +98,7 @@ func TestLayoutCatches(t *testing.T) {
 func forbidden(pkg string, stdlib bool, may []string, imp string) string {
 	local, isLocal := strings.CutPrefix(imp, module)
 	switch {
-	case pkg == "cmd/kumalak":
+	case pkg == "cmd/kumalak" || pkg == "cmd/kumalak-wasm":
 		return ""
 	case isLocal && !slices.Contains(may, local):
 		return "the layout table does not allow it"

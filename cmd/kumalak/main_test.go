@@ -10,7 +10,7 @@ import (
 
 // kumalak runs the command in-process with args and returns its exit status,
 // standard output and standard error.
-func kumalak(t *testing.T, args ...string) (int, string, string) {
+func kumalak(t testing.TB, args ...string) (int, string, string) {
 	t.Helper()
 	root := newRoot()
 	var out, errb bytes.Buffer
@@ -167,6 +167,20 @@ func TestTrainExportInfo(t *testing.T) {
 		if code != 0 || !strings.Contains(out, w) {
 			t.Fatalf("info: exit %d, want %q in\n%s\n%s", code, w, out, errs)
 		}
+	}
+	// The exported model and the run's ladder rung, rated on one scale
+	// with the anchor, which joins the players.
+	rung := filepath.Join(run, "ladder", "iter-0001.kmodel")
+	code, out, errs = kumalak(t, "tournament", "--game", "togyz", "--anchor", "random", "--models", model+","+rung,
+		"--sims", "2", "--games", "2", "--parallel", "2", "--out", "", "--quiet")
+	for _, w := range []string{"model:path=" + model + ",sims=2", "model:path=" + rung + ",sims=2", "anchor random = 0"} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Fatalf("tournament --models: exit %d, want %q in\n%s\n%s", code, w, out, errs)
+		}
+	}
+	code, _, errs = kumalak(t, "tournament", "--game", "togyz", "--models", "a.kmodel,", "--players", "random")
+	if code != 2 || !strings.Contains(errs, "--models") {
+		t.Errorf("tournament --models with an empty name: exit %d %q", code, errs)
 	}
 }
 
