@@ -13,7 +13,7 @@ BUDGET    ?= 30m
 build:
 	$(GO) build -o $(BIN) ./cmd/kumalak
 
-## run: the main job — train GAME (togyz, mangala or mangala-kale) with its default config for about $(BUDGET).
+## run: the main job — train GAME (togyz, mangala, mangala-kale or kalah) with its default config for about $(BUDGET).
 run: build
 	$(BIN) train --config configs/$(GAME).yaml --run $(RUN) --resume --budget $(BUDGET)
 
