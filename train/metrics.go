@@ -139,7 +139,7 @@ func (m Metrics) Summary() string {
 	sort.Strings(names)
 	for _, n := range names {
 		b := m.Eval.Baseline[n]
-		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(clampElo(b.Elo)))
+		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(net.ClampElo(b.Elo)))
 	}
 	if mm := m.Eval.Mistakes; mm != nil {
 		fmt.Fprintf(&sb, "  mistakes %.1f%% of %d (%.1f stones each)", 100*mm.Rate, mm.Judged, mm.LostPerMistake)
@@ -220,10 +220,11 @@ func truncateMetrics(path string, last int) error {
 	return writeFile(path, buf.Bytes())
 }
 
-// sanitize replaces infinite Elo bounds, which JSON can't hold, by ±9999.
+// sanitize replaces infinite Elo bounds, which JSON can't hold, by
+// ±net.EloNoBound.
 func sanitize(m Metrics) Metrics {
 	fix := func(x net.Match) net.Match {
-		x.Elo, x.EloLo, x.EloHi = clampElo(x.Elo), clampElo(x.EloLo), clampElo(x.EloHi)
+		x.Elo, x.EloLo, x.EloHi = net.ClampElo(x.Elo), net.ClampElo(x.EloLo), net.ClampElo(x.EloHi)
 		return x
 	}
 	if m.Eval.Versus != nil {
@@ -238,16 +239,4 @@ func sanitize(m Metrics) Metrics {
 		m.Eval.Baseline = bl
 	}
 	return m
-}
-
-func clampElo(x float64) float64 {
-	switch {
-	case x != x:
-		return 0
-	case x > 9999:
-		return 9999
-	case x < -9999:
-		return -9999
-	}
-	return x
 }
