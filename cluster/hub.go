@@ -284,7 +284,7 @@ func (h *Hub) Take(ctx context.Context) (*Take, error) {
 		h.mu.Lock()
 		h.cnt.Resyncs++
 		h.mu.Unlock()
-		h.logf("cluster: %v: restarting the consumer after stream message %d", err, h.marks.Position)
+		h.logf("%v: restarting the consumer after stream message %d", err, h.Marks().Position)
 		if err := h.restartConsumer(ctx); err != nil || attempt == 3 {
 			if err != nil {
 				h.logf("%v", err)

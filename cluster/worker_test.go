@@ -8,8 +8,8 @@ import (
 )
 
 // TestWorkerPlaysSwitchesAndReconnects runs a worker against a hub: it
-// publishes batches, switches to a newly published network, carries on
-// across a restart of the server, and everything it published reaches the
+// publishes batches, switches to a newly published network, keeps playing
+// while the server is down and carries on after its restart, and everything it published reaches the
 // hub exactly once.
 func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nats")
@@ -25,7 +25,7 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 		t.Fatal(err)
 	}
 	nc := dial(t, ConnConfig{URL: s1.URL(), Backoff: noRetry})
-	w, err := NewWorker(nc, WorkerConfig{ID: "w1", BatchSamples: 10, Parallel: 2, Threads: 1, PublishTimeout: time.Second, Log: func(m string) { t.Log(m) }})
+	w, err := NewWorker(nc, WorkerConfig{ID: "w1", BatchSamples: 100, Parallel: 2, Threads: 1, PublishTimeout: time.Second, Log: func(m string) { t.Log(m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +36,14 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 
 	eventually(t, "a first batch", func() bool { return w.Progress().Batches >= 1 })
 	s1.Close()
+	// The worker keeps playing while the server is away (no request to it
+	// holds a game up), and its finished games wait to be published, up to
+	// the queue's 16 batches (of 100 samples here: about 25 games).
+	g0 := w.Progress().Games
+	eventually(t, "games played while the server is away", func() bool {
+		p := w.Progress()
+		return p.Games >= g0+6 && p.Queued >= 2
+	})
 	s2 := startServer(t, ServerConfig{Dir: dir, Listen: addr})
 	before := w.Progress().Batches
 	eventually(t, "batches after the restart", func() bool { return w.Progress().Batches >= before+2 })

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"fmt"
 	"kumalak/net"
 	"math/rand/v2"
 	"testing"
@@ -24,6 +25,29 @@ func BenchmarkTrainStep(b *testing.B) {
 			cfg := DefaultConfig()
 			tr := trMust(b, trParams(k.c, 1), cfg)
 			batch := trBatch(k.c, cfg.Batch, rand.New(rand.NewPCG(1, 1)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := tr.Step(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*cfg.Batch)/b.Elapsed().Seconds(), "samples/s")
+		})
+	}
+}
+
+// BenchmarkTrainBatch measures the default network's training throughput
+// at several batch sizes: a larger batch spreads the graph's fixed cost
+// per step (its tape, its allocations) over more samples.
+func BenchmarkTrainBatch(b *testing.B) {
+	c := net.DefaultConfig(100, 9)
+	for _, n := range []int{256, 512, 1024} {
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Batch = n
+			tr := trMust(b, trParams(c, 1), cfg)
+			batch := trBatch(c, cfg.Batch, rand.New(rand.NewPCG(1, 1)))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
