@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -73,4 +74,39 @@ func TestMux(t *testing.T) {
 	if _, err := NewMux(s, s); err == nil || !strings.Contains(err.Error(), "mangala served twice") {
 		t.Errorf("a game served twice: %v", err)
 	}
+}
+
+// FuzzMux sends any body to the routed paths: the answer is JSON, 200 or
+// an error, never a panic.
+func FuzzMux(f *testing.F) {
+	cfg := DefaultServerConfig()
+	cfg.Agent, cfg.Games, cfg.Seed = "greedy", []string{"mangala"}, 1
+	a, err := NewServer(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	cfg.Agent, cfg.Games = "random", []string{"togyz", "mangala-kale"}
+	b, err := NewServer(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	m, err := NewMux(a, b)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { _ = m.Close() })
+	for _, s := range []string{`{"game":"mangala","moves":[1]}`, `{"game":"togyz","record":"1. 76"}`, `{"game":7}`, `[`, ``} {
+		f.Add("/api/state", s)
+		f.Add("/api/move", s)
+	}
+	f.Fuzz(func(t *testing.T, path, body string) {
+		if path != "/api/state" && path != "/api/move" {
+			path = "/api/state"
+		}
+		w := httptest.NewRecorder()
+		m.ServeHTTP(w, httptest.NewRequest(http.MethodPost, path, strings.NewReader(body)))
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("%s %q: %d, not JSON: %s", path, body, w.Code, w.Body)
+		}
+	})
 }

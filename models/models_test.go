@@ -67,8 +67,10 @@ func checkCard(t *testing.T, c *net.Card, game string) {
 		t.Errorf("card: training %v s, %d games, %d samples", c.TrainingSec, c.Games, c.Samples)
 	case c.CPU == "" || c.Command == "":
 		t.Errorf("card: cpu %q, command %q", c.CPU, c.Command)
-	case c.Anchors == nil:
-		t.Errorf("card: no baselines' ratings")
+	case c.Anchors == nil || c.Rating == nil:
+		t.Errorf("card: no rating on the baselines' scale")
+	case c.Elo["ab:depth=8"].Games < 40 || c.Elo["ab:depth=8"].Sims == 0:
+		t.Errorf("card: no 40-game measurement against ab:depth=8: %+v", c.Elo["ab:depth=8"])
 	}
 }
 

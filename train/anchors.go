@@ -13,31 +13,34 @@ import (
 	"kumalak/net"
 )
 
-// anchors returns the run's anchors, playing the round robin the first time.
+// anchors returns the run's anchors, playing the round robin the first
+// time, and reads the ladder with them (checking its rungs' models).
 func (r *Run) anchors(ctx context.Context) (*net.Anchors, error) {
 	if r.anch != nil {
 		return r.anch, nil
 	}
-	path := r.dir.Anchors()
-	a, err := loadAnchors(path)
+	f, err := loadAnchors(r.dir.Anchors())
 	if err != nil {
 		return nil, err
 	}
-	if a != nil && r.rates(a) {
-		r.anch = a
-		return a, nil
+	if f != nil && r.rates(&f.Anchors) {
+		if err := checkLadder(r.dir, f.Ladder); err != nil {
+			return nil, err
+		}
+		r.anch, r.rungs = &f.Anchors, f.Ladder
+		return r.anch, nil
 	}
-	if a, err = r.rateBaselines(ctx); err != nil {
-		return nil, err
+	if f != nil && len(f.Ladder) > 0 {
+		fmt.Fprintf(r.log, "ladder: the config rates other baselines: the %d rungs rated on the old ones are dropped\n", len(f.Ladder))
 	}
-	b, err := json.MarshalIndent(a, "", "  ")
+	a, err := r.rateBaselines(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("train: %w", err)
-	}
-	if err := writeFile(path, append(b, '\n')); err != nil {
 		return nil, err
 	}
-	r.anch = a
+	r.anch, r.rungs = a, nil
+	if err := r.saveAnchors(); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -58,7 +61,7 @@ func (r *Run) rates(a *net.Anchors) bool {
 }
 
 // loadAnchors reads an anchors file; it returns nil, nil when there is none.
-func loadAnchors(path string) (*net.Anchors, error) {
+func loadAnchors(path string) (*ladderFile, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -66,9 +69,20 @@ func loadAnchors(path string) (*net.Anchors, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	var a net.Anchors
+	var a ladderFile
 	if err := json.Unmarshal(b, &a); err != nil {
 		return nil, fmt.Errorf("train: %s: %w", path, err)
+	}
+	if a.Ratings == nil {
+		return nil, fmt.Errorf("train: %s: no ratings", path)
+	}
+	if a.Errors == nil {
+		a.Errors = map[string]float64{}
+	}
+	for _, rg := range a.Ladder {
+		if _, ok := a.Ratings[rg.Name]; !ok || rg.File == "" || rg.Sims < 1 {
+			return nil, fmt.Errorf("train: %s: ladder rung %q is not rated, or has no model or simulations", path, rg.Name)
+		}
 	}
 	return &a, nil
 }
@@ -113,60 +127,91 @@ func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 // ratePrior is the virtual draws added against each baseline by the fit.
 const ratePrior = 1
 
-// rateAgainst fits the network's rating on a's scale from its baseline
-// results, its interval carrying the anchors' own uncertainty.
+// rateAgainst fits the network's rating on a's scale from its results
+// against the anchors (the baselines and the ladder's rungs), its
+// interval carrying the anchors' own uncertainty. It returns nil when no
+// result is against an anchor; else the rating, the loadings its error
+// takes from the anchors' and the fit's own 95% half-width.
 //
 // The maximum-likelihood rating R is, to first order, the mean of the
-// ratings the results against each baseline i imply, weighted by their
+// ratings the results against each anchor i imply, weighted by their
 // inverse variances, the Fisher weights w_i = n_i p_i (1 - p_i) (n_i games
-// plus the prior's, p_i the expected score against baseline i at R). An
+// plus the prior's, p_i the expected score against anchor i at R). An
 // error e_i in anchor i's rating moves R by (w_i / W) e_i, W = sum of w_i.
-// The anchors' errors are taken as independent, so with E_fit the fit's
-// own 95% half-width and E_i the anchors' (net.Anchors.Errors), the
-// reported half-width is
+// Each anchor's error is a sum of independent sources (its loadings L_i,
+// 95% half-widths by source: a baseline is its own source, with its round
+// robin error; a rung is its own fit plus the loadings of the anchors it
+// was rated against, scaled by their weights), so with E_fit the fit's
+// own 95% half-width the reported half-width is
 //
-//	E = sqrt(E_fit^2 + sum_i (w_i / W)^2 E_i^2).
+//	E = sqrt(E_fit^2 + sum_s (sum_i (w_i / W) L_i[s])^2),
 //
-// (The round robin's ratings share the anchor's 0 and are in fact somewhat
-// correlated; the sum of squares is the usual approximation.)
-func rateAgainst(a *net.Anchors, results map[string]net.Match) *net.Rating {
-	var ratings, points, games, errs []float64
-	for name, m := range results {
-		ra, ok := a.Ratings[name]
-		if !ok {
-			continue
+// which counts the correlation of rungs rated against the same anchors.
+// With baselines only it is sqrt(E_fit^2 + sum_i (w_i / W)^2 E_i^2). (The
+// round robin's ratings share the anchor's 0 and are in fact somewhat
+// correlated; taking them as independent sources is the usual
+// approximation.)
+func rateAgainst(a *net.Anchors, rungs []Rung, results map[string]net.Match) (r *net.Rating, load loadings, fit float64) {
+	names := make([]string, 0, len(results))
+	for name := range results {
+		if _, ok := a.Ratings[name]; ok && results[name].Games > 0 {
+			names = append(names, name)
 		}
-		ratings = append(ratings, ra)
-		points = append(points, float64(m.Wins)+float64(m.Draws)/2)
-		games = append(games, float64(m.Games))
-		errs = append(errs, a.Errors[name])
 	}
-	elo, err := arena.RateAgainst(ratings, points, games, ratePrior)
+	slices.Sort(names)
+	ratings, points, games := make([]float64, len(names)), make([]float64, len(names)), make([]float64, len(names))
+	for i, name := range names {
+		m := results[name]
+		ratings[i] = a.Ratings[name]
+		points[i] = float64(m.Wins) + float64(m.Draws)/2
+		games[i] = float64(m.Games)
+	}
+	elo, fit := arena.RateAgainst(ratings, points, games, ratePrior)
 	if math.IsNaN(elo) || math.IsInf(elo, 0) {
-		return nil
+		return nil, nil, 0
 	}
-	return &net.Rating{Elo: elo, Err: withAnchorErrors(elo, err, ratings, games, errs)}
-}
-
-// withAnchorErrors adds the anchors' errors errs (95% half-widths, of the
-// baselines rated ratings, played games times) to a fit of elo with
-// half-width fit, in quadrature (rateAgainst).
-func withAnchorErrors(elo, fit float64, ratings, games, errs []float64) float64 {
-	w := make([]float64, len(ratings))
+	load = loadings{}
 	total := 0.0
+	w := make([]float64, len(names))
 	for i, r := range ratings {
-		if games[i] <= 0 {
-			continue
-		}
 		p := 1 / (1 + math.Pow(10, (r-elo)/400))
 		w[i] = (games[i] + ratePrior) * p * (1 - p)
 		total += w[i]
 	}
-	v := fit * fit
-	for i, e := range errs {
-		if total > 0 && !math.IsNaN(e) && !math.IsInf(e, 0) {
-			v += (w[i] / total) * (w[i] / total) * e * e
+	for i, name := range names {
+		for src, e := range loadingsOf(a, rungs, name) {
+			load[src] += w[i] / total * e
 		}
 	}
-	return math.Sqrt(v)
+	return &net.Rating{Elo: elo, Err: math.Sqrt(fit*fit + load.variance())}, load, fit
+}
+
+// loadings are the parts of a rating's error by independent source (an
+// anchor's name: a baseline's round robin error, a rung's own fit): 95%
+// half-widths, the error's half-width the root of their sum of squares.
+type loadings map[string]float64
+
+// variance is the sum of squares of l's sources.
+func (l loadings) variance() float64 {
+	v := 0.0
+	for _, e := range l {
+		v += e * e
+	}
+	return v
+}
+
+// loadingsOf returns the loadings of anchor name's rating: a rung's own,
+// or a baseline's error as its own source (none for the anchor rated 0 or
+// an error that is not finite).
+func loadingsOf(a *net.Anchors, rungs []Rung, name string) loadings {
+	for _, r := range rungs {
+		if r.Name == name {
+			return r.Loadings
+		}
+	}
+	e := a.Errors[name]
+	if e == 0 || math.IsNaN(e) || math.IsInf(e, 0) {
+		return nil
+	}
+	return loadings{name: e}
 }

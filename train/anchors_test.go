@@ -40,7 +40,7 @@ func TestRateAgainstAnchorErrors(t *testing.T) {
 	}{"one baseline", &net.Anchors{Ratings: map[string]float64{"ab": 300}, Errors: map[string]float64{"ab": 60}},
 		map[string]net.Match{"ab": {Games: 100, Wins: 40, Draws: 20, Losses: 40}}, 300, math.Sqrt(fit1*fit1 + 60*60)})
 	for _, c := range cases {
-		r := rateAgainst(c.a, c.res)
+		r, _, _ := rateAgainst(c.a, nil, c.res)
 		if r == nil || math.Abs(r.Elo-c.elo) > 0.01 || math.Abs(r.Err-c.hw) > 0.01 {
 			t.Errorf("%s: %+v, want elo %.2f ± %.2f", c.name, r, c.elo, c.hw)
 		}
@@ -48,7 +48,7 @@ func TestRateAgainstAnchorErrors(t *testing.T) {
 	if fit1 < 60 || fit1 > 75 { // 1.96 / sqrt(101/4 * (ln10/400)^2) = 67.8
 		t.Errorf("fit half-width at 50%% over 100 games %.1f, want about 67.8", fit1)
 	}
-	if r := rateAgainst(a, map[string]net.Match{"other": {Games: 10}}); r != nil {
+	if r, _, _ := rateAgainst(a, nil, map[string]net.Match{"other": {Games: 10}}); r != nil {
 		t.Errorf("no rated baseline: %+v", r)
 	}
 }

@@ -66,6 +66,19 @@ type EvalConfig struct {
 	// BalancedOpenings keeps only random openings that a quick search
 	// rates near even (arena.BalanceOf), as the arena does by default.
 	BalancedOpenings bool `yaml:"balanced_openings"`
+
+	// The ladder (with anchor_games > 0): anchors above the baselines.
+	// When an evaluation rates the network LadderStep Elo above every
+	// anchor, it is frozen as a rung, rated by LadderGames games against
+	// each of the LadderOpponents anchors rated nearest it and the anchor
+	// rated 0 (its evaluation games counting too) and kept; every evaluation then also plays the
+	// LadderPlay top rungs, baseline_games each (final_baseline_games at
+	// the final one). At most LadderRungs rungs; 0 = no ladder.
+	LadderRungs     int     `yaml:"ladder_rungs"`
+	LadderStep      float64 `yaml:"ladder_step"`
+	LadderGames     int     `yaml:"ladder_games"`
+	LadderOpponents int     `yaml:"ladder_opponents"`
+	LadderPlay      int     `yaml:"ladder_play"`
 }
 
 // zero returns the player rated 0: Anchor, or random when it is empty.
@@ -97,6 +110,7 @@ func DefaultConfig() Config {
 			Sims: 100, Baselines: []string{"greedy", "ab:depth=2", "ab:depth=4", "ab:depth=6"},
 			BaselineEvery: 3, BaselineGames: 20, FinalBaselineGames: 200, AnchorGames: 100, Anchor: "random", Parallel: 8, OpeningPlies: 4,
 			BalancedOpenings: true,
+			LadderRungs:      12, LadderStep: 50, LadderGames: 100, LadderOpponents: 3, LadderPlay: 2,
 		},
 	}
 }
@@ -185,6 +199,19 @@ func (e EvalConfig) Validate() error {
 		return fmt.Errorf("train: eval.parallel %d out of range 1..256", e.Parallel)
 	case e.OpeningPlies < 0 || e.OpeningPlies > 64:
 		return fmt.Errorf("train: eval.opening_plies %d out of range 0..64", e.OpeningPlies)
+	case e.LadderRungs < 0 || e.LadderRungs > 100:
+		return fmt.Errorf("train: eval.ladder_rungs %d out of range 0..100", e.LadderRungs)
+	case e.LadderRungs == 0:
+	case e.AnchorGames == 0:
+		return fmt.Errorf("train: eval.ladder_rungs %d needs eval.anchor_games > 0: rungs are rated on the baselines' scale", e.LadderRungs)
+	case !(e.LadderStep >= -1000 && e.LadderStep <= 1000):
+		return fmt.Errorf("train: eval.ladder_step %g out of range -1000..1000", e.LadderStep)
+	case e.LadderGames < 2 || e.LadderGames > 100000:
+		return fmt.Errorf("train: eval.ladder_games %d out of range 2..100000", e.LadderGames)
+	case e.LadderOpponents < 1 || e.LadderOpponents > 100:
+		return fmt.Errorf("train: eval.ladder_opponents %d out of range 1..100", e.LadderOpponents)
+	case e.LadderPlay < 0 || e.LadderPlay > e.LadderRungs:
+		return fmt.Errorf("train: eval.ladder_play %d out of range 0..ladder_rungs (%d)", e.LadderPlay, e.LadderRungs)
 	}
 	return nil
 }

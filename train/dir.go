@@ -28,6 +28,7 @@ const (
 	speedPlot   = "speed.png"
 	shardsDir   = "shards"
 	modelsDir   = "models"
+	ladderDir   = "ladder"
 	gamesDir    = "games"
 	clusterDir  = "cluster"
 	natsDir     = "nats"
@@ -39,6 +40,7 @@ const (
 const (
 	GateGames     = "gate"     // the candidate against the best network
 	BaselineGames = "baseline" // the best network against the fixed baselines
+	LadderGames   = "ladder"   // the best network against the ladder's rungs, and a new rung's rating games
 )
 
 // String returns the folder's path.
@@ -68,7 +70,8 @@ func (d Dir) Latest() string { return d.file(latestFile) }
 // unless told otherwise.
 func (d Dir) Export() string { return d.file(exportFile) }
 
-// Anchors holds the baselines' ratings, measured once per run.
+// Anchors holds the baselines' ratings, measured once per run, and the
+// ladder: the rungs' ratings and models' checksums.
 func (d Dir) Anchors() string { return d.file(anchorsFile) }
 
 // LossPlot is the chart of the losses against training time.
@@ -95,6 +98,10 @@ func (d Dir) Shard(it int) string { return d.file(shardsDir, data.ShardName(it))
 // head (learn.Checkpoint). Written in every checkpoint before the state;
 // the one of the iteration before is deleted once the state is written.
 func (d Dir) Optimizer(it int) string { return d.file(fmt.Sprintf("optimizer-%04d.kopt", it)) }
+
+// Ladder is the folder of the ladder's rungs: frozen networks, each
+// named in Anchors with its rating.
+func (d Dir) Ladder() string { return d.file(ladderDir) }
 
 // Models is the folder of the candidate networks.
 func (d Dir) Models() string { return d.file(modelsDir) }

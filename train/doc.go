@@ -68,7 +68,8 @@
 //	metrics.jsonl                   Metrics                  every checkpoint, appended      one Metrics line per completed iteration
 //	best.kmodel                     Best                     at the start, on promotion      the network self-play and gating use
 //	latest.kmodel                   Latest                   at the start, every checkpoint  the network training continues from
-//	anchors.json                    Anchors                  first baseline evaluation       net.Anchors: the baselines' ratings, eval.anchor = 0
+//	anchors.json                    Anchors                  first baseline evaluation, rung net.Anchors: the baselines' and rungs' ratings, eval.anchor = 0; the ladder's rungs
+//	ladder/iter-NNNN.kmodel         Ladder                   when a network becomes a rung   a frozen network of the run, an anchor (its SHA-256 in anchors.json)
 //	loss.png                        LossPlot                 every checkpoint                the losses against training time
 //	elo.png                         EloPlot                  every checkpoint                the strength against training time
 //	speed.png                       SpeedPlot                every checkpoint                self-play's simulations and network rows per second against training time
@@ -78,6 +79,7 @@
 //	optimizer-NNNN.kopt             Optimizer(N)             checkpoint N, before the state  learn.Checkpoint: moments, steps, schedule state, score head
 //	games/iter-NNNN-gate.jsonl      Games(N, GateGames)      step 3, appended                candidate against best, a record per game
 //	games/iter-NNNN-baseline.jsonl  Games(N, BaselineGames)  step 3, appended                best against the baselines
+//	games/iter-NNNN-ladder.jsonl    Games(N, LadderGames)    step 3, appended                best against the ladder's rungs; a new rung's rating games
 //	export.kmodel                   Export                   by `kumalak export` only        the best network with its net.Card
 //	cluster/                        Cluster                  with Options.NATS               run-id, the ledger batches-NNNNNN.txt (step 1)
 //	cluster/token                   ClusterToken             by `kumalak train --listen`     a made-up token for the workers (no token or keys given)
@@ -116,9 +118,11 @@
 //     line (and a torn last line); so is Optimizer(N-1) if a kill came
 //     before its deletion. Its worker batches were never acknowledged: the
 //     server delivers them again to the resumed run.
-//     Plots and anchors.json are kept: the plots are redrawn at the next
-//     checkpoint, and the anchors are the run's, whichever iteration
-//     measured them.
+//     So are the ladder's rungs it froze (anchors.json rewritten without
+//     them, their models deleted). Plots and the rest of anchors.json are
+//     kept: the plots are redrawn at the next checkpoint, and the anchors
+//     are the run's, whichever iteration measured them. A rung whose model
+//     no longer matches its SHA-256 stops the run, naming it.
 //   - Each iteration's training first resets the window's sampling
 //     permutation (data.Window.ResetSampling), so its batches depend on the
 //     window and the iteration's seed alone, not on the draws of a process

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -82,18 +83,20 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 		}
 		em.Baseline[b] = matchInfo(res)
 	}
-	if !final {
-		r.evalTook = r.opt.Now().Sub(start)
-	}
 	if j != nil {
 		em.Mistakes = mistakes(&tally)
 	}
 	if ec.AnchorGames > 0 {
-		a, err := r.anchors(ctx)
-		if err != nil {
+		m := cand
+		if !em.Promoted {
+			m = r.best
+		}
+		if err := r.rate(ctx, it, player, m, games, final, nets, &em, t0); err != nil {
 			return em, err
 		}
-		em.Rating = rateAgainst(a, em.Baseline)
+	}
+	if !final && em.Rung == "" { // a new rung's rating games are not every evaluation's
+		r.evalTook = r.opt.Now().Sub(start)
 	}
 	return em, nil
 }
@@ -132,6 +135,7 @@ type pairing struct {
 	it         int
 	kind, a, b string
 	games      int
+	seed       uint64      // of the openings; 0 = the iteration's evaluation seed
 	sprt       *arena.SPRT // ends the match early; nil plays every game
 	// judge, when set, judges a's moves into tally.
 	judge *solve.Judge
@@ -145,7 +149,7 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 	ec, it, a, b := r.cfg.Eval, p.it, p.a, p.b
 	cfg := arena.DefaultConfig()
 	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.SPRT = p.games, ec.Parallel, ec.OpeningPlies, p.sprt
-	cfg.Seed, cfg.Balanced = r.seed(it, 3), ec.BalancedOpenings
+	cfg.Seed, cfg.Balanced = cmp.Or(p.seed, r.seed(it, 3)), ec.BalancedOpenings
 	cfg.MaxPlies = r.cfg.SelfPlay.MaxPlies
 	path := r.dir.Games(it, p.kind)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -162,7 +166,11 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 		Spec: r.spec, A: a, B: b, Config: cfg, Records: records,
 		NewAgent: func(spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
 			if ev, ok := nets[s]; ok {
-				return agent.NewNetwork(spec, ev, r.evalSearch(), mcts.Limits{Sims: ec.Sims}, seed)
+				sims := ec.Sims
+				if rg := r.rung(s); rg != nil {
+					sims = rg.Sims
+				}
+				return agent.NewNetwork(spec, ev, r.evalSearch(), mcts.Limits{Sims: sims}, seed)
 			}
 			return agent.New(spec, s, seed)
 		},

@@ -41,8 +41,12 @@ func Export(d Dir, out string, cfg Config, now time.Time) (*net.Card, error) {
 			break
 		}
 	}
-	if card.Anchors, err = loadAnchors(d.Anchors()); err != nil {
+	f, err := loadAnchors(d.Anchors())
+	if err != nil {
 		return nil, err
+	}
+	if f != nil {
+		card.Anchors = &f.Anchors
 	}
 	m.Meta.Card = card
 	if err := net.Save(out, m); err != nil {

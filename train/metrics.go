@@ -102,7 +102,9 @@ type EvalMetrics struct {
 	Promoted bool                 `json:"promoted"`
 	Versus   *net.Match           `json:"versus_best,omitempty"` // candidate against the best
 	Baseline map[string]net.Match `json:"baselines,omitempty"`   // best network against each fixed baseline
+	Ladder   map[string]net.Match `json:"ladder,omitempty"`      // best network against the ladder's top rungs
 	Rating   *net.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, eval.anchor = 0
+	Rung     string               `json:"rung,omitempty"`        // the rung it was frozen as, when it climbed the ladder
 	Mistakes *MistakeMetrics      `json:"mistakes,omitempty"`    // the network's moves in the baseline games judged by the tablebase
 }
 
@@ -140,6 +142,17 @@ func (m Metrics) Summary() string {
 	for _, n := range names {
 		b := m.Eval.Baseline[n]
 		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(net.ClampElo(b.Elo)))
+	}
+	names = names[:0]
+	for n := range m.Eval.Ladder {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&sb, "  %s %.0f%%", n, 100*m.Eval.Ladder[n].Score)
+	}
+	if m.Eval.Rung != "" {
+		fmt.Fprintf(&sb, "  frozen as rung %s", m.Eval.Rung)
 	}
 	if mm := m.Eval.Mistakes; mm != nil {
 		fmt.Fprintf(&sb, "  mistakes %.1f%% of %d (%.1f stones each)", 100*mm.Rate, mm.Judged, mm.LostPerMistake)
@@ -238,5 +251,6 @@ func sanitize(m Metrics) Metrics {
 		}
 		m.Eval.Baseline = bl
 	}
+	m.Eval.Ladder = clampMatches(m.Eval.Ladder)
 	return m
 }

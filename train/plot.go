@@ -20,7 +20,7 @@ func (r *Run) plot() error {
 	if err != nil {
 		return err
 	}
-	return Plot(ms, r.anch, r.dir)
+	return Plot(ms, r.anch, r.rungs, r.dir)
 }
 
 // Plot draws d.LossPlot (losses against training time), d.EloPlot
@@ -29,11 +29,12 @@ func (r *Run) plot() error {
 // network's moves were judged, d.MistakePlot. With anchors (nil
 // when the baselines are not rated) the Elo plot shows the network's rating on
 // the baselines' scale and each baseline's rating as a level line; without,
-// its Elo difference against each baseline.
-func Plot(ms []Metrics, a *net.Anchors, d Dir) error {
+// its Elo difference against each baseline. The ladder's rungs (rated in
+// a too) are drawn at the time each was frozen, with their intervals.
+func Plot(ms []Metrics, a *net.Anchors, ladder []Rung, d Dir) error {
 	chart := eloChart(ms)
 	if a != nil {
-		chart = ratingChart(ms, a)
+		chart = ratingChart(ms, a, ladder)
 	}
 	if err := lossChart(ms).Save(7*vg.Inch, 4*vg.Inch, d.LossPlot()); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
@@ -173,40 +174,72 @@ func eloChart(ms []Metrics) *plot.Plot {
 	return p
 }
 
-func ratingChart(ms []Metrics, a *net.Anchors) *plot.Plot {
+func ratingChart(ms []Metrics, a *net.Anchors, ladder []Rung) *plot.Plot {
 	p := timeChart(fmt.Sprintf("strength: Elo on the baselines' scale (%s = 0)", a.ZeroName()), "Elo (95% interval)")
 	var pts plotter.XYs
 	var errs plotter.YErrors
+	end := 0.0
 	for _, m := range ms {
+		end = max(end, m.ElapsedSec/60)
 		if r := m.Eval.Rating; r != nil {
 			pts = append(pts, plotter.XY{X: m.ElapsedSec / 60, Y: r.Elo})
 			errs = append(errs, struct{ Low, High float64 }{r.Err, r.Err})
 		}
 	}
+	rungs := map[string]bool{}
+	for _, rg := range ladder {
+		rungs[rg.Name] = true
+	}
+	// The fixed baselines: a dashed level each, in the legend.
 	names := make([]string, 0, len(a.Ratings))
 	for n := range a.Ratings {
-		names = append(names, n)
+		if !rungs[n] {
+			names = append(names, n)
+		}
 	}
 	sort.Slice(names, func(i, j int) bool { return a.Ratings[names[i]] > a.Ratings[names[j]] })
 	for i, n := range names {
 		level := a.Ratings[n]
 		f := plotter.NewFunction(func(float64) float64 { return level })
-		f.Color = plotutil.Color(i + 1)
+		f.Color = plotutil.Color(i + 2)
 		f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(f)
 		p.Legend.Add(fmt.Sprintf("%s (%.0f)", n, level), f)
 	}
 	addLine(p, "network", pts, 0)
-	if len(pts) > 0 {
-		if eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{pts, errs}); err == nil {
-			eb.Color = plotutil.Color(0)
-			p.Add(eb)
+	addErrors(p, pts, errs, 0)
+	// The ladder: each rung at the time it was frozen, with its interval
+	// and its rating written beside it, and a dotted level from then on,
+	// the strength it stands for in later evaluations.
+	var rpts plotter.XYs
+	var rerrs plotter.YErrors
+	var labels []string
+	for _, rg := range ladder {
+		x := rg.ElapsedSec / 60
+		rpts = append(rpts, plotter.XY{X: x, Y: rg.Elo})
+		rerrs = append(rerrs, struct{ Low, High float64 }{rg.Err, rg.Err})
+		labels = append(labels, fmt.Sprintf(" %s", signed(rg.Elo)))
+		if lvl, err := plotter.NewLine(plotter.XYs{{X: x, Y: rg.Elo}, {X: max(end, x), Y: rg.Elo}}); err == nil {
+			lvl.Color = plotutil.Color(1)
+			lvl.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+			p.Add(lvl)
 		}
 	}
-	// Show every baseline's level but random's, which would flatten the curve.
+	if len(rpts) > 0 {
+		if s, err := plotter.NewScatter(rpts); err == nil {
+			s.Color, s.Shape, s.Radius = plotutil.Color(1), plotutil.Shape(1), vg.Points(3.5)
+			p.Add(s)
+			p.Legend.Add(fmt.Sprintf("ladder: %d frozen networks (rungs)", len(rpts)), s)
+		}
+		addErrors(p, rpts, rerrs, 1)
+		if l, err := plotter.NewLabels(plotter.XYLabels{XYs: rpts, Labels: labels}); err == nil {
+			for i := range l.TextStyle {
+				l.TextStyle[i].Color = plotutil.Color(1)
+			}
+			p.Add(l)
+		}
+	}
+	// Show every anchor's level but random's, which would flatten the curve.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for n, v := range a.Ratings {
 		if n != "random" {
@@ -216,13 +249,58 @@ func ratingChart(ms []Metrics, a *net.Anchors) *plot.Plot {
 	for i, pt := range pts {
 		lo, hi = min(lo, pt.Y-errs[i].Low), max(hi, pt.Y+errs[i].High)
 	}
+	for i, pt := range rpts {
+		lo, hi = min(lo, pt.Y-rerrs[i].Low), max(hi, pt.Y+rerrs[i].High)
+	}
 	if lo < hi {
 		pad := (hi - lo) / 20
 		p.Y.Min, p.Y.Max = lo-pad, hi+pad
 	}
+	// A grid every 50 Elo (labels every 100): steps of 50 at the top read
+	// off the chart.
+	p.Y.Tick.Marker = eloTicks{}
+	grid := plotter.NewGrid()
+	grid.Vertical.Width = 0
+	grid.Horizontal.Color = color.Gray{Y: 225}
+	p.Add(grid)
 	p.Legend.Top = false
 	p.Legend.Left = false
 	return p
+}
+
+// eloTicks marks the Elo axis every 50, labelled every 100 (every 200,
+// 100 apart, on a range over 1500).
+type eloTicks struct{}
+
+// Ticks returns the ticks between lo and hi.
+func (eloTicks) Ticks(lo, hi float64) []plot.Tick {
+	step, label := 50.0, 100.0
+	if hi-lo > 1500 {
+		step, label = 100, 200
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		t := plot.Tick{Value: v}
+		if math.Mod(math.Abs(v), label) == 0 {
+			t.Label = fmt.Sprintf("%.0f", v)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// addErrors adds 95% error bars at pts, in the i-th colour.
+func addErrors(p *plot.Plot, pts plotter.XYs, errs plotter.YErrors, i int) {
+	if len(pts) == 0 {
+		return
+	}
+	if eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYer
+		plotter.YErrorer
+	}{pts, errs}); err == nil {
+		eb.Color = plotutil.Color(i)
+		p.Add(eb)
+	}
 }
 
 // timeChart returns an empty chart with its title and y label, whose x axis

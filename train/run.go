@@ -51,7 +51,8 @@ type Run struct {
 	out    io.Writer  // progress bars
 	log    io.Writer  // iteration summaries
 
-	anch *net.Anchors // the baselines' ratings, once measured
+	anch  *net.Anchors // the baselines' and rungs' ratings, once measured
+	rungs []Rung       // the ladder: networks of the run frozen as anchors
 	// evalTook is how long the last regular baseline evaluation took: an
 	// iteration whose evaluation would end past the budget plays the final
 	// one instead (finalEval).
@@ -234,7 +235,8 @@ func (r *Run) dropUnfinished() error {
 		}
 	}
 	next := r.state.Iteration + 1
-	drop := []string{r.dir.Model(next), r.dir.Optimizer(next), r.dir.Games(next, GateGames), r.dir.Games(next, BaselineGames), cluster.LedgerFile(r.dir.Cluster(), next)}
+	drop := []string{r.dir.Model(next), r.dir.Optimizer(next), r.dir.Games(next, GateGames), r.dir.Games(next, BaselineGames),
+		r.dir.Games(next, LadderGames), cluster.LedgerFile(r.dir.Cluster(), next)}
 	if r.state.Iteration > 1 {
 		drop = append(drop, r.dir.Optimizer(r.state.Iteration-1))
 	}
@@ -242,6 +244,9 @@ func (r *Run) dropUnfinished() error {
 		if err := removeIfExists(path); err != nil {
 			return fmt.Errorf("train: resume: %w", err)
 		}
+	}
+	if err := r.pruneLadder(); err != nil {
+		return err
 	}
 	return truncateMetrics(r.dir.Metrics(), r.state.Iteration)
 }

@@ -11,6 +11,7 @@
 if (typeof Go === "undefined") importScripts("wasm_exec.js"); // the toolchain's own (kumalak web copies it)
 
 let ready = null;
+let stopped = ""; // why the Go program ended, once it has
 
 self.onmessage = (e) => {
   const m = e.data;
@@ -23,6 +24,10 @@ self.onmessage = (e) => {
     if (m.speed) {
       const s = m.speed;
       kumalakSpeed(s.game, s.batch, s.rows, s.sims, (json, err) => postMessage({ id: m.id, speed: json && JSON.parse(json), error: err }));
+      return;
+    }
+    if (stopped) {
+      postMessage({ id: m.id, status: 500, body: JSON.stringify({ error: stopped }), error: stopped });
       return;
     }
     kumalakCall(m.method, m.path, m.body, (status, body) => postMessage({ id: m.id, status, body }));
@@ -52,7 +57,7 @@ async function start(init) {
       inst = await WebAssembly.instantiate(await (await fetchOK(init.wasm)).arrayBuffer(), go.importObject);
     }
   }
-  go.run(inst.instance);
+  go.run(inst.instance).then(() => { stopped = "the bot stopped (see the console)"; });
   await built;
 }
 

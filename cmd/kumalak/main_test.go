@@ -168,6 +168,20 @@ func TestTrainExportInfo(t *testing.T) {
 			t.Fatalf("info: exit %d, want %q in\n%s\n%s", code, w, out, errs)
 		}
 	}
+	// The exported model and the run's ladder rung, rated on one scale
+	// with the anchor, which joins the players.
+	rung := filepath.Join(run, "ladder", "iter-0001.kmodel")
+	code, out, errs = kumalak(t, "tournament", "--game", "togyz", "--anchor", "random", "--models", model+","+rung,
+		"--sims", "2", "--games", "2", "--parallel", "2", "--out", "", "--quiet")
+	for _, w := range []string{"model:path=" + model + ",sims=2", "model:path=" + rung + ",sims=2", "anchor random = 0"} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Fatalf("tournament --models: exit %d, want %q in\n%s\n%s", code, w, out, errs)
+		}
+	}
+	code, _, errs = kumalak(t, "tournament", "--game", "togyz", "--models", "a.kmodel,", "--players", "random")
+	if code != 2 || !strings.Contains(errs, "--models") {
+		t.Errorf("tournament --models with an empty name: exit %d %q", code, errs)
+	}
 }
 
 // TestInfoOldCards reads model files written before the card was one typed

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,9 +20,10 @@ func init() { commands = append(commands, newTournamentCmd) }
 
 func newTournamentCmd() *cobra.Command {
 	var f matchFlags
-	var players []string
+	var players, models []string
 	var prior float64
 	var anchor string
+	var sims int
 	c := &cobra.Command{
 		Use:   "tournament",
 		Short: "Play a round robin between agents and print an Elo table",
@@ -29,11 +31,19 @@ func newTournamentCmd() *cobra.Command {
 			"the same openings) and rates them by a maximum-likelihood Bradley-Terry fit, anchored on\n" +
 			"--anchor = 0 (default: random when it plays, else the first player), with 95% intervals\n" +
 			"relative to the anchor.\n" +
+			"--models a.kmodel,b.kmodel adds model files as players (model:path=FILE, at --sims when given), and an\n" +
+			"--anchor that is not among the players joins them: a ladder of models rated on one scale, so networks\n" +
+			"of different runs compare (anchor them on a fixed player, e.g. ab:depth=6).\n" +
 			"Every game is saved under --out twice: as a line of JSON (.jsonl) and in a record file\n" +
 			"(.kgn, docs/RECORDS.md) that replay and analyze read.\n\n" + agent.Help(),
-		Example: "  kumalak tournament --game togyz --players random --players greedy --players ab:depth=4 --games 40",
-		Args:    cobra.NoArgs,
+		Example: "  kumalak tournament --game togyz --players random --players greedy --players ab:depth=4 --games 40\n" +
+			"  kumalak tournament --game togyz --anchor ab:depth=2 --models togyz.kmodel,runs/togyz/best.kmodel --sims 50 --games 10",
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			players, err := tournamentPlayers(players, models, anchor, sims)
+			if err != nil {
+				return err
+			}
 			if len(players) < 2 {
 				return badInput("tournament", "need at least two --players, got %d", len(players))
 			}
@@ -50,9 +60,35 @@ func newTournamentCmd() *cobra.Command {
 	}
 	f.add(c, 40, "games per pairing, each pair of agents playing this many (in pairs: one opening, colours swapped)")
 	c.Flags().StringArrayVar(&players, "players", nil, "an agent spec; repeat for each player (at least two)")
-	c.Flags().StringVar(&anchor, "anchor", "", "the player rated 0, one of --players (default: random when it plays, else the first)")
+	c.Flags().StringSliceVar(&models, "models", nil, "model files to add as players, comma-separated or repeated (model:path=FILE)")
+	c.Flags().IntVar(&sims, "sims", 0, "simulations per move of the --models players (0: each model card's, else 400)")
+	c.Flags().StringVar(&anchor, "anchor", "", "the player rated 0; joins the players when not among them (default: random when it plays, else the first)")
 	c.Flags().Float64Var(&prior, "prior", 1, "virtual draws added to each pairing before the fit (keeps a clean sweep finite)")
 	return c
+}
+
+// tournamentPlayers returns the players: the --players specs, a model
+// player for each of the --models files (at sims simulations, when not 0)
+// and the anchor when it is not among them yet.
+func tournamentPlayers(players, models []string, anchor string, sims int) ([]string, error) {
+	if sims < 0 || sims > 10000000 {
+		return nil, badInput("tournament", "--sims %d out of range 0..10000000", sims)
+	}
+	out := slices.Clone(players)
+	for _, m := range models {
+		if m == "" || strings.Contains(m, ",") {
+			return nil, badInput("tournament", "--models: bad file name %q", m)
+		}
+		p := "model:path=" + m
+		if sims > 0 {
+			p += fmt.Sprintf(",sims=%d", sims)
+		}
+		out = append(out, p)
+	}
+	if anchor != "" && !slices.Contains(out, anchor) {
+		out = append(out, anchor)
+	}
+	return out, nil
 }
 
 // runTournament plays t with a progress bar and prints the table.

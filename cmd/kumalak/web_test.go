@@ -367,3 +367,29 @@ func (p *sitePage) checkConsole() {
 		p.t.Errorf("browser console: %s", m)
 	}
 }
+
+// TestWebBadInput: web refuses bad flags with exit status 2 and a line
+// naming the flag, before building anything.
+func TestWebBadInput(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"web"}, "web: --out is required"},
+		{[]string{"web", "--out", dir, "--model", "togyz"}, `web: --model "togyz": want GAME=FILE`},
+		{[]string{"web", "--out", dir, "--model", "chess=a.kmodel"}, `web: --model chess=a.kmodel: unknown game "chess"`},
+		{[]string{"web", "--out", dir, "--model", "togyz=" + filepath.Join(dir, "none.kmodel")}, "no such file"},
+		{[]string{"web", "--out", dir, "--games", "mangala", "--model", "togyz=x.kmodel"}, "web: --model togyz=...: togyz is not one of --games"},
+		{[]string{"web", "--out", dir, "--games", "togyz,togyz"}, "web: --games: togyz given twice"},
+		{[]string{"web", "--out", dir, "--sims", "-1"}, "web: --sims -1 or --time 0s out of range"},
+		{[]string{"web", "--out", dir, "--src", dir}, "not the kumalak source tree"},
+		{[]string{"web", "--out", dir, "--go", filepath.Join(dir, "nogo")}, "the site needs the Go toolchain"},
+	}
+	for _, c := range cases {
+		code, _, errs := kumalak(t, c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+}
