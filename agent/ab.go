@@ -66,7 +66,21 @@ type alphaBeta struct {
 	score    int32 // root score of the chosen move
 	ana      Analysis
 	legalBuf []env.Action
+	progress func(Analysis) // SetProgress's callback, after each completed depth
+	smooth   int32          // the mean root score of the last two completed depths (parity-free), unless one is a proven result
 }
+
+// Progresser is implemented by agents that report a search's progress
+// while it runs: alpha-beta after each completed depth of its iterative
+// deepening. The Analysis passed is the agent's own, valid during the
+// call only.
+type Progresser interface {
+	SetProgress(f func(Analysis))
+}
+
+// SetProgress makes Move call f after each completed depth but the last
+// (whose analysis Move leaves for Analysis); nil turns it off.
+func (s *alphaBeta) SetProgress(f func(Analysis)) { s.progress = f }
 
 // plyData is the scratch of one ply: moves, child positions (also as
 // env.Scorer, converted once) and their order.
@@ -191,14 +205,24 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 	if len(root.moves) == 1 { // forced: searched only to be evaluated
 		depth = min(depth, singleDepth)
 	}
+	var prev int32
 	for d := 1; d <= depth; d++ {
 		done := s.searchRoot(st.ToMove(), d)
 		if !done {
 			break
 		}
+		s.smooth = s.score
+		if d > 1 && abs32(s.score) < winBound && abs32(prev) < winBound {
+			s.smooth = (s.score + prev) / 2 // the two parities' mean: the value does not swing with depth
+		}
+		prev = s.score
 		s.ana.Depth = d
 		s.extendPV(st, d)
-		if abs32(s.score) >= winBound || (s.limit > 0 && time.Since(s.started) > s.limit/2) {
+		if s.progress != nil && d < depth {
+			s.finishAnalysis()
+			s.progress(s.ana)
+		}
+		if s.allProven() || (s.limit > 0 && time.Since(s.started) > s.limit/2) {
 			break
 		}
 	}
@@ -206,11 +230,30 @@ func (s *alphaBeta) Move(ctx context.Context, st env.State) (env.Action, error) 
 		return 0, err // stopped before any move was chosen
 	}
 	if len(s.ana.PV) == 0 { // stopped before any move was searched
-		s.score = 0
+		s.score, s.smooth = 0, 0
 		s.ana.PV = append(s.ana.PV, root.moves[root.order[0]])
 	}
 	s.finishAnalysis()
 	return s.ana.PV[0], nil
+}
+
+// allProven reports whether deepening can change nothing that is
+// reported: the best move's result is proven, and with MultiPV so is
+// every line's (whose values stay comparable, all of one depth).
+func (s *alphaBeta) allProven() bool {
+	if abs32(s.score) < winBound {
+		return false
+	}
+	r := &s.plies[0]
+	for k, i := range r.order[:len(r.moves)] {
+		if k >= s.multi {
+			break
+		}
+		if abs32(s.scores[i]) < winBound {
+			return false
+		}
+	}
+	return true
 }
 
 // singleDepth is the depth a forced move is searched to, for its value.

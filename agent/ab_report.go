@@ -87,9 +87,9 @@ func (s *alphaBeta) finishAnalysis() {
 	if s.tt != nil {
 		s.ana.HashFull = s.tt.full()
 	}
-	s.ana.WDL, s.ana.HasWDL = s.toWDL(s.score)
+	s.ana.WDL, s.ana.HasWDL = s.toWDL(s.smooth)
 	s.ana.Value = s.ana.WDL[0] - s.ana.WDL[2] // as toValue
-	s.ana.Score, s.ana.Mate = s.toScore(s.score)
+	s.ana.Score, s.ana.Mate = s.toScore(s.smooth)
 	s.ana.WinProb = winProbOf(s.ana.WDL, s.ana.HasWDL)
 	s.fillLines()
 	s.ana.Moves = s.ana.Moves[:0]
@@ -115,7 +115,8 @@ func (s *alphaBeta) fillLines() {
 		if len(s.ana.Lines) == s.multi || len(s.rootPV[i]) == 0 {
 			break
 		}
-		l := Line{PV: s.rootPV[i], Value: s.toValue(s.scores[i])}
+		wdl, ok := s.toWDL(s.scores[i])
+		l := Line{PV: s.rootPV[i], Value: wdl[0] - wdl[2], WinProb: winProbOf(wdl, ok)}
 		if r.moves[i] == s.ana.PV[0] {
 			l.PV = s.ana.PV
 		}

@@ -37,13 +37,17 @@ type Observer interface {
 
 // Analysis is what a search found, from the view of the player to move.
 type Analysis struct {
-	Value   float32      // expected outcome for the mover, -1 (loss) .. +1 (win)
-	WinProb float32      // estimated chance the mover wins, counting a draw as half: (Value+1)/2
-	Depth   int          // alpha-beta: deepest completed iteration; 0 otherwise
-	Nodes   int64        // this search's own work: alpha-beta's nodes, MCTS's simulations added
-	Visits  int64        // MCTS: the root's visits, those kept from earlier searches (tree reuse) included
-	PV      []env.Action // principal variation, starting with the chosen move
-	Moves   []MoveStat   // one entry per legal move, best first
+	Value   float32 // expected outcome for the mover, -1 (loss) .. +1 (win)
+	WinProb float32 // estimated chance the mover wins, counting a draw as half: (Value+1)/2
+	// (alpha-beta: Score is the mean score of the last two completed
+	// depths, Value and WinProb its calibration, so that they do not swing
+	// with the depth's parity; Lines' values are those of the deepest
+	// depth, comparable with each other)
+	Depth  int          // alpha-beta: deepest completed iteration; 0 otherwise
+	Nodes  int64        // this search's own work: alpha-beta's nodes, MCTS's simulations added
+	Visits int64        // MCTS: the root's visits, those kept from earlier searches (tree reuse) included
+	PV     []env.Action // principal variation, starting with the chosen move
+	Moves  []MoveStat   // one entry per legal move, best first
 
 	// Score is the value in stones of store lead for the mover: alpha-beta's
 	// own score, or for MCTS the lead that alpha-beta's calibration maps
@@ -68,10 +72,11 @@ type Analysis struct {
 
 // Line is one of the best moves of a search with its expected line.
 type Line struct {
-	PV    []env.Action
-	Value float32 // for the mover, -1..1
-	Score float32 // as Analysis.Score
-	Mate  int     // as Analysis.Mate
+	PV      []env.Action
+	Value   float32 // for the mover, -1..1
+	WinProb float32 // as Analysis.WinProb
+	Score   float32 // as Analysis.Score
+	Mate    int     // as Analysis.Mate
 }
 
 // MultiPVer is implemented by agents that can report the N best moves,

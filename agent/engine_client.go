@@ -16,9 +16,9 @@ import (
 var engineKeys = []key{
 	{cmdKey, "none (required)", "the engine's command line, split at spaces ('...' or \"...\" quote); it takes the rest of the spec, commas included, so give it last"},
 	{"sims", "none", "send go sims N"},
-	{"movetime", "none", "send go movetime MS: milliseconds, or a duration such as 500ms"},
+	{"time", "none", "time per move, sent as go movetime MS: a duration such as 500ms, or milliseconds (movetime= is read the same)"},
 	{"depth", "none", "send go depth D"},
-	{"timeout", "2×movetime+1s, else 5m", "the longest a move may take: an engine still thinking then is told stop and loses the move (a duration, or milliseconds)"},
+	{"timeout", "2×time+1s, else 5m", "the longest a move may take: an engine still thinking then is told stop and loses the move (a duration, or milliseconds)"},
 }
 
 // EngineClientConfig configures the client of an external engine: the

@@ -274,7 +274,7 @@ func (m *searcher) analyse() {
 		if m.multi <= 1 || i == m.multi {
 			break
 		}
-		l := Line{PV: []env.Action{k.Action}, Value: k.Q, Score: mctsScore(m.cur.Spec(), ValueWinProb(k.Q))}
+		l := Line{PV: []env.Action{k.Action}, Value: k.Q, WinProb: ValueWinProb(k.Q), Score: mctsScore(m.cur.Spec(), ValueWinProb(k.Q))}
 		if len(m.ana.PV) > 0 && m.ana.PV[0] == k.Action {
 			l.PV = m.ana.PV
 		}

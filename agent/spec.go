@@ -31,6 +31,8 @@ type kind struct {
 	keys  []key
 	lim   limitKeys
 	build func(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error)
+	// aliases maps other names of keys to theirs (read as them).
+	aliases map[string]string
 }
 
 // key documents one option of a kind.
@@ -68,8 +70,9 @@ var kinds = []kind{
 	{name: "mcts", short: "PUCT search with uniform priors and random-rollout values", keys: mctsKeys, lim: searchLimits, build: newMCTS},
 	{name: "model", short: "a trained network guiding PUCT search", keys: modelKeys, lim: searchLimits, build: newModel},
 	{name: "engine", short: "an external program speaking the kumalak engine protocol (docs/ENGINE.md)", keys: engineKeys,
-		lim:   limitKeys{sims: "sims", time: "movetime", depth: "depth", max: Limits{Sims: MaxSims, Time: MaxTime, Depth: maxEngineDepth}},
-		build: newEngineKind},
+		lim:     limitKeys{sims: "sims", time: "time", depth: "depth", max: Limits{Sims: MaxSims, Time: MaxTime, Depth: maxEngineDepth}},
+		aliases: map[string]string{"movetime": "time"},
+		build:   newEngineKind},
 	{name: "tb", short: "perfect mangala: the tablebase's exact values inside it, the exact solver for a time outside it", keys: tbKeys,
 		lim: limitKeys{time: "time", max: tbMaxLimits}, build: newTB},
 }
@@ -176,6 +179,9 @@ func (s *Spec) parseKeys(k *kind, rest string) error {
 		}
 		key, v, ok := strings.Cut(part, "=")
 		key, v = strings.TrimSpace(key), strings.TrimSpace(v)
+		if a, ok := k.aliases[key]; ok {
+			key = a
+		}
 		switch {
 		case !ok || key == "" || v == "":
 			return fmt.Errorf("option %q is not key=value", part)

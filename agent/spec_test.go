@@ -22,7 +22,8 @@ func TestParseSpec(t *testing.T) {
 		{"model:path=a=b.kmodel,sims=400", Spec{Kind: "model", Limits: Limits{Sims: 400}, Options: []KeyValue{{"path", "a=b.kmodel"}}}, "model:path=a=b.kmodel,sims=400"},
 		{"engine:sims=5,cmd=./bin/kumalak engine --agent ab:depth=3,tt=8", Spec{Kind: "engine", Limits: Limits{Sims: 5},
 			Options: []KeyValue{{"cmd", "./bin/kumalak engine --agent ab:depth=3,tt=8"}}}, "engine:sims=5,cmd=./bin/kumalak engine --agent ab:depth=3,tt=8"},
-		{"engine:movetime=250,cmd=x", Spec{Kind: "engine", Limits: Limits{Time: 250 * time.Millisecond}, Options: []KeyValue{{"cmd", "x"}}}, "engine:movetime=250ms,cmd=x"},
+		{"engine:movetime=250,cmd=x", Spec{Kind: "engine", Limits: Limits{Time: 250 * time.Millisecond}, Options: []KeyValue{{"cmd", "x"}}}, "engine:time=250ms,cmd=x"},
+		{"engine:time=1s,cmd=x", Spec{Kind: "engine", Limits: Limits{Time: time.Second}, Options: []KeyValue{{"cmd", "x"}}}, "engine:time=1s,cmd=x"},
 	}
 	for _, c := range cases {
 		got, err := ParseSpec(c.in)

@@ -50,8 +50,8 @@ func (p *Pairs) add(s1, s2 float64) {
 	p[int(math.Round(2*(s1+s2)))]++
 }
 
-// Elo is an Elo difference with its 95% confidence interval. Lo or Hi is
-// infinite when the interval of the score reaches 0 or 1.
+// Elo is an Elo difference with its 95% confidence interval, finite
+// whenever there is a game (see eloOf).
 type Elo struct {
 	Diff, Lo, Hi float64
 }
@@ -102,21 +102,27 @@ func EloOfPairs(p Pairs) Elo {
 }
 
 // eloOf turns the counts of outcomes with scores 0, 1/(k-1), ..., 1 into
-// the score's mean and normal interval, then into Elo.
+// the score's mean and normal interval, then into Elo. The score's bounds
+// are kept within 0.5/(n+1) of 0 and 1, the scores of n trials with a
+// +0.5 pseudo-count (half a trial won, half lost), so that the Elo figures
+// are finite. A clean sweep (or a clean loss) has no variance: its
+// estimate is the pseudo-counted score (n+0.5)/(n+1), which is also its
+// open bound, and its other bound the exact binomial (Clopper-Pearson)
+// limit of n trials all won, 0.025^(1/n).
 func eloOf(counts []int) Elo {
 	n, mean, variance := moments(counts)
 	if n == 0 {
 		return Elo{Lo: math.Inf(-1), Hi: math.Inf(1)}
 	}
+	edge := 0.5 / (n + 1)
+	clamp := func(s float64) float64 { return min(max(s, edge), 1-edge) }
 	half := z95 * math.Sqrt(variance/n)
-	e := Elo{Diff: EloFromScore(mean), Lo: EloFromScore(mean - half), Hi: EloFromScore(mean + half)}
-	// A clean sweep has no variance: bound it by the exact binomial
-	// (Clopper-Pearson) limit of n trials all won, 0.025^(1/n).
-	switch edge := math.Pow(0.025, 1/n); {
+	e := Elo{Diff: EloFromScore(clamp(mean)), Lo: EloFromScore(clamp(mean - half)), Hi: EloFromScore(clamp(mean + half))}
+	switch cp := math.Pow(0.025, 1/n); {
 	case mean == 1:
-		e.Lo = EloFromScore(edge)
+		e.Lo = EloFromScore(cp)
 	case mean == 0:
-		e.Hi = EloFromScore(1 - edge)
+		e.Hi = EloFromScore(1 - cp)
 	}
 	return e
 }

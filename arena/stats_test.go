@@ -2,6 +2,7 @@ package arena
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -34,13 +35,21 @@ func TestEloInterval(t *testing.T) {
 	if got := e.String(); got != "+147.2 [+86.2, +218.3]" {
 		t.Errorf("String() = %q", got)
 	}
-	// All wins: unbounded above; below, the score at which 10 straight
-	// wins have a 2.5% chance: 0.025^(1/10) = 0.6915, +140.2.
-	if e := EloOfCounts(Counts{W: 10}); !math.IsInf(e.Diff, 1) || !math.IsInf(e.Hi, 1) || !near(e.Lo, 140.2, 0.05) {
+	// All wins: below, the score at which 10 straight wins have a 2.5%
+	// chance: 0.025^(1/10) = 0.6915, +140.2; the estimate and the upper
+	// bound the +0.5 pseudo-count's 10.5/11, +529.9.
+	if e := EloOfCounts(Counts{W: 10}); !near(e.Diff, EloFromScore(10.5/11), 1e-9) || e.Hi != e.Diff || !near(e.Lo, 140.2, 0.05) {
 		t.Errorf("all wins: %v", e)
 	}
-	if e := EloOfPairs(Pairs{5}); !math.IsInf(e.Lo, -1) || !near(e.Hi, -EloFromScore(math.Pow(0.025, 0.2)), 1e-9) {
+	if e := EloOfPairs(Pairs{5}); !near(e.Lo, -EloFromScore(5.5/6), 1e-9) || !near(e.Hi, -EloFromScore(math.Pow(0.025, 0.2)), 1e-9) {
 		t.Errorf("all pairs lost: %v", e)
+	}
+	// Near a sweep the normal bound passes 1: it stops at the pseudo-count's.
+	if e := EloOfCounts(Counts{W: 15, L: 1}); math.IsInf(e.Hi, 0) || !near(e.Hi, EloFromScore(1-0.5/17), 1e-9) || e.Lo >= e.Diff {
+		t.Errorf("15-1: %v", e)
+	}
+	if got := EloOfCounts(Counts{W: 16}).String(); strings.Contains(got, "inf") {
+		t.Errorf("16-0 prints %q", got)
 	}
 	// Pairs: 10 pairs of 1.5 and 10 of 0.5: mean 0.5, per-pair variance
 	// 1/16, so ±1.96·0.25/sqrt(20).

@@ -176,6 +176,14 @@ func Analyze(ctx context.Context, cfg AnalyzeConfig) (*GameAnalysis, error) {
 		return nil, fmt.Errorf("bot: analyze: agent %s reports no values (want a searching agent: ab, mcts, model, engine)", cfg.Agent)
 	}
 	j := &judge{cfg: cfg, kind: sp.Kind, ag: a}
+	if m, ok := a.(agent.MultiPVer); ok && sp.Kind == "ab" {
+		// Every root move searched exactly at the same depth: the move
+		// played is valued in the same search as the best.
+		if err := m.SetMultiPV(agent.MaxMultiPV); err != nil {
+			return nil, fmt.Errorf("bot: analyze: %w", err)
+		}
+		j.sameSearch = true
+	}
 	if err := j.evaluate(ctx); err != nil {
 		return nil, err
 	}
@@ -211,9 +219,16 @@ func closeIfCloser(a agent.Agent) {
 
 // position is one position of the game with what the analysis found.
 type position struct {
-	st   env.State
-	eval Eval         // for st's mover
-	pv   []env.Action // the best line, its first move the best
+	st    env.State
+	eval  Eval         // for st's mover
+	pv    []env.Action // the best line, its first move the best
+	moves []moveEval   // with sameSearch: every root move's value in the search of st
+}
+
+// moveEval is a root move's value for the mover in a position's search.
+type moveEval struct {
+	a    env.Action
+	eval Eval
 }
 
 // judge analyses one game.
@@ -222,6 +237,10 @@ type judge struct {
 	kind string
 	ag   agent.Agent
 	pos  []position // pos[i] before move i; pos[len(moves)] the last
+	// sameSearch: alpha-beta searches every root move exactly (MultiPV), so
+	// a move's before and after both come from the search of the
+	// position before it, at one depth (see report).
+	sameSearch bool
 }
 
 // evaluate fills j.pos, from the last position back to the first, so that
@@ -274,12 +293,45 @@ func (j *judge) search(ctx context.Context, p *position) error {
 	if wp, ok := WinProb(j.kind, r); ok {
 		p.eval.WinProb = prob(wp)
 	}
+	p.moves = p.moves[:0]
+	if j.sameSearch {
+		for _, l := range r.Lines {
+			if len(l.PV) == 0 {
+				continue
+			}
+			e := Eval{Value: l.Value}
+			if wp, ok := WinProb(j.kind, agent.Analysis{Value: l.Value, WinProb: l.WinProb, HasWDL: r.HasWDL}); ok {
+				e.WinProb = prob(wp)
+			}
+			p.moves = append(p.moves, moveEval{l.PV[0], e})
+		}
+	}
 	if j.cfg.Exact != nil {
 		if v, ok := j.cfg.Exact(p.st); ok {
 			p.eval = Eval{Value: v, WinProb: prob((v + 1) / 2), Exact: true}
 		}
 	}
 	return nil
+}
+
+// sameSearch returns the values, in the search of p, of its best move
+// (before) and of move a (after), when that search valued every root move
+// (alpha-beta with MultiPV): both at one depth, so that their difference
+// is the move's cost and not the difference of two depths' parities.
+func sameSearch(p position, a env.Action) (before, after Eval, ok bool) {
+	if len(p.moves) == 0 || len(p.pv) == 0 {
+		return before, after, false
+	}
+	var hasB, hasA bool
+	for _, m := range p.moves {
+		if m.a == p.pv[0] {
+			before, hasB = m.eval, true
+		}
+		if m.a == a {
+			after, hasA = m.eval, true
+		}
+	}
+	return before, after, hasB && hasA
 }
 
 // prob returns a pointer to p.
@@ -314,9 +366,15 @@ func (j *judge) report() *GameAnalysis {
 		if len(before.pv) > 0 {
 			m.Best = moveText(before.st, before.pv[:1])
 		}
+		if b, a, ok := sameSearch(before, a); ok && !before.eval.Exact && !after.eval.Exact {
+			m.Before, m.After = b, a
+		}
 		if m.Before.WinProb != nil && m.After.WinProb != nil {
 			out.Probabilities = true
 			m.Loss = max(0, *m.Before.WinProb-*m.After.WinProb)
+			if len(before.pv) > 0 && before.pv[0] == a {
+				m.Loss = 0 // the engine's own best move loses nothing by its judge's measure
+			}
 			m.Mark = j.cfg.Thresholds.Mark(m.Loss)
 		}
 		out.Moves = append(out.Moves, m)

@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -274,6 +276,36 @@ func TestAnalyzeMangalaLabels(t *testing.T) {
 	for _, m := range an.Moves {
 		if m.Number != "" {
 			t.Errorf("ply %d numbered %q", m.Ply, m.Number)
+		}
+	}
+}
+
+// TestAnalyzeNeverMarksBest: alpha-beta values the played move in the
+// search of the position before it, so no move equal to the engine's best
+// is marked, and the best move's before and after agree (the issue's
+// depth-6 check on the examples, at depths of both parities).
+func TestAnalyzeNeverMarksBest(t *testing.T) {
+	f, err := os.Open("../docs/examples/games.kgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	games, err := env.ReadRecords(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, depth := range []int{3, 4} {
+		an, err := Analyze(context.Background(), AnalyzeConfig{Game: games[0], Agent: fmt.Sprintf("ab:depth=%d", depth)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range an.Moves {
+			if m.Move != m.Best {
+				continue
+			}
+			if m.Mark != Good || m.Loss != 0 || (m.Before.WinProb != nil && m.After.WinProb != nil && *m.Before.WinProb != *m.After.WinProb && !m.Before.Exact) {
+				t.Errorf("depth %d, ply %d: the best move %s marked %v, loss %v, before %+v after %+v", depth, m.Ply, m.Move, m.Mark, m.Loss, m.Before, m.After)
+			}
 		}
 	}
 }

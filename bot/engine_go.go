@@ -27,6 +27,10 @@ func (e *engine) Search(ctx context.Context, g protocol.Go, out func(protocol.An
 		out(protocol.InfoString{Text: name + " ignored: agent " + e.sp.Kind + " has no such limit"})
 	}
 	s := &search{e: e, ctx: ctx, out: out, st: env.Clone(e.st), lim: lim, infinite: g.Infinite, began: time.Now()}
+	if p, ok := e.ag.(agent.Progresser); ok { // an info line after each finished depth
+		p.SetProgress(s.progress)
+		defer p.SetProgress(nil)
+	}
 	switch {
 	case e.max.Sims > 0 && (g.Infinite || lim.Sims > 0 || lim.Time > 0):
 		s.bySims()
@@ -167,6 +171,20 @@ func (s *search) slice() error {
 	return nil
 }
 
+// progress writes the info line of a depth the agent has finished inside
+// one Move, unless a deeper one was written (an earlier slice's).
+func (s *search) progress(r agent.Analysis) {
+	if len(r.PV) == 0 || (s.found && r.Depth <= s.ana.Depth) {
+		return
+	}
+	nodes := s.nodes
+	s.nodes += r.Nodes // this slice's so far
+	s.found, s.best = true, r.PV[0]
+	s.keep(r)
+	s.nodes = nodes
+	s.info()
+}
+
 // keep copies r, whose slices are the agent's, into s.ana.
 func (s *search) keep(r agent.Analysis) {
 	pv, moves, lines := s.ana.PV[:0], s.ana.Moves[:0], s.ana.Lines[:0]
@@ -289,7 +307,26 @@ func (s *search) finish() protocol.BestMove {
 		s.out(protocol.MoveInfo{Pit: m.Action.Pit(), Share: m.Share, Value: m.Value})
 	}
 	s.info()
-	return protocol.BestMove{Pit: s.best.Pit()}
+	return protocol.BestMove{Pit: s.best.Pit(), Ponder: s.ponder()}
+}
+
+// ponder returns the pit of the reply the line expects to the best move,
+// for bestmove's ponder: the line's second move when the opponent makes
+// it (not after a mangala extra turn) and it is legal; 0 otherwise.
+func (s *search) ponder() int {
+	pv := s.ana.PV
+	if len(pv) < 2 || pv[0] != s.best {
+		return 0
+	}
+	next := env.Clone(s.st)
+	next.Apply(s.best)
+	if next.Result() != env.Ongoing || next.ToMove() == s.st.ToMove() {
+		return 0
+	}
+	if _, err := env.CheckMove(next, pv[1].Pit()); err != nil {
+		return 0
+	}
+	return pv[1].Pit()
 }
 
 // fallback returns a quick legal move: greedy's, or the first legal one.

@@ -105,9 +105,15 @@ func (c *Client) Close() {
 	})
 }
 
-// Next returns the engine's next answer, skipping lines that do not
-// parse; ErrEnded when its output has ended (wrapping the read error, if
-// that is why), ErrNoAnswer when done closes first.
+// ErrBadAnswer is returned by Next for a bestmove line that does not
+// parse: the answer a search waits for has come, unreadable.
+var ErrBadAnswer = errors.New("protocol: the engine's answer does not parse")
+
+// Next returns the engine's next answer, skipping lines that do not parse
+// (a malformed info or option line), except a bestmove line: that fails at
+// once with ErrBadAnswer, the line quoted, rather than leaving the
+// controller waiting for an answer that has come. ErrEnded when its output has ended (wrapping the read error,
+// if that is why), ErrNoAnswer when done closes first.
 func (c *Client) Next(done <-chan struct{}) (Answer, error) {
 	for {
 		select {
@@ -118,8 +124,12 @@ func (c *Client) Next(done <-chan struct{}) (Answer, error) {
 				}
 				return nil, ErrEnded
 			}
-			if a, err := ParseAnswer(line); err == nil {
+			a, err := ParseAnswer(line)
+			if err == nil {
 				return a, nil
+			}
+			if f := strings.Fields(line); strings.ToLower(f[0]) == wordBestMove {
+				return nil, fmt.Errorf("%w: %q: %w", ErrBadAnswer, line, err)
 			}
 		case <-done:
 			return nil, ErrNoAnswer

@@ -1,7 +1,11 @@
 package protocol
 
 import (
+	"context"
+	"errors"
+	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -168,5 +172,18 @@ func checkParse[T interface{ Format() string }](t *testing.T, parse func(string)
 	}
 	if f := got.Format(); f != out {
 		t.Errorf("Format of %q = %q, want %q", line, f, out)
+	}
+}
+
+// TestClientBadBestMove: a bestmove that does not parse fails the search
+// at once, quoting the line, instead of waiting out the move's time; a
+// malformed info line before it is skipped.
+func TestClientBadBestMove(t *testing.T) {
+	for _, line := range []string{"bestmove 0", "bestmove x", "BESTMOVE 3 4"} {
+		c := NewClient(io.Discard, strings.NewReader("info move\n"+line+"\nbestmove 3\n"))
+		_, err := c.Search(context.Background(), Position{}, Go{Sims: 1}, time.Second, func(Answer) {})
+		if !errors.Is(err, ErrBadAnswer) || !strings.Contains(err.Error(), strconv.Quote(line)) {
+			t.Errorf("%q: %v, want ErrBadAnswer quoting the line", line, err)
+		}
 	}
 }

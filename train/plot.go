@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // plot redraws the run's loss and Elo curves from metrics.jsonl.
@@ -220,22 +221,29 @@ func ratingChart(ms []Metrics, a *net.Anchors, ladder []Rung) *plot.Plot {
 		rerrs = append(rerrs, struct{ Low, High float64 }{rg.Err, rg.Err})
 		labels = append(labels, fmt.Sprintf(" %s", signed(rg.Elo)))
 		if lvl, err := plotter.NewLine(plotter.XYs{{X: x, Y: rg.Elo}, {X: max(end, x), Y: rg.Elo}}); err == nil {
-			lvl.Color = plotutil.Color(1)
+			lvl.Color = rungColor
 			lvl.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 			p.Add(lvl)
 		}
 	}
 	if len(rpts) > 0 {
 		if s, err := plotter.NewScatter(rpts); err == nil {
-			s.Color, s.Shape, s.Radius = plotutil.Color(1), plotutil.Shape(1), vg.Points(3.5)
+			s.Color, s.Shape, s.Radius = rungColor, draw.PyramidGlyph{}, vg.Points(4)
 			p.Add(s)
 			p.Legend.Add(fmt.Sprintf("ladder: %d frozen networks (rungs)", len(rpts)), s)
 		}
-		addErrors(p, rpts, rerrs, 1)
+		if eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{rpts, rerrs}); err == nil {
+			eb.Color, eb.Width = rungColor, vg.Points(1.5)
+			p.Add(eb)
+		}
 		if l, err := plotter.NewLabels(plotter.XYLabels{XYs: rpts, Labels: labels}); err == nil {
 			for i := range l.TextStyle {
-				l.TextStyle[i].Color = plotutil.Color(1)
+				l.TextStyle[i].Color = rungColor
 			}
+			l.Offset = vg.Point{X: vg.Points(-22), Y: vg.Points(6)}
 			p.Add(l)
 		}
 	}
@@ -267,6 +275,9 @@ func ratingChart(ms []Metrics, a *net.Anchors, ladder []Rung) *plot.Plot {
 	p.Legend.Left = false
 	return p
 }
+
+// rungColor draws the ladder's rungs.
+var rungColor = color.Gray{Y: 20}
 
 // eloTicks marks the Elo axis every 50, labelled every 100 (every 200,
 // 100 apart, on a range over 1500).

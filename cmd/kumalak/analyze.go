@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,19 +22,24 @@ type analyzeFlags struct {
 	json  bool
 	plot  string
 	index int
-	marks []float64
+	marks string
 }
 
 // thresholds returns --marks as the marks' thresholds (the default when
 // not given), or a usage error.
 func (f *analyzeFlags) thresholds() (bot.Thresholds, error) {
-	if len(f.marks) == 0 {
-		return bot.DefaultThresholds(), nil
+	var marks []float32
+	for _, w := range strings.Split(f.marks, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(w), 32)
+		if err != nil {
+			return bot.Thresholds{}, badInput("analyze", "--marks %q: %q is not a number (want three, e.g. 0.05,0.1,0.2)", f.marks, w)
+		}
+		marks = append(marks, float32(v))
 	}
-	if len(f.marks) != 3 {
+	if len(marks) != 3 {
 		return bot.Thresholds{}, badInput("analyze", "--marks wants three numbers, e.g. 0.05,0.1,0.2")
 	}
-	t := bot.Thresholds{Inaccuracy: float32(f.marks[0]), Mistake: float32(f.marks[1]), Blunder: float32(f.marks[2])}
+	t := bot.Thresholds{Inaccuracy: marks[0], Mistake: marks[1], Blunder: marks[2]}
 	if err := t.Validate(); err != nil {
 		return t, badInput("analyze", "--marks: %s", strings.TrimPrefix(err.Error(), "bot: "))
 	}
@@ -54,8 +60,10 @@ func newAnalyzeCmd() *cobra.Command {
 			"inaccuracy (?!) from 5 points lost, mistake (?) from 10, blunder (??) from 20 (--marks).\n" +
 			"The game is a record file (docs/RECORDS.md; every game in it, or --index N), - for\n" +
 			"standard input, or moves on the command line from the start or --position.\n" +
-			"Alpha-beta's score is no probability: with an ab agent the table shows values only (and\n" +
-			"marks only for proven results). --json prints the analyses as a JSON array; --plot\n" +
+			"Alpha-beta's store lead becomes a chance through the game's calibration (a game without\n" +
+			"one shows values only, marks only for proven results); it searches every root move\n" +
+			"exactly (MultiPV), so a move's before and after come from one search at one depth and\n" +
+			"the engine's best move is never marked. --json prints the analyses as a JSON array; --plot\n" +
 			"draws white's chance (or value) over the game as a PNG. For mangala, --tablebase DIR\n" +
 			"gives the positions in the tablebase their exact values and, like --judge DIR, prints\n" +
 			"each player's moves that lost value (docs/TABLEBASE.md).",
@@ -72,7 +80,7 @@ func newAnalyzeCmd() *cobra.Command {
 	fl.BoolVar(&f.json, "json", false, "print the analyses as JSON instead of tables")
 	fl.StringVar(&f.plot, "plot", "", "write a PNG of white's chance over the game to this file (one game)")
 	fl.IntVar(&f.index, "index", 0, "analyse only this game of the file (1 = the first); 0: all")
-	fl.Float64SliceVar(&f.marks, "marks", nil, "win probability lost for an inaccuracy, a mistake and a blunder (default 0.05,0.1,0.2)")
+	fl.StringVar(&f.marks, "marks", "0.05,0.1,0.2", "win probability lost for an inaccuracy, a mistake and a blunder")
 	jf.add(c)
 	return c
 }

@@ -82,7 +82,7 @@ func TestEngineScripted(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("engine: exit %d\n%s\n%s", code, out, errs)
 	}
-	if !regexp.MustCompile(`(?m)^bestmove [1-9]$`).MatchString(out) || !strings.Contains(out, "readyok") {
+	if !regexp.MustCompile(`(?m)^bestmove [1-9]( ponder [1-9])?$`).MatchString(out) || !strings.Contains(out, "readyok") {
 		t.Errorf("engine session:\n%s", out)
 	}
 	if !strings.Contains(out, "error") {
