@@ -21,7 +21,17 @@ func (r *Run) plot() error {
 	if err != nil {
 		return err
 	}
-	return Plot(ms, r.anch, r.rungs, r.dir)
+	a, rungs := r.anch, r.rungs
+	if a == nil { // a resumed run before its first baseline evaluation
+		f, err := loadAnchors(r.dir.Anchors())
+		if err != nil {
+			return err
+		}
+		if f != nil && r.rates(&f.Anchors) {
+			a, rungs = &f.Anchors, f.Ladder
+		}
+	}
+	return Plot(ms, a, rungs, r.dir)
 }
 
 // Plot draws d.LossPlot (losses against training time), d.EloPlot
