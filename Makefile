@@ -18,7 +18,7 @@ build:
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## run: the main job — train GAME (togyz, mangala or mangala-kale) with its default config for about $(BUDGET).
+## run: the main job — train GAME (togyz, mangala, mangala-kale or kalah) with its default config for about $(BUDGET).
 run: build
 	$(BIN) train --config configs/$(GAME).yaml --run $(RUN) --resume --budget $(BUDGET)
 

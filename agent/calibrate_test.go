@@ -12,12 +12,14 @@ import (
 )
 
 // -calibrate re-fits the calibrations from fresh games and prints the
-// constants for calibrate.go (a few minutes):
+// constants for each game's Calibration (env.Calibrated, in the game's
+// folder; a few minutes; -calibrate-game picks one game):
 //
 //	go test ./agent -run TestCalibrate -calibrate -v
 var (
 	calibrate      = flag.Bool("calibrate", false, "play games and re-fit the alpha-beta calibrations")
 	calibrateGames = flag.Int("calibrate-games", 1000, "games per game kind for -calibrate")
+	calibrateGame  = flag.String("calibrate-game", "", "the one game to re-fit (default: every registered game)")
 )
 
 // calibrationData plays n games of spec between ab:depth=3 players after
@@ -70,7 +72,11 @@ func TestCalibrate(t *testing.T) {
 	if !*calibrate {
 		t.Skip("re-fits the calibrations: run with -calibrate")
 	}
-	for _, name := range []string{"togyz", "mangala", "mangala-kale"} {
+	names := env.Games()
+	if *calibrateGame != "" {
+		names = []string{*calibrateGame}
+	}
+	for _, name := range names {
 		spec, err := env.Lookup(name)
 		if err != nil {
 			t.Fatal(err)

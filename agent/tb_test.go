@@ -118,7 +118,7 @@ func TestTBBeatsBaselines(t *testing.T) {
 				t.Errorf("tb vs %s, pair %d from %s: tb scored %.1f of 2", base, pair, start, score)
 			}
 		}
-		if tally.Mistakes != 0 || tally.Judged != tally.Moves || tally.Moves == 0 {
+		if tally.Mistakes != 0 || tally.Judged+tally.Forced != tally.Moves || tally.Moves == 0 {
 			t.Errorf("tb vs %s: tally %+v", base, tally)
 		}
 	}

@@ -72,6 +72,12 @@ func (t Thresholds) Mark(loss float32) Mark {
 // (-1 lost, 0 drawn, +1 won): a Mangala endgame tablebase plugs in here.
 type Exact func(st env.State) (value float32, ok bool)
 
+// Verdict knows the exact value of some moves: the final store
+// difference, the mover's store less the opponent's, after move a of
+// before and after the best move, under perfect play (a Mangala judge or
+// tablebase plugs in here).
+type Verdict func(before env.State, a env.Action) (played, best int, ok bool)
+
 // AnalyzeConfig sets up the analysis of one game.
 type AnalyzeConfig struct {
 	Game  *env.GameRecord // the game; required
@@ -83,6 +89,9 @@ type AnalyzeConfig struct {
 	// Exact, when set, gives the value of the positions it knows (a
 	// tablebase), in place of the search's; the best move stays the search's.
 	Exact Exact
+	// Verdict, when set, gives the exact value of the moves it knows: their
+	// mark then follows it (ExactMark), not the search's estimate.
+	Verdict Verdict
 	// Progress, when set, is called after each position searched.
 	Progress func(done, total int)
 }
@@ -108,9 +117,46 @@ type MoveAnalysis struct {
 	Best   string `json:"best"`   // the engine's best move in the position before
 	PV     string `json:"pv"`     // the engine's line from there
 	// Loss is the win probability the move lost (before - after, never
-	// below 0); 0 without probabilities before and after.
+	// below 0); 0 without probabilities before and after. With an exact
+	// verdict it is the result's: 1 from a win to a loss, 0.5 a step.
 	Loss float32 `json:"loss"`
 	Mark Mark    `json:"mark"`
+	// Forced says the move was the only legal one: never marked.
+	Forced bool `json:"forced,omitempty"`
+	// Value and BestValue are the exact final store differences after the
+	// move and after the best one, for the mover, when a verdict knows
+	// them (Exact); the mark then follows them.
+	Exact     bool `json:"exact,omitempty"`
+	Value     int  `json:"value,omitempty"`
+	BestValue int  `json:"best_value,omitempty"`
+}
+
+// ExactMark is the mark of a move whose exact value is played against a
+// best move's best (final store differences, mover's view): none when it
+// keeps the best value; an inaccuracy when it loses stones but not the
+// result; a mistake when it turns a win into a draw or a draw into a loss;
+// a blunder when it turns a win into a loss.
+func ExactMark(played, best int) Mark {
+	switch steps := sign(best) - sign(played); {
+	case played >= best:
+		return Good
+	case steps >= 2:
+		return Blunder
+	case steps == 1:
+		return Mistake
+	}
+	return Inaccuracy
+}
+
+// sign returns -1, 0 or 1.
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
 }
 
 // Summary counts one player's marks.
@@ -366,6 +412,8 @@ func (j *judge) report() *GameAnalysis {
 		if len(before.pv) > 0 {
 			m.Best = moveText(before.st, before.pv[:1])
 		}
+		var buf [env.MaxActions]env.Action
+		m.Forced = len(before.st.Legal(buf[:0])) == 1
 		if b, a, ok := sameSearch(before, a); ok && !before.eval.Exact && !after.eval.Exact {
 			m.Before, m.After = b, a
 		}
@@ -376,6 +424,17 @@ func (j *judge) report() *GameAnalysis {
 				m.Loss = 0 // the engine's own best move loses nothing by its judge's measure
 			}
 			m.Mark = j.cfg.Thresholds.Mark(m.Loss)
+		}
+		if j.cfg.Verdict != nil {
+			if played, best, ok := j.cfg.Verdict(before.st, a); ok {
+				m.Exact, m.Value, m.BestValue = true, played, best
+				out.Probabilities = true
+				m.Mark = ExactMark(played, best)
+				m.Loss = float32(sign(best)-sign(played)) / 2
+			}
+		}
+		if m.Forced {
+			m.Mark, m.Loss = Good, 0
 		}
 		out.Moves = append(out.Moves, m)
 	}

@@ -280,6 +280,47 @@ func TestAnalyzeMangalaLabels(t *testing.T) {
 	}
 }
 
+// TestAnalyzeVerdict marks by the exact values where a verdict knows them:
+// the position, where both of white's moves are worth -2, gives
+// no mark whatever the search estimates, and the only legal move after it
+// is forced.
+func TestAnalyzeVerdict(t *testing.T) {
+	spec, _ := env.Lookup("mangala")
+	start, err := spec.Start("0,0,0,1,0,1/0,0,0,0,3,0 22 21 - - w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &env.GameRecord{Spec: spec, Start: start, Moves: []env.Action{5, 3}}
+	for _, c := range []struct {
+		played, best int
+		mark         Mark
+	}{{-2, -2, Good}, {-2, 2, Blunder}, {0, 2, Mistake}, {1, 3, Inaccuracy}} {
+		verdict := func(env.State, env.Action) (int, int, bool) { return c.played, c.best, true }
+		an, err := Analyze(context.Background(), AnalyzeConfig{Game: g, Agent: "ab:depth=2", Verdict: verdict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := an.Moves[0]
+		if !m.Exact || m.Value != c.played || m.BestValue != c.best || m.Mark != c.mark || m.Forced {
+			t.Errorf("verdict %d/%d: %+v, want mark %v", c.played, c.best, m, c.mark)
+		}
+		if f := an.Moves[1]; !f.Forced || f.Mark != Good || f.Loss != 0 {
+			t.Errorf("the only legal move: %+v", f)
+		}
+	}
+}
+
+func TestExactMark(t *testing.T) {
+	for _, c := range []struct {
+		played, best int
+		want         Mark
+	}{{2, 2, Good}, {4, 2, Good}, {2, 6, Inaccuracy}, {-6, -2, Inaccuracy}, {0, 2, Mistake}, {-2, 0, Mistake}, {-2, 2, Blunder}} {
+		if got := ExactMark(c.played, c.best); got != c.want {
+			t.Errorf("ExactMark(%d, %d) = %v, want %v", c.played, c.best, got, c.want)
+		}
+	}
+}
+
 // TestAnalyzeNeverMarksBest: alpha-beta values the played move in the
 // search of the position before it, so no move equal to the engine's best
 // is marked, and the best move's before and after agree (the issue's

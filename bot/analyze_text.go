@@ -39,6 +39,12 @@ func (g *GameAnalysis) WriteText(w io.Writer) error {
 		if g.Probabilities {
 			fmt.Fprintf(tw, "\t%s", markText(m.Mark))
 		}
+		switch {
+		case m.Forced:
+			fmt.Fprint(tw, " (forced)")
+		case m.Exact:
+			fmt.Fprintf(tw, " (exact %+d, best %+d)", m.Value, m.BestValue)
+		}
 		fmt.Fprint(tw, "\n")
 	}
 	if err := tw.Flush(); err != nil {

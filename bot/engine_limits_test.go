@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kumalak/agent"
+	"kumalak/env"
 	"kumalak/protocol"
 )
 
@@ -157,7 +158,7 @@ func TestClientPlaysServerInProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	h, err := c.Hello(ctx.Done())
-	if err != nil || h.Name != "kumalak ab:depth=2" || len(h.Games) != 3 {
+	if err != nil || h.Name != "kumalak ab:depth=2" || len(h.Games) != len(env.Games()) {
 		t.Fatalf("handshake %+v, %v", h, err)
 	}
 	if o, ok := h.Option(protocol.OptionDepth); !ok || o.Max != agent.MaxDepth {

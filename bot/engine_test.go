@@ -124,7 +124,7 @@ func TestEngineSession(t *testing.T) {
 	s := startEngine(t, engineConfig("ab:depth=3"))
 	s.send("kumalak")
 	hello := s.expect("kumalakok", 5*time.Second)
-	for _, want := range []string{"id name kumalak ab:depth=3", "id author ", "id games mangala mangala-kale togyz",
+	for _, want := range []string{"id name kumalak ab:depth=3", "id author ", "id games kalah mangala mangala-kale togyz",
 		"option name game type combo default togyz", "option name time type spin", "option name depth type spin"} {
 		if !hasPrefix(hello, want) {
 			t.Errorf("handshake %q lacks %q", hello, want)

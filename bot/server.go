@@ -33,7 +33,7 @@ func Page() fs.FS {
 // ServerConfig sets up the HTTP server.
 type ServerConfig struct {
 	Agent      string          // agent spec; required
-	Games      []string        // games served; empty = every registered game
+	Games      []string        // games served; empty = every registered game the agent plays
 	Card       json.RawMessage // model card shown by /api/info; may be empty
 	Name       string          // shown by /api/info; "" = "kumalak"
 	Seed       uint64          // seed of the agents' randomness
@@ -111,21 +111,36 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, sp: sp, games: cfg.Games, lims: map[string]agentLimits{}, pool: newPool(sp, cfg.IdleAgents, cfg.Seed),
 		sem: make(chan struct{}, cfg.Searches), files: http.FileServerFS(Page())}
-	if len(s.games) == 0 {
+	all := len(s.games) == 0 // every game the agent plays: the others are left out
+	if all {
 		s.games = env.Games()
 	}
+	var played []string
+	var first error
 	for _, g := range s.games {
 		spec, _ := env.Lookup(g) // Validate checked it
 		a, err := s.pool.get(spec)
+		if err != nil && all {
+			if first == nil {
+				first = fmt.Errorf("bot: server: %s: %w", g, err)
+			}
+			continue // e.g. the model agent of a game without a shipped model
+		}
 		if err != nil {
 			_ = s.pool.close() // the build error is the one to report
 			return nil, fmt.Errorf("bot: server: %s: %w", g, err)
 		}
+		played = append(played, g)
 		if l, ok := a.(agent.Limiter); ok {
 			s.lims[g] = agentLimits{base: l.Limits(), max: l.MaxLimits()}
 		}
 		s.pool.put(spec, a, false)
 	}
+	if len(played) == 0 {
+		_ = s.pool.close()
+		return nil, first
+	}
+	s.games = played
 	return s, nil
 }
 

@@ -77,7 +77,7 @@ func TestServerInfoAndState(t *testing.T) {
 	if code, body := call(t, ts, http.MethodGet, "/api/info", "", "", &info); code != 200 {
 		t.Fatalf("info: %d %s", code, body)
 	}
-	if info.Agent != "ab:depth=2" || len(info.Games) != 3 || string(info.Card) != `{"sims":64,"elo":1500}` || info.Limits.MaxBody != 64<<10 ||
+	if info.Agent != "ab:depth=2" || len(info.Games) != len(env.Games()) || string(info.Card) != `{"sims":64,"elo":1500}` || info.Limits.MaxBody != 64<<10 ||
 		info.Limits.MaxDepth != agent.MaxDepth {
 		t.Errorf("info %+v", info)
 	}

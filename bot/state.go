@@ -35,13 +35,18 @@ type View struct {
 	// Special is each player's tuzdyk (togyz) or castle (mangala-kale): the
 	// number of the opponent's pit it stands on, 0 for none.
 	Special [2]int `json:"special"`
-	Legal   []int  `json:"legal"`  // legal moves as pit numbers, increasing; empty when over
-	Result  string `json:"result"` // "1-0", "0-1", "1/2-1/2" or "*"
-	Over    bool   `json:"over"`
-	Winner  string `json:"winner,omitempty"` // "w", "b" or "draw" when over
-	Drawing string `json:"drawing"`          // the board drawn as text
-	Moves   []int  `json:"moves"`            // the record's moves, as given
-	Ply     int    `json:"ply"`              // len(Moves)
+	// SowStore says the mover's store is a place of the sowing cycle,
+	// SowBack that the first stone goes back into the pit played unless it
+	// is alone (env.Sower; the page's animation follows them).
+	SowStore bool   `json:"sow_store"`
+	SowBack  bool   `json:"sow_back"`
+	Legal    []int  `json:"legal"`  // legal moves as pit numbers, increasing; empty when over
+	Result   string `json:"result"` // "1-0", "0-1", "1/2-1/2" or "*"
+	Over     bool   `json:"over"`
+	Winner   string `json:"winner,omitempty"` // "w", "b" or "draw" when over
+	Drawing  string `json:"drawing"`          // the board drawn as text
+	Moves    []int  `json:"moves"`            // the record's moves, as given
+	Ply      int    `json:"ply"`              // len(Moves)
 	// Start is the position string the record starts from; Notation the
 	// record in the game's notation (togyz: "1. 76 98 2. 36x ..."; the
 	// mangalas: pit numbers); Plies describes each move.
@@ -81,6 +86,9 @@ func NewViewFrom(start, st env.State, moves []int) (View, error) {
 		Moves: append([]int{}, moves...), Ply: len(moves), Legal: env.LegalPits(st), Start: start.String(), Plies: []PlyInfo{}}
 	if err := v.readPosition(spec); err != nil {
 		return View{}, fmt.Errorf("bot: view of %s: %w", v.Position, err)
+	}
+	if s, ok := st.(env.Sower); ok {
+		v.SowStore, v.SowBack = s.Sowing()
 	}
 	if err := v.describeMoves(start); err != nil {
 		return View{}, fmt.Errorf("bot: view of %s: %w", v.Position, err)

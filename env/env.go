@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Player is one side of the board. White moves first.
@@ -205,11 +206,21 @@ func Clone(st State) State {
 	return c
 }
 
-var registry = map[string]*Spec{}
+var (
+	registry = map[string]*Spec{}
+	families = map[string]func(opts string) (*Spec, error){}
+	regMu    sync.Mutex
+)
 
 // Register adds a game; it panics on a duplicate name. Game packages call it
 // from init.
 func Register(s *Spec) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	register(s)
+}
+
+func register(s *Spec) {
 	if s.NumActions < 1 || s.NumActions > MaxActions {
 		panic(fmt.Sprintf("env: game %s has %d actions, want 1..%d", s.Name, s.NumActions, MaxActions))
 	}
@@ -219,8 +230,26 @@ func Register(s *Spec) {
 	registry[s.Name] = s
 }
 
-// Games returns the registered game names, sorted.
+// RegisterFamily adds a game whose rules take options: Lookup("base:opts")
+// calls variant(opts), which returns the spec of those rules named in a
+// canonical form ("kalah:houses=4,seeds=3") or an error naming the bad
+// option, and registers it under that name on first use. The family's
+// default rules are registered under base by the game itself (Register).
+// It panics on a duplicate base.
+func RegisterFamily(base string, variant func(opts string) (*Spec, error)) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := families[base]; dup {
+		panic("env: game family registered twice: " + base)
+	}
+	families[base] = variant
+}
+
+// Games returns the registered game names, sorted: the variants of a
+// family looked up so far included.
 func Games() []string {
+	regMu.Lock()
+	defer regMu.Unlock()
 	names := make([]string, 0, len(registry))
 	for n := range registry {
 		names = append(names, n)
@@ -232,11 +261,31 @@ func Games() []string {
 // ErrUnknownGame is wrapped by Lookup's error.
 var ErrUnknownGame = errors.New("unknown game")
 
-// Lookup returns the game registered under name.
+// Lookup returns the game registered under name, or the variant of a game
+// family that name ("base:options") asks for.
 func Lookup(name string) (*Spec, error) {
-	s, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownGame, name, strings.Join(Games(), ", "))
+	regMu.Lock()
+	defer regMu.Unlock()
+	if s, ok := registry[name]; ok {
+		return s, nil
 	}
+	base, opts, ok := strings.Cut(name, ":")
+	variant := families[base]
+	if !ok || variant == nil {
+		known := make([]string, 0, len(registry))
+		for n := range registry {
+			known = append(known, n)
+		}
+		sort.Strings(known)
+		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownGame, name, strings.Join(known, ", "))
+	}
+	s, err := variant(opts)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: %w", ErrUnknownGame, name, err)
+	}
+	if have, ok := registry[s.Name]; ok { // the canonical name of options written otherwise
+		return have, nil
+	}
+	register(s)
 	return s, nil
 }

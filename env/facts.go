@@ -45,12 +45,16 @@ func WordsOf(st State) Words {
 	return Words{Store: "store", Special: "special", Mark: "S"}
 }
 
-// Sower is implemented by games that say how many stones of a sowing fall
-// straight into the mover's store (its own store, or its tuzdyk or castle):
-// SownHome(a) counts those of action a from the receiver's position, so
-// that the rest of a move's gain is a capture. A game without it counts 0.
+// Sower is implemented by games that say how a sowing runs. SownHome(a)
+// counts the stones of action a from the receiver's position that fall
+// straight into the mover's store (its own store, or its tuzdyk or
+// castle), so that the rest of a move's gain is a capture; a game without
+// it counts 0. Sowing says whether the mover's store is a place of the
+// sowing cycle and whether the first stone goes back into the pit played
+// (unless it is alone), for the web page's animation.
 type Sower interface {
 	SownHome(a Action) int
+	Sowing() (store, firstBack bool)
 }
 
 // SownHome returns st's Sower count for a, or 0.

@@ -155,7 +155,7 @@ func TestRecordErrors(t *testing.T) {
 		err  string
 	}{
 		{"1. 76 98", nil, `env: record game 1, line 1: no Game tag (want one such as [Game "togyz"])`},
-		{"[Game \"chess\"]\n1. e4", nil, `env: record game 1, line 1: tag Game: unknown game "chess" (known: mangala, mangala-kale, togyz)`},
+		{"[Game \"chess\"]\n1. e4", nil, `env: record game 1, line 1: tag Game: unknown game "chess" (known: kalah, mangala, mangala-kale, togyz)`},
 		{"[Game \"togyz\"]\n\n1. 76 98 2. 55 12x *", nil, "env: record game 1, line 3: togyz: move 4 (12x): no tuzdyk was made"},
 		{"1. 76\n98\n2. 55\n12x *", togyz, "env: record game 1, line 4: togyz: move 4 (12x): no tuzdyk was made"},
 		{"[Game \"togyz\"]\n1. 76 *\n\n[Game \"mangala\"]\n\n4 7", nil, "env: record game 2, line 6: mangala: move 2 (7): illegal move: pit 7 out of range 1..6"},

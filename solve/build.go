@@ -9,11 +9,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"kumalak/env/kalah"
 )
 
 // BuildConfig says which tablebase to build and how.
 type BuildConfig struct {
 	Dir     string // folder of the level files; created if missing
+	Game    string // Game (the default, for ""), "kalah" or "kalah-empty": kalah with 6 houses
 	Stones  int    // build every level 0..Stones
 	Workers int    // goroutines computing a level; 0 means one per CPU
 	// Progress, when not nil, is called with the number of configurations
@@ -28,6 +31,8 @@ func (c BuildConfig) Validate() error {
 	switch {
 	case c.Dir == "":
 		return fmt.Errorf("solve: build: Dir is empty")
+	case c.Game != "" && !tbGame(c.Game):
+		return fmt.Errorf("solve: build: Game %q: want %s, kalah or kalah-empty", c.Game, Game)
 	case c.Stones < 0 || c.Stones > MaxStones:
 		return fmt.Errorf("solve: build: Stones %d out of range 0..%d", c.Stones, MaxStones)
 	case c.Workers < 0:
@@ -50,7 +55,7 @@ type LevelStat struct {
 func Pending(c BuildConfig) (uint64, error) {
 	var n uint64
 	for s := 0; s <= c.Stones; s++ {
-		ok, err := exists(filepath.Join(c.Dir, LevelName(Game, s)))
+		ok, err := exists(filepath.Join(c.Dir, LevelName(c.game(), s)))
 		if err != nil {
 			return 0, fmt.Errorf("solve: build: %w", err)
 		}
@@ -76,7 +81,7 @@ func Build(ctx context.Context, c BuildConfig) ([]LevelStat, error) {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("solve: build: %w", err)
 	}
-	t := &Tablebase{dir: c.Dir}
+	t := &Tablebase{dir: c.Dir, game: c.game()}
 	defer t.Close()
 	var stats []LevelStat
 	for s := 0; s <= c.Stones; s++ {
@@ -95,7 +100,7 @@ func Build(ctx context.Context, c BuildConfig) ([]LevelStat, error) {
 // buildLevel maps level s from its file, computing and writing the file
 // first when it is missing.
 func (t *Tablebase) buildLevel(ctx context.Context, c BuildConfig, s int) (LevelStat, error) {
-	path := filepath.Join(c.Dir, LevelName(Game, s))
+	path := filepath.Join(c.Dir, LevelName(t.game, s))
 	st := LevelStat{Stones: s, Entries: LevelSize(s), Bytes: headerSize + int64(LevelSize(s))}
 	ok, err := exists(path)
 	if err != nil {
@@ -113,7 +118,7 @@ func (t *Tablebase) buildLevel(ctx context.Context, c BuildConfig, s int) (Level
 	if err := t.compute(ctx, c, s, entries); err != nil {
 		return st, err
 	}
-	if err := writeLevel(c.Dir, Game, s, entries); err != nil {
+	if err := writeLevel(c.Dir, t.game, s, entries); err != nil {
 		return st, err
 	}
 	if err := t.mapLevel(path, s); err != nil {
@@ -134,6 +139,7 @@ const chunk = 1 << 14
 // shared among the workers.
 func (t *Tablebase) compute(ctx context.Context, c BuildConfig, s int, entries []byte) error {
 	levels := append(t.levels[:s:s], entries)
+	r := rulesOf(t.game)
 	for w := (rowPits - 1) * s; w >= 0; w-- {
 		lo, hi := offsets[s][w], offsets[s][w+1]
 		var next atomic.Uint64
@@ -147,9 +153,9 @@ func (t *Tablebase) compute(ctx context.Context, c BuildConfig, s int, entries [
 						return
 					}
 					b := min(a+chunk, hi)
-					for r := a; r < b; r++ {
-						p := unrankIn(s, w, r-lo)
-						entries[r] = byte(int8(evaluate(&p, levels)))
+					for k := a; k < b; k++ {
+						p := unrankIn(s, w, k-lo)
+						entries[k] = byte(int8(evaluate(r, &p, levels)))
 					}
 					if c.Progress != nil {
 						c.Progress(int64(b - a))
@@ -167,17 +173,61 @@ func (t *Tablebase) compute(ctx context.Context, c BuildConfig, s int, entries [
 
 // evaluate returns the future gain of p's mover by one ply of search over
 // levels, which must hold every configuration p's moves lead to.
-func evaluate(p *Pits, levels [][]byte) int {
-	if g, over := p.Terminal(); over {
+func evaluate(r tbRules, p *Pits, levels [][]byte) int {
+	if g, over := r.terminal(p); over {
 		return g
 	}
 	best := -MaxStones - 1
 	for i := 0; i < rowPits; i++ {
 		if p[i] != 0 {
-			best = max(best, moveValue(p.Play(i), levels))
+			best = max(best, moveValue(r.play(p, i), levels))
 		}
 	}
 	return best
+}
+
+// game returns c.Game, Game for "".
+func (c BuildConfig) game() string {
+	if c.Game == "" {
+		return Game
+	}
+	return c.Game
+}
+
+// tbRules are the rules a tablebase is built by: classic mangala's
+// (kalah == nil) or a 6-house Kalah's.
+type tbRules struct{ kalah *kgame }
+
+// rulesOf returns the rules of a tablebase game.
+func rulesOf(game string) tbRules {
+	switch game {
+	case KalahTB:
+		return tbRules{&kgame{n: rowPits, capture: kalah.Opposite}}
+	case KalahEmptyTB:
+		return tbRules{&kgame{n: rowPits, capture: kalah.Empty}}
+	}
+	return tbRules{}
+}
+
+// terminal reports whether a row of p is empty, and the mover's future
+// gain then: mangala gives the stones left to the player whose row is
+// empty, Kalah to their owner.
+func (r tbRules) terminal(p *Pits) (int, bool) {
+	if r.kalah == nil {
+		return p.Terminal()
+	}
+	mine, theirs := p.rows()
+	return mine - theirs, mine == 0 || theirs == 0
+}
+
+// play plays the mover's pit i of p.
+func (r tbRules) play(p *Pits, i int) Child {
+	if r.kalah == nil {
+		return p.Play(i)
+	}
+	k := fromPits(p)
+	c := r.kalah.play(&k, i)
+	return Child{Pits: c.p.toPits(), Gain: c.gain, Extra: c.extra, Over: c.over}
 }
 
 // moveValue returns the mover's future gain after the move that led to c.

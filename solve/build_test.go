@@ -170,6 +170,16 @@ func TestOpenRefuses(t *testing.T) {
 		t.Fatalf("undamaged copy: %v", err)
 	}
 	tb.Close()
+	gap := copyShared(t)
+	os.Remove(filepath.Join(gap, LevelName(Game, 3)))
+	if _, err := Open(gap, -1); err == nil || !strings.Contains(err.Error(), "level 3") || !strings.Contains(err.Error(), "missing below level 4") {
+		t.Errorf("a gap at level 3: %v", err)
+	}
+	if tb, err := Open(gap, 2); err != nil || tb.Stones() != 2 {
+		t.Errorf("levels 0..2 of a folder with a gap above: %v", err)
+	} else {
+		tb.Close()
+	}
 }
 
 // FuzzDecodeHeader checks that DecodeHeader never panics and that what it

@@ -2,6 +2,7 @@ package solve
 
 import (
 	"kumalak/env"
+	"kumalak/env/kalah"
 	"kumalak/env/mangala"
 )
 
@@ -34,4 +35,30 @@ func (t *Tablebase) MovesOf(st env.State, dst []MoveValue) ([]MoveValue, bool) {
 		return dst, false
 	}
 	return t.Moves(b, dst)
+}
+
+// TablebaseGame returns the tablebase kind of a game's positions: Game for
+// classic mangala, "kalah" or "kalah-empty" for Kalah with 6 houses (by its
+// capture rule), and false for the games that have none.
+func TablebaseGame(game *env.Spec) (string, bool) {
+	if game.Name == mangala.Spec.Name {
+		return Game, true
+	}
+	if k, ok := game.New().(*kalah.Board); ok {
+		r := k.Rules()
+		if r.Houses == rowPits && r.MaxPly == 0 && r.Capture != kalah.None {
+			return kalahGame(r), true
+		}
+	}
+	return "", false
+}
+
+// Solves reports whether Solver.Solve takes positions of game: mangala,
+// mangala-kale and Kalah without a ply limit.
+func Solves(game *env.Spec) bool {
+	if Supports(game) {
+		return true
+	}
+	k, ok := game.New().(*kalah.Board)
+	return ok && k.Rules().MaxPly == 0
 }

@@ -142,7 +142,8 @@ func (j *Judge) values(b *mangala.Board) ([]MoveValue, bool) {
 // Tally counts one player's moves and mistakes.
 type Tally struct {
 	Moves    int       `json:"moves"`    // moves seen
-	Judged   int       `json:"judged"`   // moves whose values were known
+	Forced   int       `json:"forced"`   // moves seen that were the only legal move: never judged, never a mistake
+	Judged   int       `json:"judged"`   // choices (two legal moves or more) whose values were known
 	Mistakes int       `json:"mistakes"` // judged moves that lost value
 	Lost     int       `json:"lost"`     // stones lost by all the mistakes
 	Worst    []Mistake `json:"worst"`    // the worst mistakes, most stones lost first
@@ -160,7 +161,7 @@ type Mistake struct {
 }
 
 // Rate returns the share of judged moves that were mistakes, 0 with none
-// judged.
+// judged; forced moves are not choices and count in neither.
 func (t *Tally) Rate() float64 {
 	if t.Judged == 0 {
 		return 0
@@ -179,6 +180,7 @@ func (t *Tally) LostPerMistake() float64 {
 // Merge adds u's counts and worst mistakes to t.
 func (t *Tally) Merge(u *Tally) {
 	t.Moves += u.Moves
+	t.Forced += u.Forced
 	t.Judged += u.Judged
 	t.Mistakes += u.Mistakes
 	t.Lost += u.Lost
@@ -189,10 +191,16 @@ func (t *Tally) Merge(u *Tally) {
 }
 
 // Record judges move a of before into t, and returns the stones it lost
-// and whether it could be judged.
+// and whether it could be judged. The only legal move of a position is
+// counted as forced, not judged.
 func (j *Judge) Record(t *Tally, before env.State, a env.Action) (lost int, ok bool) {
 	t.Moves++
 	t.keep = j.cfg.Worst
+	var buf [env.MaxActions]env.Action
+	if len(before.Legal(buf[:0])) == 1 {
+		t.Forced++
+		return 0, false
+	}
 	v, ok := j.Verdict(before, a)
 	if !ok {
 		return 0, false

@@ -143,7 +143,7 @@ func TestJudgeGame(t *testing.T) {
 	if err := j.Game(b, moves, &tallies); err != nil {
 		t.Fatal(err)
 	}
-	if n := tallies[0].Moves + tallies[1].Moves; n != len(moves) || tallies[0].Judged+tallies[1].Judged != n {
+	if n := tallies[0].Moves + tallies[1].Moves; n != len(moves) || tallies[0].Judged+tallies[1].Judged+tallies[0].Forced+tallies[1].Forced != n {
 		t.Fatalf("tallies %+v for %d moves", tallies, len(moves))
 	}
 	if tallies[0].Mistakes+tallies[1].Mistakes != 0 {
@@ -194,5 +194,22 @@ func TestExactAllocates(t *testing.T) {
 	}
 	if v, ok := tb.Exact(st); !ok || v < -1 || v > 1 {
 		t.Errorf("Exact %v %v", v, ok)
+	}
+}
+
+// TestJudgeForced counts the only legal move apart from the judged choices.
+func TestJudgeForced(t *testing.T) {
+	tb := openShared(t, sharedStones)
+	j := newJudge(t, JudgeConfig{Tablebase: tb})
+	b, err := mangala.Parse("0,0,0,1,0,1/0,0,0,0,3,0 22 21 - - w", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tallies [2]Tally
+	if err := j.Game(b, []env.Action{5, 3}, &tallies); err != nil { // 6, then 4 alone
+		t.Fatal(err)
+	}
+	if w := tallies[env.White]; w.Moves != 2 || w.Forced != 1 || w.Judged != 1 || w.Mistakes != 0 {
+		t.Errorf("tally %+v, want 2 moves, 1 forced, 1 judged, no mistake", w)
 	}
 }

@@ -2,16 +2,21 @@ package solve
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"kumalak/env"
+	"kumalak/env/kalah"
 	"kumalak/env/mangala"
 )
 
 // Config sets up a Solver.
 type Config struct {
 	TTBits    int        // the transposition table has 2^TTBits slots of 16 bytes
-	Tablebase *Tablebase // exact values of small classic positions; may be nil
+	Tablebase *Tablebase // exact values of small classic positions (or of kalah's, for kalah); may be nil
+	// Threads searches kalah with that many threads sharing the table
+	// (lazy SMP); 0 or 1 is one.
+	Threads int
 	// Now is the clock for time limits; nil means time.Now.
 	Now func() time.Time
 }
@@ -24,6 +29,9 @@ func DefaultConfig() Config { return Config{TTBits: 22} }
 func (c Config) Validate() error {
 	if c.TTBits < 4 || c.TTBits > 34 {
 		return fmt.Errorf("solve: TTBits %d out of range 4..34", c.TTBits)
+	}
+	if c.Threads < 0 || c.Threads > 256 {
+		return fmt.Errorf("solve: Threads %d out of range 0..256", c.Threads)
 	}
 	return nil
 }
@@ -91,6 +99,10 @@ type Solver struct {
 	deadline time.Time
 	stopped  bool
 	path     []uint64 // keys of the kale positions on the search path
+	// ktt is the kalah search's table, shared by its threads; helperNodes
+	// counts the nodes of its helper threads.
+	ktt         *ktable
+	helperNodes atomic.Uint64
 }
 
 // New returns a Solver, or an error naming a bad field of cfg.
@@ -111,9 +123,19 @@ func New(cfg Config) (*Solver, error) {
 // search path counts as the game's end there (see the package
 // documentation).
 func (s *Solver) Solve(st env.State, limit time.Duration) (Result, error) {
+	if k, ok := st.(*kalah.Board); ok {
+		t0 := time.Now()
+		s.stats = Stats{}
+		s.helperNodes.Store(0)
+		r, err := s.solveKalah(k, limit)
+		s.stats.Nodes += s.helperNodes.Load()
+		s.stats.Elapsed = time.Since(t0)
+		r.Stats = s.stats
+		return r, err
+	}
 	b, ok := st.(*mangala.Board)
 	if !ok {
-		return Result{}, fmt.Errorf("solve: %s positions are not supported (want mangala or mangala-kale)", st.Spec().Name)
+		return Result{}, fmt.Errorf("solve: %s positions are not supported (want mangala, mangala-kale or kalah)", st.Spec().Name)
 	}
 	t0 := s.cfg.Now()
 	s.stats, s.stopped, s.deadline = Stats{}, false, time.Time{}

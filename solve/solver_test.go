@@ -176,7 +176,7 @@ func TestSearchAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() {
 		sink += s.search(b, -MaxStones-1, MaxStones+1, -1)
 		sink += s.search(kale, -MaxStones-1, MaxStones+1, -1)
-		sink += evaluate(&p, tb.levels)
+		sink += evaluate(tbRules{}, &p, tb.levels)
 		v, _ := tb.Probe(b)
 		sink += v
 	}); n != 0 {

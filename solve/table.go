@@ -12,8 +12,10 @@ import (
 	"kumalak/env/mangala"
 )
 
-// Game is the one game the tablebases cover: classic mangala, whose play
-// depends on the pits alone (see the package documentation for kale).
+// Game is the game the tablebases cover by default: classic mangala, whose
+// play depends on the pits alone (see the package documentation for kale).
+// Kalah(6,n) is the other such game: its tablebases, of the same format,
+// are "kalah" and "kalah-empty" (BuildConfig.Game, OpenGame).
 const Game = "mangala"
 
 // Tablebase is a set of loaded levels 0..Stones() of the classic mangala
@@ -21,6 +23,7 @@ const Game = "mangala"
 // unmaps it, after which it must not be used.
 type Tablebase struct {
 	dir    string
+	game   string   // Game, "kalah" or "kalah-empty"
 	levels [][]byte // levels[s] holds LevelSize(s) entries
 	maps   []mmap.MMap
 }
@@ -28,17 +31,33 @@ type Tablebase struct {
 // Open maps the levels 0, 1, ... of dir's tablebase up to the first one
 // missing (or up to maxStones when it is >= 0), checking each file's header
 // and checksum. A file that is there but corrupt, truncated, of another game
-// or format version is an error; a dir without level 0 is too.
-func Open(dir string, maxStones int) (*Tablebase, error) {
-	t := &Tablebase{dir: dir}
+// or format version is an error; a dir without level 0 is too, and so is,
+// with maxStones < 0, a missing level below one that is there (a gap would
+// leave the levels above it unused without a word).
+func Open(dir string, maxStones int) (*Tablebase, error) { return OpenGame(dir, Game, maxStones) }
+
+// OpenGame is Open for the tablebase of game: Game (classic mangala) or
+// kalah's, "kalah" (6 houses, opposite capture) or "kalah-empty" (empty
+// capture), which the kalah solver probes.
+func OpenGame(dir, game string, maxStones int) (*Tablebase, error) {
+	if !tbGame(game) {
+		return nil, fmt.Errorf("solve: open %s: no tablebase of %q (want %s, kalah or kalah-empty)", dir, game, Game)
+	}
+	t := &Tablebase{dir: dir, game: game}
 	for s := 0; s <= MaxStones && (maxStones < 0 || s <= maxStones); s++ {
-		path := filepath.Join(dir, LevelName(Game, s))
+		path := filepath.Join(dir, LevelName(game, s))
 		ok, err := exists(path)
 		if err != nil {
 			t.Close()
 			return nil, fmt.Errorf("solve: open %s: %w", path, err)
 		}
 		if !ok {
+			if maxStones < 0 {
+				if err := gapCheck(dir, game, s); err != nil {
+					t.Close()
+					return nil, err
+				}
+			}
 			break
 		}
 		if err := t.mapLevel(path, s); err != nil {
@@ -47,7 +66,7 @@ func Open(dir string, maxStones int) (*Tablebase, error) {
 		}
 	}
 	if len(t.levels) == 0 {
-		return nil, fmt.Errorf("solve: open %s: no tablebase there (want %s, %s, ...)", dir, LevelName(Game, 0), LevelName(Game, 1))
+		return nil, fmt.Errorf("solve: open %s: no tablebase there (want %s, %s, ...)", dir, LevelName(game, 0), LevelName(game, 1))
 	}
 	return t, nil
 }
@@ -71,7 +90,7 @@ func (t *Tablebase) mapLevel(path string, s int) error {
 	if err != nil {
 		return fmt.Errorf("solve: map %s: %w", path, err)
 	}
-	if err := check(m, Game, s); err != nil {
+	if err := check(m, t.game, s); err != nil {
 		err = errors.Join(fmt.Errorf("solve: open %s: %w", path, err), m.Unmap())
 		return err
 	}
@@ -114,7 +133,7 @@ func (t *Tablebase) Value(p *Pits) (int, bool) {
 // on the board than the tablebase covers.
 func (t *Tablebase) Probe(st env.State) (int, bool) {
 	b, ok := st.(*mangala.Board)
-	if !ok || b.Kale() {
+	if !ok || b.Kale() || t.game != Game {
 		return 0, false
 	}
 	p := FromBoard(b)
@@ -134,3 +153,31 @@ func FromBoard(b *mangala.Board) Pits {
 	}
 	return p
 }
+
+// gapCheck returns an error when dir, whose level missing is the first
+// absent, holds a higher level.
+func gapCheck(dir, game string, missing int) error {
+	for s := missing + 1; s <= MaxStones; s++ {
+		ok, err := exists(filepath.Join(dir, LevelName(game, s)))
+		if err != nil {
+			return fmt.Errorf("solve: open %s: %w", dir, err)
+		}
+		if ok {
+			return fmt.Errorf("solve: open %s: level %d (%s) is missing below level %d: the levels above %d would go unused; rebuild the gap (kumalak tablebase build --stones %d --out %s keeps the levels there) or remove the levels above it",
+				dir, missing, LevelName(game, missing), s, missing-1, s, dir)
+		}
+	}
+	return nil
+}
+
+// Game returns the game of the tablebase: Game, "kalah" or "kalah-empty".
+func (t *Tablebase) Game() string { return t.game }
+
+// tbGame reports whether game names a tablebase kind.
+func tbGame(game string) bool { return game == Game || game == KalahTB || game == KalahEmptyTB }
+
+// The tablebase kinds of kalah with 6 houses, by capture rule.
+const (
+	KalahTB      = "kalah"       // opposite capture
+	KalahEmptyTB = "kalah-empty" // empty capture
+)

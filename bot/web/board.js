@@ -122,14 +122,14 @@ function el(name, attrs, text) {
 function sowingFrames(before, pit) {
   const mover = before.to_move, opp = other(mover);
   const n = before.pits[0].length;
-  const withStore = before.game === "mangala";
+  const withStore = before.sow_store;        // the mover's store is a place (mangala, kalah)
   const cycle = 2 * n + (withStore ? 1 : 0);
   const f = { ...before, pits: [before.pits[0].slice(), before.pits[1].slice()], stores: before.stores.slice(), legal: [] };
   const m = sideIdx(mover);
   let stones = f.pits[m][pit - 1];
   f.pits[m][pit - 1] = 0;
   const frames = [];
-  let place = stones === 1 ? pit : pit - 1;   // places from the mover's pit 1, 0-based
+  let place = stones === 1 || !before.sow_back ? pit : pit - 1;   // places from the mover's pit 1, 0-based
   const key = [];
   for (; stones > 0; stones--, place++) {
     const q = place % cycle;

@@ -131,7 +131,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	var out []*bot.GameAnalysis
 	var judged []judgeReport
 	for _, game := range games {
-		an, err := bot.Analyze(ctx, bot.AnalyzeConfig{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact})
+		an, err := bot.Analyze(ctx, bot.AnalyzeConfig{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact, Verdict: ex.verdict()})
 		if err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}

@@ -64,3 +64,15 @@ func (ex *exactSetup) judgeGame(game *env.GameRecord) (judgeReport, error) {
 	l.tallies["white"], l.tallies["black"] = &t[env.White], &t[env.Black]
 	return l.report(ex.jtb, ex.extra), nil
 }
+
+// verdict returns the judge's exact move values for the analysis marks, or
+// nil without a judge.
+func (ex *exactSetup) verdict() bot.Verdict {
+	if ex.judge == nil {
+		return nil
+	}
+	return func(before env.State, a env.Action) (played, best int, ok bool) {
+		v, ok := ex.judge.Verdict(before, a)
+		return v.Value, v.BestValue, ok
+	}
+}

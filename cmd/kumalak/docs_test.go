@@ -302,8 +302,9 @@ func runDoc(dir string, c docCommand) docResult {
 
 // docFixture trains the tiny config into runs/togyz of a new folder,
 // exports it there as runs/togyz/export.kmodel and togyz.kmodel, and builds
-// a small mangala tablebase in tb/mangala (the documented build of 16
-// stones outlasts the deadline; the documented positions have fewer).
+// small mangala and kalah tablebases in tb/mangala and tb/kalah (the
+// documented builds outlast the deadline; the documented positions have
+// fewer stones).
 func docFixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -313,6 +314,7 @@ func docFixture(t *testing.T) string {
 		{"export", "--run", run},
 		{"export", "--run", run, "--out", filepath.Join(dir, "togyz.kmodel")},
 		{"tablebase", "build", "--game", "mangala", "--stones", "10", "--out", filepath.Join(dir, "tb", "mangala"), "--quiet"},
+		{"tablebase", "build", "--game", "kalah", "--stones", "8", "--out", filepath.Join(dir, "tb", "kalah"), "--quiet"},
 	}
 	for _, s := range steps {
 		if code, out, errs := kumalak(t, s...); code != 0 {

@@ -135,7 +135,7 @@ type judgeReport struct {
 type playerTally struct {
 	Player string `json:"player"`
 	solve.Tally
-	Rate           float64 `json:"rate"`             // mistakes per judged move
+	Rate           float64 `json:"rate"`             // mistakes per judged choice (forced moves apart)
 	LostPerMistake float64 `json:"lost_per_mistake"` // stones
 }
 
@@ -156,9 +156,9 @@ func (r judgeReport) writeText(w io.Writer) {
 		fmt.Fprintf(w, ", the solver up to %d", r.Stones+r.Extra)
 	}
 	fmt.Fprintln(w, ")")
-	fmt.Fprintf(w, "  %-28s %6s %6s %8s %7s %8s\n", "player", "moves", "judged", "mistakes", "rate", "lost/m")
+	fmt.Fprintf(w, "  %-28s %6s %6s %6s %8s %7s %8s\n", "player", "moves", "forced", "judged", "mistakes", "rate", "lost/m")
 	for _, p := range r.Players {
-		fmt.Fprintf(w, "  %-28s %6d %6d %8d %6.1f%% %8.2f\n", clip(p.Player, 28), p.Moves, p.Judged, p.Mistakes, 100*p.Rate, p.LostPerMistake)
+		fmt.Fprintf(w, "  %-28s %6d %6d %6d %8d %6.1f%% %8.2f\n", clip(p.Player, 28), p.Moves, p.Forced, p.Judged, p.Mistakes, 100*p.Rate, p.LostPerMistake)
 	}
 	for _, p := range r.Players {
 		for _, m := range p.Worst {

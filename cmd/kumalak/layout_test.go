@@ -16,10 +16,9 @@ import (
 // test: a new package gets a row in the README and here.
 var layout = []layoutRow{
 	{"env", true, nil},
-	{"env/togyz", true, []string{"env"}},
-	{"env/mangala", true, []string{"env"}},
-	{"env/games", true, []string{"env", "env/togyz", "env/mangala"}},
-	{"env/envtest", true, []string{"env"}},
+	{gameRow, true, []string{"env"}}, // env/togyz, env/mangala, env/kalah: one game each
+	{"env/games", true, []string{"env", gameRow}},
+	{"env/envtest", true, []string{"env", gameRow}}, // the tests' small games are kalah's rules
 	{"data", false, nil},
 	{"data/datatest", true, nil}, // helpers of the tests of checksummed files
 	{"net", false, []string{"data"}},
@@ -28,7 +27,7 @@ var layout = []layoutRow{
 	{"net/onnx", false, []string{"net", "data"}},
 	{"net/nettest", true, nil}, // the random inputs of the tests under net
 	{"protocol", false, []string{"env"}},
-	{"solve", false, []string{"env", "env/togyz", "env/mangala"}},
+	{"solve", false, []string{"env", gameRow}},
 	{"solve/solvetest", false, []string{"solve"}}, // the tablebase of the tests
 	{"mcts", false, []string{"env"}},
 	{"models", true, nil}, // the shipped .kmodel files (data only)
@@ -36,10 +35,29 @@ var layout = []layoutRow{
 	{"arena", false, []string{"env", "agent"}},
 	{"selfplay", false, []string{"env", "mcts", "data"}},
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
-	{"train", false, []string{"env", "env/games", "env/togyz", "env/mangala", "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
+	{"train", false, []string{"env", "env/games", gameRow, "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
 	{"bot", false, []string{"env", "agent", "protocol"}},
 	{"cmd/kumalak", false, nil},      // everything
 	{"cmd/kumalak-wasm", false, nil}, // the static site's bot: everything it plays with
+}
+
+// gameRow stands for every game folder, env/<game>: a game is one folder,
+// importing only env, and a new one needs no row.
+const gameRow = "env/*"
+
+// rowOf returns the row of the package in dir (a game folder's is gameRow).
+func rowOf(dir string) string {
+	if isGame(dir) {
+		return gameRow
+	}
+	return dir
+}
+
+// isGame reports whether dir is a game folder: env/<name>, other than the
+// registry and the conformance suite.
+func isGame(dir string) bool {
+	name, ok := strings.CutPrefix(dir, "env/")
+	return ok && !strings.Contains(name, "/") && name != "games" && name != "envtest" && name != "*"
 }
 
 // layoutRow is one row of the layout table.
@@ -57,7 +75,7 @@ func TestLayout(t *testing.T) {
 		t.Fatalf("found %d packages: %v", len(pkgs), pkgs)
 	}
 	for dir, p := range pkgs {
-		i := slices.IndexFunc(layout, func(r layoutRow) bool { return r.pkg == dir })
+		i := slices.IndexFunc(layout, func(r layoutRow) bool { return r.pkg == rowOf(dir) })
 		if i < 0 {
 			t.Errorf("package %s is not in the layout table (README.md and layout_test.go)", dir)
 			continue
@@ -84,6 +102,9 @@ func TestLayoutCatches(t *testing.T) {
 		{"env", module + "data", true, nil, true},
 		{"mcts", module + "env", false, []string{"env"}, false},
 		{"mcts", module + "net", false, []string{"env"}, true},
+		{"mcts", module + "env/kalah", false, []string{"env"}, true},
+		{"solve", module + "env/kalah", false, []string{"env", gameRow}, false},
+		{"solve", module + "env/games", false, []string{"env", gameRow}, true},
 		{"cmd/kumalak", module + "train", false, nil, false},
 	}
 	for _, c := range cases {
@@ -100,7 +121,7 @@ func forbidden(pkg string, stdlib bool, may []string, imp string) string {
 	switch {
 	case pkg == "cmd/kumalak" || pkg == "cmd/kumalak-wasm":
 		return ""
-	case isLocal && !slices.Contains(may, local):
+	case isLocal && !slices.Contains(may, local) && !(isGame(local) && slices.Contains(may, gameRow)):
 		return "the layout table does not allow it"
 	case stdlib && !isLocal && strings.Contains(strings.Split(imp, "/")[0], "."):
 		return "the package may import only the standard library"

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"kumalak/env"
-	"kumalak/env/mangala"
 	"kumalak/solve"
 )
 
@@ -18,7 +17,7 @@ func newSolveCmd() *cobra.Command {
 	var g gameFlags
 	var tbDir string
 	var limit time.Duration
-	var ttBits int
+	var ttBits, threads int
 	c := &cobra.Command{
 		Use:   "solve",
 		Short: "Compute the exact value of a mangala position and of each of its moves",
@@ -26,28 +25,37 @@ func newSolveCmd() *cobra.Command {
 			"MTD(f), a transposition table, iterative deepening for move order) and prints the final\n" +
 			"store difference under perfect play from the mover's view, the result for the mover, and\n" +
 			"every legal move's value. With --time it stops after that long and prints the bounds\n" +
-			"proved. --tablebase answers classic positions within its stone count at once.",
+			"proved. --tablebase answers classic positions within its stone count at once.\n" +
+			"kalah positions (any board; `kalah:houses=4,seeds=3`) go to the kalah solver: MTD(f) on the\n" +
+			"final margin, a two-slot-bucket table shared by --threads threads, history and table move\n" +
+			"order, enhanced transposition cut-offs, futility bounds from the stones on the board and,\n" +
+			"for 6 houses, a kalah tablebase (kumalak tablebase build --game kalah).",
 		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala\n" +
-			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s",
+			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s\n" +
+			"  kumalak solve --game kalah:houses=4,seeds=3 --threads 2",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			spec, st, err := g.state("solve")
 			if err != nil {
 				return err
 			}
-			if spec != mangala.Spec && spec != mangala.KaleSpec {
-				return badInput("solve", "--game %s: the solver plays mangala and mangala-kale only", spec.Name)
+			if !solve.Solves(spec) {
+				return badInput("solve", "--game %s: the solver plays mangala, mangala-kale and kalah only", spec.Name)
 			}
 			if limit < 0 {
 				return badInput("solve", "--time %v is negative", limit)
 			}
 			cfg := solve.DefaultConfig()
-			cfg.TTBits = ttBits
+			cfg.TTBits, cfg.Threads = ttBits, threads
 			if err := cfg.Validate(); err != nil {
-				return badInput("solve", "--tt-bits: %v", err)
+				return badInput("solve", "--tt-bits, --threads: %v", err)
 			}
 			if tbDir != "" {
-				tb, err := solve.Open(tbDir, -1)
+				kind, ok := solve.TablebaseGame(spec)
+				if !ok {
+					return badInput("solve", "--tablebase: %s has no tablebases", spec.Name)
+				}
+				tb, err := solve.OpenGame(tbDir, kind, -1)
 				if err != nil {
 					return badInput("solve", "--tablebase: %v", err)
 				}
@@ -73,6 +81,7 @@ func newSolveCmd() *cobra.Command {
 	fl.StringVar(&tbDir, "tablebase", "", "folder of a classic mangala tablebase (kumalak tablebase build)")
 	fl.DurationVar(&limit, "time", 0, "stop after this long and print the bounds proved (0: until exact)")
 	fl.IntVar(&ttBits, "tt-bits", 22, "log2 of the transposition table's slots (16 bytes each)")
+	fl.IntVar(&threads, "threads", 1, "kalah: threads searching with one shared table (lazy SMP)")
 	return c
 }
 

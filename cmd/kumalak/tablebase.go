@@ -13,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"kumalak/env"
 	"kumalak/solve"
 )
 
@@ -35,17 +36,23 @@ func newTablebaseBuildCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "build",
 		Short: "Compute the exact value of every pit configuration with at most --stones stones",
-		Long: "build writes one file per stone count 0..--stones into --out (mangala-NN.tb), each\n" +
+		Long: "build writes one file per stone count 0..--stones into --out (mangala-NN.tb, kalah-NN.tb), each\n" +
 			"holding the mover's exact future gain of every configuration with that many stones\n" +
 			"on the board, one signed byte each. It uses every core; a build that was killed keeps\n" +
 			"its finished levels and resumes at the first missing one when run again.",
-		Example: "  kumalak tablebase build --game mangala --stones 16 --out tb/mangala",
-		Args:    cobra.NoArgs,
+		Example: "  kumalak tablebase build --game mangala --stones 16 --out tb/mangala\n" +
+			"  kumalak tablebase build --game kalah --stones 12 --out tb/kalah",
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if game != solve.Game {
-				return badInput("tablebase", "--game %q: tablebases exist for %s only (kale positions can repeat; see docs/TABLEBASE.md)", game, solve.Game)
+			spec, err := env.Lookup(game)
+			if err != nil {
+				return badInput("tablebase", "--game: %v", err)
 			}
-			cfg := solve.BuildConfig{Dir: out, Stones: stones, Workers: workers}
+			kind, ok := solve.TablebaseGame(spec)
+			if !ok {
+				return badInput("tablebase", "--game %q: tablebases exist for %s and kalah with 6 houses only (kale positions can repeat; see docs/TABLEBASE.md)", game, solve.Game)
+			}
+			cfg := solve.BuildConfig{Dir: out, Game: kind, Stones: stones, Workers: workers}
 			if err := cfg.Validate(); err != nil {
 				return badInput("tablebase", "%v", err)
 			}
@@ -53,7 +60,7 @@ func newTablebaseBuildCmd() *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&game, "game", solve.Game, "game (only "+solve.Game+")")
+	fl.StringVar(&game, "game", solve.Game, "game: "+solve.Game+", kalah (6 houses, any seeds) or kalah:capture=empty")
 	fl.IntVar(&stones, "stones", 16, fmt.Sprintf("largest stone count on the board (0..%d)", solve.MaxStones))
 	fl.StringVar(&out, "out", "tb/mangala", "folder of the level files")
 	fl.IntVar(&workers, "workers", runtime.NumCPU(), "goroutines computing a level")

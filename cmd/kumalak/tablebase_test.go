@@ -39,7 +39,7 @@ func TestTablebaseAndSolve(t *testing.T) {
 	}{
 		{[]string{"solve", "--position", pos, "--tablebase", dir}, "mangala-03.tb: not a valid tablebase file"},
 		{[]string{"solve", "--game", "togyz"}, "solve: --game togyz"},
-		{[]string{"tablebase", "build", "--game", "mangala-kale", "--out", dir}, "mangala only"},
+		{[]string{"tablebase", "build", "--game", "mangala-kale", "--out", dir}, "mangala and kalah with 6 houses only"},
 		{[]string{"tablebase", "build", "--stones", "49", "--out", dir}, "Stones 49 out of range"},
 	}
 	for _, c := range bad {

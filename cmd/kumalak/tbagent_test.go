@@ -29,7 +29,7 @@ func TestArenaTBJudge(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("arena: exit %d\n%s\n%s", code, stdout, errs)
 	}
-	if !regexp.MustCompile(`(?m)^  tb:dir=\S+ +\d+ +\d+ +0 +0\.0%`).MatchString(stdout) || !strings.Contains(stdout, "judge    tablebase") {
+	if !regexp.MustCompile(`(?m)^  tb:dir=\S+ +\d+ +\d+ +\d+ +0 +0\.0%`).MatchString(stdout) || !strings.Contains(stdout, "judge    tablebase") {
 		t.Fatalf("arena output:\n%s", stdout)
 	}
 	files, _ := filepath.Glob(filepath.Join(out, "*-judge.json"))
@@ -56,7 +56,7 @@ func TestAnalyzeTablebase(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("analyze: exit %d\n%s\n%s", code, out, errs)
 	}
-	if !strings.Contains(out, "judge    tablebase") || !regexp.MustCompile(`(?m)^  white +1 +1 +1 +100\.0% +12\.00$`).MatchString(out) {
+	if !strings.Contains(out, "judge    tablebase") || !regexp.MustCompile(`(?m)^  white +1 +0 +1 +1 +100\.0% +12\.00$`).MatchString(out) {
 		t.Fatalf("analyze output:\n%s", out)
 	}
 	code, out, errs = kumalak(t, "analyze", "--game", "mangala", "--agent", "ab:depth=2", "--judge", tb, "--json", "--position", pos, "5")

@@ -1,8 +1,9 @@
 // Package envtest is the conformance suite every kumalak game passes: stones
 // conserved, no negative pit, legal moves empty exactly when terminal, copies
 // independent, position strings round-trip, observations of the right length,
-// and zero allocations in the hot methods. It also holds Kalah, the small
-// game the tests of mcts, agent, arena and selfplay play (kalah.go).
+// and zero allocations in the hot methods. It lists the per-game facts a
+// game provides (facts.go) and holds the small Kalah games, env/kalah's
+// rules, that the tests of mcts, agent, arena and selfplay play (kalah.go).
 package envtest
 
 import (

@@ -4,6 +4,7 @@ package games
 
 import (
 	// Each game registers itself in init.
+	_ "kumalak/env/kalah"
 	_ "kumalak/env/mangala"
 	_ "kumalak/env/togyz"
 )

@@ -70,3 +70,7 @@ func sownOn(i, n, cycle, home int) int {
 	}
 	return count
 }
+
+// Sowing: the classic cycle passes the mover's store, kale's does not; the
+// first stone goes back into the pit played.
+func (b *Board) Sowing() (store, firstBack bool) { return !b.kale, true }

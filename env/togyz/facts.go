@@ -51,3 +51,6 @@ func (b *Board) SownHome(a env.Action) int {
 	}
 	return count
 }
+
+// Sowing: the 18 pits only; the first stone goes back into the pit played.
+func (b *Board) Sowing() (store, firstBack bool) { return false, true }

@@ -1,0 +1,232 @@
+package solve
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"kumalak/env"
+	"kumalak/env/kalah"
+)
+
+func kalahSpec(t testing.TB, name string) *env.Spec {
+	t.Helper()
+	s, err := env.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// posOf returns b's houses in its mover's view.
+func posOf(b *kalah.Board) kpos {
+	n, me := b.Rules().Houses, b.ToMove()
+	var p kpos
+	for i := range n {
+		p[i] = uint8(b.House(me, i))
+		p[n+i] = uint8(b.House(me.Other(), i))
+	}
+	return p
+}
+
+// TestKalahPlayMatchesBoard plays random games on kalah.Board and checks
+// each move of the solver's own move generator against it.
+func TestKalahPlayMatchesBoard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, name := range []string{"kalah", "kalah:capture=empty", "kalah:houses=3,seeds=9", "kalah:houses=8,seeds=2", "kalah:capture=none"} {
+		spec := kalahSpec(t, name)
+		r := spec.New().(*kalah.Board).Rules()
+		g := &kgame{n: r.Houses, capture: r.Capture}
+		for range 30 {
+			b := spec.New().(*kalah.Board)
+			for b.Result() == env.Ongoing {
+				var buf [env.MaxActions]env.Action
+				moves := b.Legal(buf[:0])
+				a := moves[rng.IntN(len(moves))]
+				p, me := posOf(b), b.ToMove()
+				c := g.play(&p, int(a))
+				before := b.Store(me) - b.Store(me.Other())
+				b.Apply(a)
+				gain := b.Store(me) - b.Store(me.Other()) - before
+				if c.gain != gain || c.over != (b.Result() != env.Ongoing) || !c.over && c.extra != (b.ToMove() == me) || !c.over && c.p != posOf(b) {
+					t.Fatalf("%s: move %d to %s: solver gain %d extra %v over %v pos %v", name, a.Pit(), b, c.gain, c.extra, c.over, c.p)
+				}
+			}
+		}
+	}
+}
+
+// bruteForce returns the future gain of st's mover by plain minimax over
+// kalah.Board, memoised by the houses and the mover: the oracle of the
+// solver's values on small boards.
+func bruteForce(st *kalah.Board, memo map[string]int) int {
+	if st.Result() != env.Ongoing {
+		return 0
+	}
+	f := strings.Fields(st.String())
+	key := f[0] + f[5]
+	if v, ok := memo[key]; ok {
+		return v
+	}
+	me := st.ToMove()
+	best := -1 << 10
+	var buf [env.MaxActions]env.Action
+	for _, a := range st.Legal(buf[:0]) {
+		c := *st
+		c.Apply(a)
+		gain := c.Store(me) - c.Store(me.Other()) - (st.Store(me) - st.Store(me.Other()))
+		v := bruteForce(&c, memo)
+		if c.Result() == env.Ongoing && c.ToMove() != me {
+			v = -v
+		}
+		best = max(best, gain+v)
+	}
+	memo[key] = best
+	return best
+}
+
+// kalahTable holds the first player's final margin of Kalah(m,n) from the
+// start under perfect play, m houses of n seeds: computed here, agreeing
+// with brute force on the boards small enough for it, and with the win,
+// draw or loss of Irving, Donkers and Uiterwijk's table (docs/RULES.md,
+// "kalah"; docs/BENCHMARKS.md, "Kalah solved").
+var kalahTable = []struct{ m, n, want int }{
+	{1, 1, 0}, {1, 2, -2}, {1, 3, 6}, {1, 4, -2}, {1, 5, 2}, {1, 6, 0},
+	{2, 1, 2}, {2, 2, -2}, {2, 3, -2}, {2, 4, -10}, {2, 5, 6}, {2, 6, 8},
+	{3, 1, 0}, {3, 2, 4}, {3, 3, 2}, {3, 4, 2},
+	{4, 1, 2}, {4, 2, 6}, {5, 1, 0}, {6, 1, 2},
+}
+
+func TestKalahSmallBoards(t *testing.T) {
+	for _, c := range kalahTable {
+		spec := kalahSpec(t, fmt.Sprintf("kalah:houses=%d,seeds=%d", c.m, c.n))
+		s, err := New(Config{TTBits: 16, Threads: 1 + c.m%2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Solve(spec.New(), 0)
+		if err != nil || !r.Exact() || r.Lo != c.want {
+			t.Errorf("Kalah(%d,%d) = %d..%d (%v), want %+d", c.m, c.n, r.Lo, r.Hi, err, c.want)
+		}
+		if c.m <= 3 && c.m*c.n <= 9 {
+			if bf := bruteForce(spec.New().(*kalah.Board), map[string]int{}); bf != c.want {
+				t.Errorf("Kalah(%d,%d): brute force %+d, table %+d", c.m, c.n, bf, c.want)
+			}
+		}
+	}
+}
+
+// TestKalahMovesAgree solves positions from random play on a small board
+// and checks every move's value against brute force.
+func TestKalahMovesAgree(t *testing.T) {
+	spec := kalahSpec(t, "kalah:houses=4,seeds=2,capture=empty")
+	s, _ := New(Config{TTBits: 16, Threads: 2})
+	rng := rand.New(rand.NewPCG(3, 3))
+	memo := map[string]int{}
+	for range 20 {
+		b := spec.New().(*kalah.Board)
+		for range rng.IntN(6) {
+			var buf [env.MaxActions]env.Action
+			if moves := b.Legal(buf[:0]); len(moves) > 0 {
+				b.Apply(moves[rng.IntN(len(moves))])
+			}
+		}
+		if b.Result() != env.Ongoing {
+			continue
+		}
+		r, err := s.Solve(b, 0)
+		base := b.Store(b.ToMove()) - b.Store(b.ToMove().Other())
+		if want := base + bruteForce(b, memo); err != nil || r.Lo != want || r.Hi != want {
+			t.Errorf("%s: %d..%d, brute force %d", b, r.Lo, r.Hi, want)
+		}
+	}
+}
+
+// TestKalahTablebase builds a small kalah tablebase and checks its values
+// against the solver's search without it, and that the solver's values
+// with it are the same.
+func TestKalahTablebase(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Build(context.Background(), BuildConfig{Dir: dir, Game: KalahTB, Stones: 8, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := OpenGame(dir, KalahTB, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if _, err := Open(dir, -1); err == nil {
+		t.Error("a kalah tablebase opened as mangala's")
+	}
+	g := &kgame{n: 6}
+	rng := rand.New(rand.NewPCG(4, 4))
+	plain, _ := New(Config{TTBits: 16})
+	with, _ := New(Config{TTBits: 16, Tablebase: tb})
+	for range 60 {
+		var q Pits
+		for range 4 + rng.IntN(5) {
+			q[rng.IntN(nPits)]++
+		}
+		p := fromPits(&q)
+		mine, theirs := q.rows()
+		if mine == 0 || theirs == 0 {
+			continue
+		}
+		v, _ := tb.Value(&q)
+		w := &kworker{g: g, tt: newKTable(12), stop: new(atomic.Bool)}
+		if got := mtdFull(w, &p); got != v {
+			t.Errorf("%v: tablebase %d, search %d", q, v, got)
+		}
+		b := boardOfK(t, q)
+		r1, _ := plain.Solve(b, 0)
+		r2, _ := with.Solve(b, 0)
+		if r1.Lo != r2.Lo {
+			t.Errorf("%s: %d without the tablebase, %d with", b, r1.Lo, r2.Lo)
+		}
+	}
+}
+
+// boardOfK returns the kalah position whose white mover sees q, the
+// stones off the board in white's store.
+func boardOfK(t *testing.T, q Pits) *kalah.Board {
+	rows := [2][]string{}
+	for k, v := range q {
+		rows[k/rowPits] = append(rows[k/rowPits], fmt.Sprint(v))
+	}
+	s := fmt.Sprintf("%s/%s %d 0 - - w", strings.Join(rows[0], ","), strings.Join(rows[1], ","), 48-q.Stones())
+	b, err := kalah.Parse(kalah.Spec, s)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return b
+}
+
+// mtdFull returns p's exact future gain by full-window search.
+func mtdFull(w *kworker, p *kpos) int {
+	return w.search(p, -1<<10, 1<<10, -1, 0)
+}
+
+func TestKalahSearchAllocates(t *testing.T) {
+	g := &kgame{n: 6}
+	w := &kworker{g: g, tt: newKTable(14), stop: new(atomic.Bool)}
+	p := kpos{2, 1, 0, 3, 1, 1, 1, 2, 0, 1, 2, 1}
+	if n := testing.AllocsPerRun(20, func() { mtdFull(w, &p) }); n != 0 {
+		t.Errorf("%v allocations a search, want 0", n)
+	}
+}
+
+// BenchmarkKalahSearch solves Kalah(4,3) from the start with a fresh
+// table each time, one thread, and reports the nodes searched.
+func BenchmarkKalahSearch(b *testing.B) {
+	spec, _ := env.Lookup("kalah:houses=4,seeds=3")
+	var nodes uint64
+	for range b.N {
+		s, _ := New(Config{TTBits: 18})
+		r, _ := s.Solve(spec.New(), 0)
+		nodes += r.Nodes
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}

@@ -1,0 +1,194 @@
+package solve
+
+import (
+	"sync/atomic"
+
+	"kumalak/env/kalah"
+)
+
+// etcStones is the fewest stones on the board at which the search looks
+// its children up in the table before searching any (enhanced
+// transposition cut-offs): below it the probes cost more than they save.
+const etcStones = 14
+
+// kworker is one thread of the Kalah search. The threads share the table
+// (lazy SMP): each searches the same position and window, the helpers
+// with their moves near the root in another order, so that they fill the
+// table with what the main thread will need.
+type kworker struct {
+	g       *kgame
+	tt      *ktable
+	tb      *Tablebase // kalah levels (6 houses), or nil
+	nodes   uint64
+	tbHits  uint64
+	ttHits  uint64
+	stop    *atomic.Bool // the whole search stops (time limit)
+	quit    *atomic.Bool // this search is done (the main thread has its value)
+	history [kalah.MaxHouses]uint32
+	rot     int // a helper's rotation of its move order near the root
+}
+
+// stopped reports whether the worker must return.
+func (w *kworker) stopped() bool { return w.stop.Load() || (w.quit != nil && w.quit.Load()) }
+
+// search returns the future gain of p's mover, fail-soft within the
+// window alpha < value < beta; depth < 0 searches to the end of the game
+// and records proven bounds, depth >= 0 is a heuristic search scoring its
+// leaves 0 (the stores as they stand). ply counts plies from the root.
+// After stopped() the result means nothing. It allocates nothing.
+func (w *kworker) search(p *kpos, alpha, beta, depth, ply int) int {
+	w.nodes++
+	if w.nodes&1023 == 0 && w.stopped() {
+		return 0
+	}
+	s := w.g.stones(p)
+	if w.tb != nil && s <= w.tb.Stones() {
+		w.tbHits++
+		q := p.toPits()
+		v, _ := w.tb.Value(&q)
+		return v
+	}
+	// Futility: the future gain lies in [-s, s], every stone on the board
+	// going to one store or the other.
+	if s <= alpha {
+		return s
+	}
+	if -s >= beta {
+		return -s
+	}
+	if depth == 0 {
+		return 0
+	}
+	need := uint8(exactDepth)
+	if depth > 0 {
+		need = uint8(min(depth, exactDepth-1))
+	}
+	key := w.g.key(p)
+	ttMove := int8(-1)
+	if e, ok := w.tt.probe(key); ok {
+		if e.depth >= need {
+			if e.lo >= beta || e.lo == e.hi {
+				w.ttHits++
+				return e.lo
+			}
+			if e.hi <= alpha {
+				w.ttHits++
+				return e.hi
+			}
+		}
+		ttMove = e.move
+	}
+	var kids [kalah.MaxHouses]kchild
+	n := w.children(p, kids[:], ttMove)
+	if depth < 0 && s >= etcStones {
+		if v, ok := w.etc(kids[:n], beta); ok {
+			w.ttHits++
+			return v
+		}
+	}
+	if w.rot > 0 && ply < 3 && n > 2 {
+		rotate(kids[1:n], w.rot+ply)
+	}
+	n0 := w.nodes
+	alpha0 := alpha
+	best, bestMove := -2*kalah.MaxHouses*kalah.MaxSeeds-1, int8(-1)
+	for i := range kids[:n] {
+		k := &kids[i]
+		var v int
+		switch {
+		case k.over:
+			v = k.gain
+		case k.extra:
+			v = k.gain + w.search(&k.p, alpha-k.gain, beta-k.gain, depth-1, ply+1)
+		default:
+			v = k.gain - w.search(&k.p, k.gain-beta, k.gain-alpha, depth-1, ply+1)
+		}
+		if w.stopped() {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, k.a
+		}
+		alpha = max(alpha, v)
+		if alpha >= beta {
+			w.history[k.a] += uint32(s * s)
+			break
+		}
+	}
+	e := kval{lo: -s, hi: s, move: bestMove, depth: need, work: workOf(w.nodes - n0)}
+	switch {
+	case best <= alpha0:
+		e.hi = best
+	case best >= beta:
+		e.lo = best
+	default:
+		e.lo, e.hi = best, best
+	}
+	w.tt.store(key, e)
+	return best
+}
+
+// etc looks the children up in the table: a child whose proven bounds
+// already give a value >= beta cuts the node off without a search.
+func (w *kworker) etc(kids []kchild, beta int) (int, bool) {
+	for i := range kids {
+		k := &kids[i]
+		if k.over {
+			if k.gain >= beta {
+				return k.gain, true
+			}
+			continue
+		}
+		e, ok := w.tt.probe(w.g.key(&k.p))
+		if !ok || e.depth != exactDepth {
+			continue
+		}
+		v := k.gain - e.hi
+		if k.extra {
+			v = k.gain + e.lo
+		}
+		if v >= beta {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// children fills kids with the moves of p, ordered: the table's move,
+// then moves that end in the store (extra turns), then by gain, then by
+// the history of cut-offs; it returns how many.
+func (w *kworker) children(p *kpos, kids []kchild, ttMove int8) int {
+	n := 0
+	for i := range w.g.n {
+		if p[i] == 0 {
+			continue
+		}
+		k := &kids[n]
+		*k = w.g.play(p, i)
+		k.order = int(min(w.history[i], 1<<20))
+		k.order += k.gain << 21
+		if k.extra {
+			k.order += 1 << 28
+		}
+		if k.a == ttMove {
+			k.order += 1 << 30
+		}
+		n++
+	}
+	for i := 1; i < n; i++ { // insertion sort: at most eight moves
+		for j := i; j > 0 && kids[j].order > kids[j-1].order; j-- {
+			kids[j], kids[j-1] = kids[j-1], kids[j]
+		}
+	}
+	return n
+}
+
+// rotate turns kids left by r places.
+func rotate(kids []kchild, r int) {
+	r %= len(kids)
+	for range r {
+		first := kids[0]
+		copy(kids, kids[1:])
+		kids[len(kids)-1] = first
+	}
+}
