@@ -47,7 +47,7 @@ func TestPlayScriptedSession(t *testing.T) {
 		"Commands:",
 		`can't play "banana": not a move or a command (type help)`,
 		`can't play "0": illegal move: pit 0 out of range 1..9 (legal: 1 2 3 4 5 6 7 8 9)`,
-		`can't play "10"`,
+		`can't play "10": illegal move: pit 10 out of range 1..9 (legal: 1 2 3 4 5 6 7 8 9)`,
 		"hint: ", ", your chance ",
 		"you play 7 (76)",
 		"kumalak plays ", ", its chance ", "depth 2",

@@ -118,7 +118,11 @@ func FuzzDecodeBatch(f *testing.F) {
 	}
 	f.Add([]byte(BatchMagic))
 	f.Fuzz(func(t *testing.T, msg []byte) {
+		head, count, perr := PeekBatch(msg)
 		b, err := DecodeBatch(msg)
+		if err == nil && (perr != nil || count != len(b.Samples) || head.ID != b.ID || head.Network != b.Network) {
+			t.Fatalf("the header alone says %v (%d samples), the whole message decodes to %d", perr, count, len(b.Samples))
+		}
 		if err != nil {
 			if !errors.Is(err, ErrBadMagic) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("error of no known kind: %v", err)
