@@ -8,10 +8,15 @@ GAME      ?= togyz
 RUN       ?= runs/$(GAME)
 BUDGET    ?= 30m
 
-.PHONY: build run check test bench fuzz lint clean
+.PHONY: help build run check test bench fuzz lint clean
 
+## build: the binary at bin/kumalak (the default target).
 build:
 	$(GO) build -o $(BIN) ./cmd/kumalak
+
+## help: list the targets and what each does (this list).
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 ## run: the main job — train GAME (togyz, mangala, mangala-kale or kalah) with its default config for about $(BUDGET).
 run: build
@@ -33,6 +38,7 @@ test: lint
 	$(GO) test -count=1 -race -timeout 10m $(PKGS)
 	$(GO) test -count=1 -run '$(PLAIN_TESTS)' $(PLAIN_PKGS)
 
+## bench: every benchmark with -benchmem, BENCHTIME each (figures in BENCHMARKS.md).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
@@ -52,5 +58,6 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) tool staticcheck $(PKGS)
 
+## clean: remove bin/.
 clean:
 	rm -rf bin

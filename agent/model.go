@@ -84,13 +84,23 @@ func loadModel(spec *env.Spec, path string) (*net.Model, error) {
 	return m, nil
 }
 
+// DefaultModelSims is the search size of a model whose card recommends
+// none.
+const DefaultModelSims = 400
+
+// ModelSims returns the simulations a model plays with when its spec gives
+// none: its card's recommendation, else DefaultModelSims.
+func ModelSims(card *net.Card) int {
+	if s := card.SearchSettings(); s.Sims > 0 {
+		return s.Sims
+	}
+	return DefaultModelSims
+}
+
 // modelConfig returns the search settings: mcts defaults, then the model
 // card's, then batch from the spec; and the default simulation count.
 func modelConfig(card *net.Card, o *options) (mcts.Config, int, error) {
-	cfg, sims := mcts.DefaultConfig(), 400
-	if s := card.SearchSettings(); s.Sims > 0 {
-		sims = s.Sims
-	}
+	cfg, sims := mcts.DefaultConfig(), ModelSims(card)
 	if s := card.SearchSettings(); s.CPuct > 0 {
 		cfg.CPuct = s.CPuct
 	}

@@ -223,7 +223,17 @@ func (s *session) parseMove(st env.State, tok string) (env.Action, error) {
 		read = env.ReadPit
 	}
 	a, err := read(env.Clone(st), tok)
-	if err != nil && !errors.Is(err, env.ErrIllegal) && !strings.ContainsAny(tok, "0123456789") {
+	if err == nil {
+		return a, nil
+	}
+	if n, nerr := strconv.Atoi(tok); nerr == nil && n > st.Spec().NumActions && n%10 == 0 && tok[0] != '0' {
+		// A number ending in 0 is no record token (pits count from 1): a
+		// pit out of range, such as togyz's 10.
+		if _, cerr := env.CheckMove(st, n); cerr != nil {
+			return 0, cerr
+		}
+	}
+	if !errors.Is(err, env.ErrIllegal) && !strings.ContainsAny(tok, "0123456789") {
 		return 0, fmt.Errorf("not a move or a command (type help)")
 	}
 	return a, err

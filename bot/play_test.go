@@ -47,7 +47,7 @@ func TestPlayScriptedSession(t *testing.T) {
 		"Commands:",
 		`can't play "banana": not a move or a command (type help)`,
 		`can't play "0": illegal move: pit 0 out of range 1..9 (legal: 1 2 3 4 5 6 7 8 9)`,
-		`can't play "10"`,
+		`can't play "10": illegal move: pit 10 out of range 1..9 (legal: 1 2 3 4 5 6 7 8 9)`,
 		"hint: ", ", your chance ",
 		"you play 7 (76)",
 		"kumalak plays ", ", its chance ", "depth 2",
@@ -141,3 +141,34 @@ func TestPlayFromPositionToResult(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestBoardForBlackStores: turned round for Black, White's store sits
+// after White's last pit (the top row's left end, as on the web page) and
+// Black's after Black's pit 6, at the right.
+func TestBoardForBlackStores(t *testing.T) {
+	for _, game := range []string{"mangala", "togyz"} {
+		spec, err := env.Lookup(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := spec.New()
+		st.Apply(0)
+		board := boardFor(st, env.Black)
+		var white, black string
+		for _, l := range strings.Split(board, "\n") {
+			switch {
+			case strings.HasPrefix(l, "white "):
+				white = l
+			case strings.HasPrefix(l, "black "):
+				black = l
+			}
+		}
+		store := env.WordsOf(st).Store
+		if i, j := strings.Index(white, store), strings.Index(white, "|"); i < 0 || i > j || strings.HasSuffix(white, "|") == false {
+			t.Errorf("%s: white's row %q: want its store before its pits", game, white)
+		}
+		if i, j := strings.Index(black, store), strings.LastIndex(black, "|"); i < j {
+			t.Errorf("%s: black's row %q: want its store after its pits", game, black)
+		}
+	}
+}

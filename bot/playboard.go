@@ -24,14 +24,17 @@ func boardFor(st env.State, human env.Player) string {
 	}
 	words := env.WordsOf(st)
 	var sb strings.Builder
-	rule := "      +" + strings.Repeat("----+", spec.Pits) + "\n"
-	sb.WriteString("      " + pitLabels(spec.Pits, true) + "\n")
+	// White's store follows White's last pit, which is at the top left:
+	// it is drawn at the left of White's row, Black's at the right of its.
+	margin := "      " + strings.Repeat(" ", len(storeText(words, 0)))
+	rule := margin + "+" + strings.Repeat("----+", spec.Pits) + "\n"
+	sb.WriteString(margin + pitLabels(spec.Pits, true) + "\n")
 	sb.WriteString(rule)
 	drawRow(&sb, pos, env.White, true, words)
 	sb.WriteString(rule)
 	drawRow(&sb, pos, env.Black, false, words)
 	sb.WriteString(rule)
-	sb.WriteString("      " + pitLabels(spec.Pits, false) + "\n")
+	sb.WriteString(margin + pitLabels(spec.Pits, false) + "\n")
 	sb.WriteString(caption(st) + " (the board turned round: your row, black's, is at the bottom)\n")
 	if note := specialNote(pos, words); note != "" {
 		sb.WriteString(note + "\n")
@@ -52,9 +55,17 @@ func pitLabels(n int, reversed bool) string {
 	return strings.TrimRight(sb.String(), " ")
 }
 
-// drawRow writes p's row, reversed or from pit 1, and p's store.
+// drawRow writes p's row, reversed (White's, on top, its store at the
+// left, after its last pit) or from pit 1 (Black's, its store at the
+// right).
 func drawRow(sb *strings.Builder, pos env.Position, p env.Player, reversed bool, w env.Words) {
 	sb.WriteString(p.Name() + " ")
+	store := storeText(w, pos.Stores[p])
+	if reversed {
+		sb.WriteString(store)
+	} else {
+		sb.WriteString(strings.Repeat(" ", len(store)))
+	}
 	n := len(pos.Pits[p])
 	for k := 0; k < n; k++ {
 		i := k
@@ -67,8 +78,15 @@ func drawRow(sb *strings.Builder, pos env.Position, p env.Player, reversed bool,
 		}
 		fmt.Fprintf(sb, "|%3d ", pos.Pits[p][i])
 	}
-	fmt.Fprintf(sb, "|  %s %3d\n", w.Store, pos.Stores[p])
+	if reversed {
+		sb.WriteString("|\n")
+		return
+	}
+	fmt.Fprintf(sb, "|  %s\n", strings.TrimSpace(store))
 }
+
+// storeText writes a store as drawn beside its row: "store   0 ".
+func storeText(w env.Words, n int) string { return fmt.Sprintf("%s %3d ", w.Store, n) }
 
 // caption says whose turn it is, or the result.
 func caption(st env.State) string {

@@ -18,7 +18,7 @@ func TestPlayBoardTurnedForBlack(t *testing.T) {
 		spec, a := mustAgent(t, game, "greedy")
 		out := play(t, PlayConfig{Spec: spec, Agent: a, Human: env.Black}, "board\nquit\n")
 		board := out[strings.Index(out, "black> ")+len("black> "):]
-		wantInOrder(t, board, "white |", "black |", "the board turned round: your row, black's, is at the bottom")
+		wantInOrder(t, board, "white ", " |", "black ", " |", "the board turned round: your row, black's, is at the bottom")
 		wantInOrder(t, out, "last move: white ")
 		white := play(t, PlayConfig{Spec: spec, Agent: a, Human: env.White}, "quit\n")
 		if strings.Contains(white, "turned round") {
@@ -29,9 +29,9 @@ func TestPlayBoardTurnedForBlack(t *testing.T) {
 	start := "0,0,0,0,0,0,0,2,6/0,0,0,1,1,0,1,1,1 77 72 1 3 b"
 	out := play(t, PlayConfig{Spec: spec, Agent: a, Human: env.Black, Start: start}, "quit\n")
 	wantInOrder(t, out,
-		"         9    8    7    6    5    4    3    2    1\n",
-		"white |  6 |  2 |  0 |  0 |  0 |  0 |  X |  0 |  0 |  kazan  77\n",
-		"black |  X |  0 |  0 |  1 |  1 |  0 |  1 |  1 |  1 |  kazan  72\n",
+		"                   9    8    7    6    5    4    3    2    1\n",
+		"white kazan  77 |  6 |  2 |  0 |  0 |  0 |  0 |  X |  0 |  0 |\n",
+		"black           |  X |  0 |  0 |  1 |  1 |  0 |  1 |  1 |  1 |  kazan  72\n",
 		"black to move (the board turned round",
 		"X: white's tuzdyk on black's 1, black's tuzdyk on white's 3")
 }

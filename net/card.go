@@ -3,7 +3,9 @@ package net
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -47,9 +49,28 @@ type Search struct {
 	CPuct float32 `json:"cpuct"` // PUCT exploration constant
 }
 
+// EloNoBound stands for an unbounded side of an Elo interval (a match
+// won or lost in every game) in a card and in metrics.jsonl, since JSON
+// holds no infinity: ClampElo writes it, EloText reads it.
+const EloNoBound = 9999
+
+// ClampElo returns x within ±EloNoBound (an infinite bound becomes
+// ±EloNoBound), and 0 for NaN.
+func ClampElo(x float64) float64 {
+	switch {
+	case x != x:
+		return 0
+	case x > EloNoBound:
+		return EloNoBound
+	case x < -EloNoBound:
+		return -EloNoBound
+	}
+	return x
+}
+
 // Match is one match from the network's view: its games, its results and
-// the Elo difference they imply, with a 95% interval (±9999 stands for an
-// unbounded side).
+// the Elo difference they imply, with a 95% interval (±EloNoBound stands
+// for an unbounded side).
 type Match struct {
 	Games  int     `json:"games"`
 	Wins   int     `json:"wins"`
@@ -123,4 +144,60 @@ func (a *Anchors) String() string {
 		fmt.Fprintf(&sb, "%s %.0f", n, a.Ratings[n])
 	}
 	return sb.String()
+}
+
+// WriteText writes the card for a person, as kumalak export and kumalak info
+// print it: the run, the search, and the strength against each baseline.
+func (c *Card) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "run           %s: iteration %d of %d, %s of training, %d games, %d samples\n",
+		c.Run, c.Iteration, c.Iterations, c.TrainingTime, c.Games, c.Samples)
+	fmt.Fprintf(w, "search        %d simulations per move, cpuct %.2f\n", c.Search.Sims, c.Search.CPuct)
+	if c.CPU != "" {
+		fmt.Fprintf(w, "trained on    %s\n", c.CPU)
+	}
+	if c.Command != "" {
+		fmt.Fprintf(w, "command       %s\n", c.Command)
+	}
+	if len(c.Elo) == 0 {
+		fmt.Fprintln(w, "strength      not measured against the baselines yet")
+		return
+	}
+	names := make([]string, 0, len(c.Elo))
+	for n := range c.Elo {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(w, "strength      at iteration %d:\n", c.EloIteration)
+	if c.Rating != nil {
+		zero := "random"
+		if c.Anchors != nil {
+			zero = c.Anchors.ZeroName()
+		}
+		fmt.Fprintf(w, "  rating %.0f ±%.0f Elo on the baselines' scale (%s = 0)\n", c.Rating.Elo, c.Rating.Err, zero)
+	}
+	for _, n := range names {
+		e := c.Elo[n]
+		at := ""
+		if e.Sims > 0 {
+			at = fmt.Sprintf("  (at %d sims)", e.Sims)
+		}
+		fmt.Fprintf(w, "  vs %-14s +%d =%d -%d  score %5.1f%%  elo %s%s\n", n, e.Wins, e.Draws, e.Losses, 100*e.Score, e.EloText(), at)
+	}
+}
+
+// EloText writes the match's Elo and its interval, "+120 [+80, +160]",
+// with an unbounded side (EloNoBound) as +inf or -inf.
+func (e Match) EloText() string {
+	f := func(x float64) string {
+		switch {
+		case x >= EloNoBound:
+			return "+inf"
+		case x <= -EloNoBound:
+			return "-inf"
+		case x == 0:
+			return "0"
+		}
+		return fmt.Sprintf("%+.0f", x)
+	}
+	return fmt.Sprintf("%s [%s, %s]", f(e.Elo), f(e.EloLo), f(e.EloHi))
 }

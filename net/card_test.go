@@ -1,7 +1,9 @@
 package net
 
 import (
+	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -53,5 +55,24 @@ func TestCardRoundTrip(t *testing.T) {
 		m.Meta.Card = card
 		got := kmodelRoundTrip(t, m)
 		sameModel(t, got, m)
+	}
+}
+
+func TestEloNoBound(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct{ in, want float64 }{{inf, EloNoBound}, {-inf, -EloNoBound}, {math.NaN(), 0}, {12.5, 12.5}} {
+		if got := ClampElo(c.in); got != c.want {
+			t.Errorf("ClampElo(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+	m := Match{Elo: ClampElo(inf), EloLo: 120.4, EloHi: ClampElo(inf)}
+	if got := m.EloText(); got != "+inf [+120, +inf]" {
+		t.Errorf("EloText = %q", got)
+	}
+	var sb strings.Builder
+	c := &Card{Run: "r", Elo: map[string]Match{"random": m}}
+	c.WriteText(&sb)
+	if !strings.Contains(sb.String(), "vs random") || !strings.Contains(sb.String(), "elo +inf [+120, +inf]") {
+		t.Errorf("WriteText:\n%s", sb.String())
 	}
 }

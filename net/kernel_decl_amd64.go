@@ -4,17 +4,17 @@
 
 package net
 
-// k512c4 runs the AVX-512F kernel over tiles column tiles of 4 vectors.
+// k512c4 runs the AVX-512F layer kernel on column tiles 4 vector(s) wide.
 //
 //go:noescape
 func k512c4(x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
 
-// k512c2 runs the AVX-512F kernel over tiles column tiles of 2 vectors.
+// k512c2 runs the AVX-512F layer kernel on column tiles 2 vector(s) wide.
 //
 //go:noescape
 func k512c2(x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
 
-// k512c1 runs the AVX-512F kernel over tiles column tiles of 1 vectors.
+// k512c1 runs the AVX-512F layer kernel on column tiles 1 vector(s) wide.
 //
 //go:noescape
 func k512c1(x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
@@ -36,7 +36,7 @@ func k512(c int, x *float32, xs uintptr, w *float32, n int, y *float32, ys uintp
 	}
 }
 
-// k256c2 runs the AVX2 and FMA kernel over tiles column tiles of 2 vectors.
+// k256c2 runs the AVX2 and FMA layer kernel on column tiles 2 vector(s) wide.
 //
 //go:noescape
 func k256c2(x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)

@@ -269,7 +269,7 @@ func clampMatches(ms map[string]net.Match) map[string]net.Match {
 	}
 	out := make(map[string]net.Match, len(ms))
 	for k, x := range ms {
-		x.Elo, x.EloLo, x.EloHi = clampElo(x.Elo), clampElo(x.EloLo), clampElo(x.EloHi)
+		x.Elo, x.EloLo, x.EloHi = net.ClampElo(x.Elo), net.ClampElo(x.EloLo), net.ClampElo(x.EloHi)
 		out[k] = x
 	}
 	return out

@@ -141,7 +141,7 @@ func (m Metrics) Summary() string {
 	sort.Strings(names)
 	for _, n := range names {
 		b := m.Eval.Baseline[n]
-		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(clampElo(b.Elo)))
+		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(net.ClampElo(b.Elo)))
 	}
 	names = names[:0]
 	for n := range m.Eval.Ladder {
@@ -233,10 +233,11 @@ func truncateMetrics(path string, last int) error {
 	return writeFile(path, buf.Bytes())
 }
 
-// sanitize replaces infinite Elo bounds, which JSON can't hold, by ±9999.
+// sanitize replaces infinite Elo bounds, which JSON can't hold, by
+// ±net.EloNoBound.
 func sanitize(m Metrics) Metrics {
 	fix := func(x net.Match) net.Match {
-		x.Elo, x.EloLo, x.EloHi = clampElo(x.Elo), clampElo(x.EloLo), clampElo(x.EloHi)
+		x.Elo, x.EloLo, x.EloHi = net.ClampElo(x.Elo), net.ClampElo(x.EloLo), net.ClampElo(x.EloHi)
 		return x
 	}
 	if m.Eval.Versus != nil {
@@ -252,16 +253,4 @@ func sanitize(m Metrics) Metrics {
 	}
 	m.Eval.Ladder = clampMatches(m.Eval.Ladder)
 	return m
-}
-
-func clampElo(x float64) float64 {
-	switch {
-	case x != x:
-		return 0
-	case x > 9999:
-		return 9999
-	case x < -9999:
-		return -9999
-	}
-	return x
 }

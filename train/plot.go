@@ -3,9 +3,10 @@ package train
 import (
 	"fmt"
 	"image/color"
-	"kumalak/net"
 	"math"
 	"sort"
+
+	"kumalak/net"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -349,4 +350,4 @@ func addLine(p *plot.Plot, name string, pts plotter.XYs, i int) {
 }
 
 // clamp800 keeps an unbounded Elo (a 100% or 0% score) on the chart.
-func clamp800(x float64) float64 { return max(-800, min(800, clampElo(x))) }
+func clamp800(x float64) float64 { return max(-800, min(800, net.ClampElo(x))) }

@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -67,7 +65,7 @@ func newExportCmd() *cobra.Command {
 				}
 				fmt.Fprintf(w, "wrote %s\n", onnxOut)
 			}
-			printCard(w, card)
+			card.WriteText(w)
 			return nil
 		},
 	}
@@ -104,7 +102,7 @@ func newInfoCmd() *cobra.Command {
 				fmt.Fprintln(w, "card          none (a model straight from a run; `kumalak export` adds one)")
 				return nil
 			}
-			printCard(w, m.Meta.Card)
+			m.Meta.Card.WriteText(w)
 			return nil
 		},
 	}
@@ -118,59 +116,6 @@ func kernelName() string {
 		return fmt.Sprintf("%s (%v)", k, err)
 	}
 	return k
-}
-
-// printCard writes a model card for a person.
-func printCard(w io.Writer, c *net.Card) {
-	fmt.Fprintf(w, "run           %s: iteration %d of %d, %s of training, %d games, %d samples\n",
-		c.Run, c.Iteration, c.Iterations, c.TrainingTime, c.Games, c.Samples)
-	fmt.Fprintf(w, "search        %d simulations per move, cpuct %.2f\n", c.Search.Sims, c.Search.CPuct)
-	if c.CPU != "" {
-		fmt.Fprintf(w, "trained on    %s\n", c.CPU)
-	}
-	if c.Command != "" {
-		fmt.Fprintf(w, "command       %s\n", c.Command)
-	}
-	if len(c.Elo) == 0 {
-		fmt.Fprintln(w, "strength      not measured against the baselines yet")
-		return
-	}
-	names := make([]string, 0, len(c.Elo))
-	for n := range c.Elo {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	fmt.Fprintf(w, "strength      at iteration %d:\n", c.EloIteration)
-	if c.Rating != nil {
-		zero := "random"
-		if c.Anchors != nil {
-			zero = c.Anchors.ZeroName()
-		}
-		fmt.Fprintf(w, "  rating %.0f ±%.0f Elo on the baselines' scale (%s = 0)\n", c.Rating.Elo, c.Rating.Err, zero)
-	}
-	for _, n := range names {
-		e := c.Elo[n]
-		at := ""
-		if e.Sims > 0 {
-			at = fmt.Sprintf("  (at %d sims)", e.Sims)
-		}
-		fmt.Fprintf(w, "  vs %-14s +%d =%d -%d  score %5.1f%%  elo %s%s\n", n, e.Wins, e.Draws, e.Losses, 100*e.Score, eloText(e), at)
-	}
-}
-
-func eloText(e net.Match) string {
-	f := func(x float64) string {
-		switch {
-		case x >= 9999:
-			return "+inf"
-		case x <= -9999:
-			return "-inf"
-		case x == 0:
-			return "0"
-		}
-		return fmt.Sprintf("%+.0f", x)
-	}
-	return fmt.Sprintf("%s [%s, %s]", f(e.Elo), f(e.EloLo), f(e.EloHi))
 }
 
 // cardJSON returns a model's card as the JSON the bot shows, nil for none.

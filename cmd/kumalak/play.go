@@ -19,9 +19,6 @@ import (
 
 func init() { commands = append(commands, newPlayCmd) }
 
-// defaultModelSims is the search size of a model whose card recommends none.
-const defaultModelSims = 400
-
 // botFlags choose the bot of play, engine and serve: a model file or an
 // agent spec, with optional search limits.
 type botFlags struct {
@@ -73,17 +70,14 @@ func (b *botFlags) resolve(cmd string) (spec, game string, card json.RawMessage,
 }
 
 // modelSpec reads a model file and returns the agent spec that plays it
-// with its card's recommended simulations (or defaultModelSims), its game
+// with its card's recommended simulations (agent.ModelSims), its game
 // and its card.
 func modelSpec(cmd, path string) (sp agent.Spec, game string, card json.RawMessage, err error) {
 	m, err := net.Load(path)
 	if err != nil {
 		return sp, "", nil, badInput(cmd, "--model: %v", err)
 	}
-	sims := defaultModelSims
-	if s := m.Meta.Card.SearchSettings().Sims; s > 0 {
-		sims = s
-	}
+	sims := agent.ModelSims(m.Meta.Card)
 	if card, err = cardJSON(m.Meta.Card); err != nil {
 		return sp, "", nil, badInput(cmd, "--model %s: %v", path, err)
 	}

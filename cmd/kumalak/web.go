@@ -277,10 +277,7 @@ func siteGameFor(spec *env.Spec, file string, sims int, limit time.Duration) (si
 		return siteGame{}, badInput("web", "%s: %v", spec.Name, err)
 	}
 	if sims == 0 && limit == 0 {
-		sims = defaultModelSims
-		if s := m.Meta.Card.SearchSettings().Sims; s > 0 {
-			sims = s
-		}
+		sims = agent.ModelSims(m.Meta.Card)
 	}
 	// The site's spec reads a --model file from the worker's files; the
 	// same spec with the file's own path is built here, to refuse a bad

@@ -269,7 +269,7 @@ const args = "x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr,
 
 func (l level) decls(b *bytes.Buffer) {
 	for _, c := range l.tileVecs {
-		fmt.Fprintf(b, "\n// %sc%d runs the %s kernel over tiles column tiles of %d vectors.\n", l.name, c, l.doc, c)
+		fmt.Fprintf(b, "\n// %sc%d runs the %s layer kernel on column tiles %d vector(s) wide.\n", l.name, c, l.doc, c)
 		fmt.Fprintf(b, "//\n//go:noescape\nfunc %sc%d(%s)\n", l.name, c, args)
 	}
 	fmt.Fprintf(b, "\n// %sTileVecs are the column tiles of the %s kernels, in vectors.\n", l.name, l.doc)
