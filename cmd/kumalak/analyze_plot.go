@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -19,6 +21,7 @@ func plotAnalysis(an *bot.GameAnalysis, path string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s, judged by %s", an.Game, an.Agent)
 	p.X.Label.Text = "ply"
+	p.X.Tick.Marker = plyTicks{}
 	p.Y.Label.Text = "white's chance to win"
 	p.Y.Min, p.Y.Max = 0, 1
 	if !an.Probabilities {
@@ -50,12 +53,30 @@ func plotAnalysis(an *bot.GameAnalysis, path string) error {
 		}
 		s.Color, s.Shape = color.RGBA{R: 220, A: 255}, draw.CircleGlyph{}
 		p.Add(s)
-		p.Legend.Add("mistake or blunder", s)
+		// Named in the title, not by a legend, which would cover the curve.
+		p.Title.Text += " (red: a mistake or blunder)"
 	}
 	if err := p.Save(8*vg.Inch, 4*vg.Inch, path); err != nil {
 		return fmt.Errorf("analyze: plot: %w", err)
 	}
 	return nil
+}
+
+// plyTicks marks the ply axis at whole numbers only: a step of 1, 2 or 5
+// times a power of ten giving at most about 10 labelled ticks.
+type plyTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (plyTicks) Ticks(lo, hi float64) []plot.Tick {
+	step := 1
+	for k := 0; (hi-lo)/float64(step) > 10; k++ {
+		step = []int{2, 5, 10}[k%3] * int(math.Pow10(k/3))
+	}
+	var ticks []plot.Tick
+	for v := int(math.Ceil(lo/float64(step))) * step; float64(v) <= hi; v += step {
+		ticks = append(ticks, plot.Tick{Value: float64(v), Label: strconv.Itoa(v)})
+	}
+	return ticks
 }
 
 // whiteSide returns e, the mover's, as white's chance (or value).
