@@ -48,19 +48,7 @@ func (p *proc) output() string {
 // start runs kumalak with args as a child process, killed when the test ends.
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(os.Args[0], args...), done: make(chan error, 1)}
-	p.cmd.Env = append(os.Environ(), asMainEnv+"=1")
-	p.cmd.Stdout, p.cmd.Stderr = p, p
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.done <- p.cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Kill()
-		<-p.done
-		p.done <- nil
-	})
-	return p
+	return startProg(t, os.Args[0], args...)
 }
 
 // wait waits for the process to exit and returns its error.
