@@ -34,7 +34,7 @@ func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kumalak",
 		Short:         "Self-play reinforcement learning for Togyz Kumalak and Turkish Mangala",
-		Long:          "kumalak trains policy/value networks by self-play MCTS for togyz, mangala and mangala-kale,\nmeasures their strength in an arena, and serves them as a playing bot.",
+		Long:          "kumalak trains policy/value networks by self-play MCTS for togyz, mangala, mangala-kale and kalah,\nmeasures their strength in an arena, and serves them as a playing bot.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -20,7 +20,7 @@ func newSolveCmd() *cobra.Command {
 	var ttBits, threads int
 	c := &cobra.Command{
 		Use:   "solve",
-		Short: "Compute the exact value of a mangala position and of each of its moves",
+		Short: "Compute the exact value of a mangala or kalah position and of each of its moves",
 		Long: "solve searches a mangala or mangala-kale position to the end of the game (alpha-beta,\n" +
 			"MTD(f), a transposition table, iterative deepening for move order) and prints the final\n" +
 			"store difference under perfect play from the mover's view, the result for the mover, and\n" +
