@@ -154,6 +154,10 @@ func TestFlagFalls(t *testing.T) {
 		if v := g.Tag("Termination"); v != r.Reason {
 			t.Errorf("Termination tag %q, want %q", v, r.Reason)
 		}
+		// Each move's time, the flag's move last: slow's 100 ms or more.
+		if n := len(r.UsedMS); n != len(r.Moves)+1 || r.UsedMS[n-1] < 100 {
+			t.Errorf("game %d: used_ms %v for %d moves, want one more, the last at least 100", r.Index, r.UsedMS, len(r.Moves))
+		}
 	}
 	if res.Counts.Games() != 2 || res.Counts.L != 2 {
 		t.Errorf("counts %+v, want 2 losses for the slow side", res.Counts)
@@ -181,6 +185,9 @@ func TestEngineGetsClock(t *testing.T) {
 	for _, r := range readRecords(t, &buf) {
 		if r.Reason != "" {
 			t.Errorf("game %d ended %q", r.Index, r.Reason)
+		}
+		if len(r.UsedMS) != len(r.Moves) {
+			t.Errorf("game %d: %d times for %d moves", r.Index, len(r.UsedMS), len(r.Moves))
 		}
 	}
 }

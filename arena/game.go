@@ -34,6 +34,10 @@ type Record struct {
 	// TimeControl is the clock the game was played at (agent.TimeControl's
 	// form, e.g. "60+1"), when one was.
 	TimeControl string `json:"tc,omitempty"`
+	// UsedMS is, under a clock, each move's time in milliseconds as the
+	// clock charged it, from the agent's call to its answer: one per move
+	// of Moves, and one more for the move whose flag fell.
+	UsedMS []int64 `json:"used_ms,omitempty"`
 }
 
 // Notation writes the moves played from start (which it must not change) in
@@ -229,6 +233,7 @@ func play(ctx context.Context, start env.State, opening []env.Action, white, bla
 			return nil, env.Ongoing, errAborted
 		}
 		if clk != nil {
+			rec.UsedMS = append(rec.UsedMS, used.Milliseconds())
 			if over, fell := clk.spend(side, used); fell {
 				res, rec.Reason = env.WinFor(side.Other()), flagReason(side, mover.spec, used, over)
 				break
