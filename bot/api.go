@@ -55,7 +55,8 @@ type MoveResponse struct {
 	WDL       []float32  `json:"wdl,omitempty"`  // win, draw, loss chances, when the agent gives them
 	Depth     int        `json:"depth,omitempty"`
 	Nodes     int64      `json:"nodes"`
-	PV        []int      `json:"pv"`
+	PV        []int      `json:"pv"`    // the line the bot expects, from its move, as pit numbers
+	Line      string     `json:"line"`  // the same line in the game's notation (togyz "76x 98 ...")
 	Moves     []MoveStat `json:"moves"` // per-move figures, best first
 	TimeMS    int64      `json:"time_ms"`
 	Agent     string     `json:"agent"`             // the spec that searched
@@ -289,6 +290,11 @@ func (s *Server) answer(start, st env.State, moves []int, a env.Action, ag agent
 			resp.Moves = append(resp.Moves, MoveStat{Pit: m.Action.Pit(), Share: m.Share, Value: m.Value})
 		}
 	}
+	line := make([]env.Action, len(resp.PV))
+	for i, p := range resp.PV {
+		line[i] = env.Action(p - 1)
+	}
+	resp.Line = moveText(st, line)
 	next := env.Clone(st)
 	next.Apply(a)
 	v, err := NewViewFrom(start, next, append(append([]int{}, moves...), a.Pit()))

@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -161,6 +163,16 @@ func TestBrowserPhoneRecordAnalysis(t *testing.T) {
 	if w := p.text(`String(Math.round(document.getElementById("board").getBoundingClientRect().width))`); w < "300" || len(w) != 3 {
 		t.Errorf("board %s px wide, want most of 390", w)
 	}
+	// Pit numbers and counts drawn at 11 px or more on the screen.
+	for _, sel := range []string{"#board .label", "#board .count"} {
+		px := p.text(`(() => {
+			const b = document.getElementById("board"), e = document.querySelector("` + sel + `");
+			return String(parseFloat(getComputedStyle(e).fontSize) * b.getBoundingClientRect().width / b.viewBox.baseVal.width);
+		})()`)
+		if f, err := strconv.ParseFloat(px, 64); err != nil || f < 11 {
+			t.Errorf("%s drawn at %s px on a 390 px screen, want 11 or more", sel, px)
+		}
+	}
 	p.run("play pit 3", chromedp.Click(chromedp.CSS("#pit-w-3")),
 		p.wait(`document.querySelectorAll("#record .mv").length >= 2`))
 
@@ -192,6 +204,18 @@ func TestBrowserPhoneRecordAnalysis(t *testing.T) {
 	if got := p.text(`document.querySelector("#record .now").id`); got != "mv-1" {
 		t.Errorf("the move shown is %q in the list, want mv-1", got)
 	}
+	// One notation: the best move and its line both as togyz tokens
+	// (pit and landing pit, "98"), never bare pit numbers.
+	ana := p.text(`document.getElementById("anatext").textContent`)
+	if m := regexp.MustCompile(`best (\S+) \(line ([^)]*)\)`).FindStringSubmatch(ana); m == nil {
+		t.Errorf("analysis text %q: no best move and line", ana)
+	} else {
+		for _, tok := range append([]string{m[1]}, strings.Fields(m[2])...) {
+			if !regexp.MustCompile(`^[1-9][1-9]x?$`).MatchString(tok) {
+				t.Errorf("analysis text %q: %q is not in togyz notation", ana, tok)
+			}
+		}
+	}
 	p.run("click a move", chromedp.Click(chromedp.CSS("#mv-3")),
 		p.wait(`document.getElementById("turn").textContent.startsWith("Analysis: move 3 ") && document.getElementById("anatext").textContent.includes("best")`))
 	if n := p.text(`String(document.querySelectorAll("#board .pit.legal").length)`); n != "0" {
@@ -207,6 +231,12 @@ func TestBrowserPhoneRecordAnalysis(t *testing.T) {
 	if got := p.text(`document.querySelector("#pit-b-3 .mark").textContent + " " + document.querySelector("#pit-b-3 title").textContent`); got != "Tw black pit 3: 0 stones — white's tuzdyk" {
 		t.Errorf("tuzdyk drawn as %q", got)
 	}
+	// The footer names the colours the board draws: white's gold
+	// (#f5d76e), black's dark red (#8e1f12).
+	if got := p.text(`getComputedStyle(document.querySelector("#pit-b-3 ellipse")).fill + " | " + document.getElementById("specials").textContent`); got !=
+		"rgb(245, 215, 110) | A tuzdyk (T) or castle (K) is drawn in its owner's colour: gold for white's, dark red for black's." {
+		t.Errorf("white's tuzdyk and the footer: %q", got)
+	}
 
 	// mangala: 4 from the start ends in the store; the move is
 	// announced, and white moves again.
@@ -220,6 +250,48 @@ func TestBrowserPhoneRecordAnalysis(t *testing.T) {
 	p.run("play 4", chromedp.Click(chromedp.CSS("#pit-w-4")), p.wait(`document.querySelector("#board .pit.legal") !== null && document.getElementById("announce").textContent !== ""`))
 	if got := p.text(`document.getElementById("announce").textContent + " | " + document.getElementById("turn").textContent + " | " + document.getElementById("record").textContent`); got != "You played 4, 1 sown into the store, white moves again. | Your move (white) | white 4↻" {
 		t.Errorf("after mangala 4: %q", got)
+	}
+	p.checkConsole()
+}
+
+// TestBrowserBotChain, on a server of classic mangala alone: the page
+// names only that game (no tuzdyk, no castle), refuses a togyz record,
+// and announces every move of the bot's extra-turn chain (black's 6 and
+// 5 both end in its store) and the colour of a tuzdyk made by black.
+func TestBrowserBotChain(t *testing.T) {
+	ts := newTestServer(t, "ab:depth=2", func(c *ServerConfig) { c.Games = []string{"mangala"} })
+	p := openPage(t, ts, 1200, 900)
+	if got := p.text(`[...document.getElementById("game").options].map((o) => o.value).join(",") + " | " + document.querySelector("footer").textContent.replace(/\s+/g, " ").trim()`); got !=
+		"mangala | Click one of your pits to sow it. Your row is at the bottom; the pits are numbered from your left. Games: Mangala (classic)." {
+		t.Errorf("games and footer: %q", got)
+	}
+	p.run("a togyz record", chromedp.Evaluate[chromedp.Void](`document.getElementById("setup").open = true`),
+		chromedp.SetValue(chromedp.CSS("#recordin"), `[Game "togyz"]`+"\n1. 76 *"), chromedp.Click(chromedp.CSS("#load")),
+		p.wait(`document.getElementById("message").textContent !== ""`))
+	if got := p.text(`document.getElementById("message").textContent + " | " + document.getElementById("game").value`); got !=
+		"can't load the record: this bot does not play togyz (it plays mangala) | mangala" {
+		t.Errorf("togyz record on a mangala server: %q", got)
+	}
+	p.run("set up", chromedp.SetValue(chromedp.CSS("#recordin"), ""),
+		chromedp.SetValue(chromedp.CSS("#posin"), "1,0,0,0,0,0/0,0,0,0,3,1 20 23 - - w"), chromedp.Click(chromedp.CSS("#load")),
+		p.wait(`document.querySelector("#pit-w-1.legal") !== null`))
+	p.run("play 1", chromedp.Click(chromedp.CSS("#pit-w-1")),
+		p.wait(`!document.getElementById("turn").textContent.startsWith("The bot") && document.querySelectorAll("#record .mv.bot").length > 0 && document.getElementById("announce").textContent.startsWith("The bot")`))
+	bot := strings.Fields(p.text(`[...document.querySelectorAll("#record .mv.bot")].map((e) => e.textContent.replace(/[+↻].*/, "")).join(" ")`))
+	if len(bot) < 2 {
+		t.Fatalf("the bot played %v, want a chain of extra turns", bot)
+	}
+	got := p.text(`document.getElementById("announce").textContent`)
+	for i, tok := range bot {
+		if i > 0 && !strings.Contains(got, "; then "+tok) || i == 0 && !strings.HasPrefix(got, "The bot played "+tok) {
+			t.Errorf("announcement %q does not name move %d (%s) of the chain %v", got, i+1, tok, bot)
+		}
+	}
+	if n := strings.Count(got, "black moves again"); n != len(bot)-1 && n != len(bot) {
+		t.Errorf("announcement %q: %d extra turns for a chain of %d", got, n, len(bot))
+	}
+	if b := p.text(`document.getElementById("botmove").textContent`); !strings.HasPrefix(b, "Bot played "+strings.Join(bot, ", then ")+" — ") {
+		t.Errorf("bot move line %q for the chain %v", b, bot)
 	}
 	p.checkConsole()
 }

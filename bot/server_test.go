@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -122,6 +123,12 @@ func TestServerMove(t *testing.T) {
 	code, body = post(t, ts, "/api/move", `{"game":"togyz","sims":100,"time_ms":40,"depth":2}`, &r)
 	if code != 200 || r.Agent != "ab:depth=2,time=40ms" || !slices.Equal(r.Ignored, []string{"sims"}) {
 		t.Errorf("move with limits: %d %s", code, body)
+	}
+	// The line in togyz notation: a token a move, the first the move
+	// played and its landing pit ("76"), never a pit number alone.
+	if toks := strings.Fields(r.Line); len(toks) != len(r.PV) || len(toks) == 0 ||
+		!strings.HasPrefix(toks[0], strconv.Itoa(r.Move)) || len(toks[0]) < 2 {
+		t.Errorf("line %q for pv %v", r.Line, r.PV)
 	}
 }
 

@@ -61,7 +61,7 @@ async function showPly(k) {
     say("anatext", "thinking…");
     try {
       const r = await moveRequest(v.moves);
-      ev = { best: r.state.plies[r.state.plies.length - 1].token, pv: r.pv, r: r };
+      ev = { best: r.state.plies[r.state.plies.length - 1].token, line: r.line, r: r };
       if (S.ana) S.ana.evals[k] = ev;
     } catch (e) {
       message(e.message);
@@ -72,7 +72,7 @@ async function showPly(k) {
   const r = ev.r;
   const white = r.evaluated ? (v.to_move === "w" ? r.win_prob : 1 - r.win_prob) : null;
   setEval(white, "white's chance");
-  let t = sideName(v.to_move) + " to move; best " + ev.best + " (line " + ev.pv.join(" ") + ")";
+  let t = sideName(v.to_move) + " to move; best " + ev.best + " (line " + ev.line + ")";
   if (r.evaluated) t += ", " + sideName(v.to_move) + "'s chance " + pct(r.win_prob) + (r.mate ? (r.mate > 0 ? ", a win in " + r.mate : ", a loss in " + -r.mate) : ", score " + signed(r.score));
   const next = S.views[k + 1];
   if (next) {

@@ -60,6 +60,7 @@ async function init() {
     sel.appendChild(opt);
   }
   if (S.info.games.some((g) => g.name === "togyz")) sel.value = "togyz";
+  describeGames();
   sel.addEventListener("change", () => { S.start = "start"; newGame(); });
   $("side").addEventListener("change", newGame);
   initLimits();
@@ -71,6 +72,21 @@ async function init() {
   initAnalysis();
   await newGame();
 }
+
+// describeGames writes the footer for the games the server serves: their
+// rules and, where one has them, how tuzdyks (togyz) and castles
+// (mangala-kale) are drawn.
+function describeGames() {
+  const names = S.info.games.map((g) => g.name);
+  const kinds = [];
+  if (names.includes("togyz")) kinds.push("tuzdyk (T)");
+  if (names.includes("mangala-kale")) kinds.push("castle (K)");
+  say("specials", kinds.length ? "A " + kinds.join(" or ") + " is drawn in its owner's colour: gold for white's, dark red for black's." : "");
+  say("rules", "Games: " + S.info.games.map((g) => g.title).join(", ") + ".");
+}
+
+// recordExample is a record of the game in its notation, for the box's label.
+const recordExample = (game) => (game === "togyz" ? "1. 76 98 2. 36x 45" : "3 6 1 (pit numbers)");
 
 // showAgent names the bot of the game: its own when each game has its
 // own (a model a game), else the server's.
@@ -124,6 +140,7 @@ async function newGame() {
   S.human = $("side").value;
   S.hint = 0;
   showAgent();
+  say("recordeg", recordExample(S.game));
   leaveAnalysis(false);
   message("");
   say("botmove", "");
@@ -171,7 +188,10 @@ async function play(pit) {
 // botTurn asks for the bot's moves while it is the bot's turn: in mangala
 // a move into the store keeps the turn, and each sowing is shown and
 // announced in turn.
+// The announcement and the "Bot played" line name every move of the
+// turn, "The bot played 4, …, black moves again; then 2, …".
 async function botTurn(gen) {
+  const said = [], played = [];
   while (gen === S.gen && !S.ana && !cur().over && cur().to_move !== S.human) {
     S.busy = true;
     render();
@@ -181,9 +201,11 @@ async function botTurn(gen) {
       if (gen !== S.gen) return;
       await showSowing(before, r.state, gen);
       S.views.push(r.state);
-      say("botmove", "Bot played " + lastToken(r.state) + " — " + evalText(r));
+      played.push(lastToken(r.state));
+      say("botmove", "Bot played " + played.join(", then ") + " — " + evalText(r));
       setEval(r.evaluated ? r.win_prob : null, "bot's chance");
-      announce(r.state, "The bot");
+      said.push(moveText(r.state, said.length ? "then" : "The bot played"));
+      say("announce", said.join("; ") + ".");
     } catch (e) {
       if (gen === S.gen) message("the bot failed: " + e.message);
       break;
@@ -230,15 +252,19 @@ const lastToken = (v) => (v.plies.length ? v.plies[v.plies.length - 1].token : "
 // announce says what the last move of v did: captures, a tuzdyk or
 // castle, an extra turn.
 function announce(v, who) {
+  if (v.plies.length) say("announce", moveText(v, who + " played") + ".");
+}
+
+// moveText describes the last move of v after the words lead.
+function moveText(v, lead) {
   const p = v.plies[v.plies.length - 1];
-  if (!p) return;
   const kazan = v.game === "togyz" ? "kazan" : "store";
-  const parts = [who + " played " + p.token];
+  const parts = [lead + " " + p.token];
   if (p.captured > 0) parts.push("captured " + p.captured);
   if (p.gain > p.captured) parts.push((p.gain - p.captured) + " sown into the " + kazan);
   if (p.special) parts.push(v.game === "togyz" ? "a tuzdyk!" : "a castle!");
   if (p.extra) parts.push(sideName(p.mover) + " moves again");
-  say("announce", parts.join(", ") + ".");
+  return parts.join(", ");
 }
 
 function evalText(r) {
@@ -321,6 +347,10 @@ async function loadRecord() {
   if (S.busy) return;
   const text = $("recordin").value;
   const game = header(text, "Game");
+  if (game && !S.info.games.some((g) => g.name === game)) {
+    message("can't load the record: this bot does not play " + game + " (it plays " + S.info.games.map((g) => g.name).join(", ") + ")");
+    return;
+  }
   if (game) $("game").value = game;
   const pos = $("posin").value.trim() || header(text, "Position") || "start";
   const gen = ++S.gen;
@@ -336,6 +366,7 @@ async function loadRecord() {
     leaveAnalysis(false);
     S.game = $("game").value;
     showAgent();
+    say("recordeg", recordExample(S.game));
     S.start = pos;
     S.views = views;
     S.hint = 0;
@@ -416,7 +447,7 @@ function renderRecord() {
       li.appendChild(document.createTextNode(" "));
     }
     const span = document.createElement("span");
-    span.className = "mv" + (p.mover !== S.human ? " bot" : "") + (p.captured > 0 ? " cap" : "") + (p.special ? " spec" : "") +
+    span.className = "mv" + (p.mover !== S.human ? " bot" : "") + (p.captured > 0 ? " cap" : "") + (p.special ? " spec spec-" + p.mover : "") +
       (p.extra ? " extra" : "") + (S.ana && S.ana.ply === i + 1 ? " now" : "");
     span.id = "mv-" + (i + 1);
     span.textContent = p.token + (p.captured > 0 ? "+" + p.captured : "") + (p.extra ? "↻" : "");

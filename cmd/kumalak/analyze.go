@@ -68,7 +68,7 @@ func newAnalyzeCmd() *cobra.Command {
 			"gives the positions in the tablebase their exact values and, like --judge DIR, prints\n" +
 			"each player's moves that lost value (docs/TABLEBASE.md).",
 		Example: "  kumalak analyze --agent mcts:sims=400 docs/examples/games.kgn\n" +
-			"  kumalak analyze --model runs/togyz/export.kmodel --sims 200 --index 1 --json docs/examples/games.kgn\n" +
+			"  kumalak analyze --model runs/togyz/best.kmodel --sims 200 --index 1 --json docs/examples/games.kgn\n" +
 			"  kumalak analyze --game mangala --agent ab:depth=8 --plot mangala.png 4 3 6 1",
 		RunE: func(c *cobra.Command, args []string) error {
 			return runAnalyze(c, &g, &b, &f, &jf, args)

@@ -23,7 +23,7 @@ func newEngineCmd() *cobra.Command {
 			"manner of UCI (kumalak/uci, isready, setoption, newgame, position, go, stop, quit), specified\n" +
 			"in docs/ENGINE.md. A model plays its own game; an agent plays every game (--game sets the\n" +
 			"first). The agent kind engine:cmd=... of arena and tournament is its client.",
-		Example: "  kumalak engine --model runs/togyz/export.kmodel\n" +
+		Example: "  kumalak engine --model runs/togyz/best.kmodel\n" +
 			"  kumalak engine --agent ab --depth 8\n" +
 			"  kumalak arena --a engine:cmd='./bin/kumalak engine --agent ab --depth 3' --b random",
 		Args: cobra.NoArgs,

@@ -134,7 +134,7 @@ func newPlayCmd() *cobra.Command {
 			"with your chance to win), undo (your last move and the bot's reply), board, new,\n" +
 			"save FILE and load FILE (a record file, docs/RECORDS.md), help, quit. The bot is a model\n" +
 			"file (--model, whose card sets the search size) or any agent spec (--agent with --game).",
-		Example: "  kumalak play --model runs/togyz/export.kmodel --as b --time 2s\n" +
+		Example: "  kumalak play --model runs/togyz/best.kmodel --as b --time 2s\n" +
 			"  kumalak play --agent ab:depth=8 --game mangala\n" +
 			"  kumalak play --agent mcts --sims 3000 --game mangala-kale",
 		Args: cobra.NoArgs,

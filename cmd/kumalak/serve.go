@@ -32,7 +32,7 @@ func newServeCmd() *cobra.Command {
 			"(a game record -> the position, legal moves, result) and POST /api/move (a record -> the bot's\n" +
 			"move, value, win probability, per-move figures and the new position). A model serves its own\n" +
 			"game; an agent serves every game, or the one --game names.",
-		Example: "  kumalak serve --model runs/togyz/export.kmodel --addr 127.0.0.1:8080\n" +
+		Example: "  kumalak serve --model runs/togyz/best.kmodel --addr 127.0.0.1:8080\n" +
 			"  kumalak serve --agent ab:depth=8\n" +
 			"  kumalak serve --agent mcts --sims 2000 --game mangala --addr :9000",
 		Args: cobra.NoArgs,

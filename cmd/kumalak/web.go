@@ -56,7 +56,7 @@ func newWebCmd() *cobra.Command {
 			"the source (or give --src) with go on the PATH (or --go), or give a built --wasm.",
 		Example: "  kumalak web --out site\n" +
 			"  kumalak web --out site --games togyz --sims 800\n" +
-			"  kumalak web --out site --model togyz=runs/togyz/export.kmodel",
+			"  kumalak web --out site --model togyz=runs/togyz/best.kmodel",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			rep, err := writeSite(c.Context(), f)
