@@ -74,6 +74,11 @@ type Clock struct {
 	Left      [2]time.Duration // by env.Player
 	Inc       [2]time.Duration
 	MovesToGo int
+	// Lag is each player's time past its budgets, per move, as measured
+	// so far (a mean of recent moves): what the search's last slice, the
+	// process and a loaded machine add to the time it is given. Budget
+	// gives that much less, and plans for it on every move to come.
+	Lag [2]time.Duration
 }
 
 // Clocked is implemented by agents that manage a clock themselves (an
@@ -96,16 +101,17 @@ const (
 // Budget is the time manager: the time p may spend on its move at ply
 // (from 0, counting both sides' moves). Sudden death plans for
 // max(20, 50 - moves made) more moves of p; a period for its moves to go.
-// Each move gets its share of the time left (less 10 ms for each move
-// planned) times a weight (0.6 for the
+// Each move gets its share of the time left (less 10 ms and p's Lag for
+// each move planned) times a weight (0.6 for the
 // first 4 moves of p, where reuse of the opening's tree makes them cheap,
 // 1.3 from its 8th to its 30th move, the middlegame, else 1), plus most of
-// the increment; never more than the time left less a reserve (30 ms
-// plus a twentieth of it), nor, before the period's last two moves, more
-// than a quarter of it. So a 10+0.1 game spends about 0.2 s on its first
-// moves, 0.35 s in the middlegame, and lives on its increment at the end.
+// the increment, less the Lag this move will add; never more than the
+// time left less a reserve (30 ms, a twentieth of it and twice the Lag),
+// nor, before the period's last two moves, more than a quarter of it. So
+// a 10+0.1 game spends about 0.2 s on its first moves, 0.35 s in the
+// middlegame, and lives on its increment at the end.
 func (c Clock) Budget(p env.Player, ply int) time.Duration {
-	left, inc := c.Left[p], c.Inc[p]
+	left, inc, lag := c.Left[p], c.Inc[p], max(0, c.Lag[p])
 	made := ply / 2
 	togo := max(minMovesLeft, 50-made)
 	if c.MovesToGo > 0 {
@@ -118,14 +124,21 @@ func (c Clock) Budget(p env.Player, ply int) time.Duration {
 	case made >= 8 && made < 30:
 		w = 1.3
 	}
-	plan := max(0, left-time.Duration(togo)*moveOverhead)
-	share := time.Duration(float64(plan)/float64(togo)*w) + inc*9/10
+	plan := max(0, left-time.Duration(togo)*(moveOverhead+lag))
+	share := time.Duration(float64(plan)/float64(togo)*w) + inc*9/10 - lag
 	if togo > 2 {
-		share = min(share, left/4)
+		share = min(share, left/4-lag)
 	}
-	limit := left - clockReserve - left/20
+	limit := left - clockReserve - left/20 - 2*lag
 	if limit < time.Millisecond {
-		return max(time.Millisecond, left/4)
+		return max(time.Millisecond, left/4-lag)
 	}
 	return max(time.Millisecond, min(share, limit))
+}
+
+// NextLag is the Lag after a move given budget that took used: a running
+// mean of the time past the budget (a quarter of the newest move's), so
+// that the budgets follow a machine growing busier or idler.
+func NextLag(lag, budget, used time.Duration) time.Duration {
+	return lag + (max(0, used-budget)-lag)/4
 }

@@ -89,7 +89,7 @@ func TestBudgetNeverFlags(t *testing.T) {
 			var first, middle time.Duration
 			for ply := range plies {
 				p := env.Player(ply % 2)
-				b := c.clock(p).Budget(p, ply)
+				b := c.budget(p, ply)
 				switch ply / 2 {
 				case 1:
 					first = b
@@ -103,6 +103,58 @@ func TestBudgetNeverFlags(t *testing.T) {
 			}
 			if plies >= 200 && middle <= first {
 				t.Errorf("%s: middlegame budget %v, first moves %v: want more in the middlegame", s, middle, first)
+			}
+		}
+	}
+}
+
+// TestBudgetAbsorbsLag: a side that takes longer than each budget, as the
+// model did at 10+0.1 on a loaded machine (a mean of 64 ms past its
+// budgets, a tenth of its moves 158 ms or more), keeps its flag over 600
+// plies because the clock measures its lag and the budgets allow for it;
+// the same side without the lag's measure flags.
+func TestBudgetAbsorbsLag(t *testing.T) {
+	for _, c := range []struct {
+		tc         string
+		base, vary time.Duration // each move's lag: base, up to vary more, and a spike one move in 20
+		spike      time.Duration
+	}{
+		{"10+0.1", 40 * time.Millisecond, 60 * time.Millisecond, 400 * time.Millisecond},
+		{"60+1", 300 * time.Millisecond, 500 * time.Millisecond, 3 * time.Second},
+		{"40/60", 300 * time.Millisecond, 500 * time.Millisecond, 3 * time.Second},
+	} {
+		tc, err := agent.ParseTimeControl(c.tc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, measured := range []bool{true, false} {
+			rng := rand.New(rand.NewPCG(3, 4))
+			clk := newGameClock(tc)
+			fellAt := -1
+			for ply := range 600 {
+				p := env.Player(ply % 2)
+				var b time.Duration
+				if measured {
+					b = clk.budget(p, ply)
+				} else {
+					k := clk.clock(p)
+					k.Lag = [2]time.Duration{}
+					b = k.Budget(p, ply)
+				}
+				lag := c.base + time.Duration(rng.Int64N(int64(c.vary)))
+				if rng.IntN(20) == 0 {
+					lag = c.spike
+				}
+				if _, fell := clk.spend(p, b+lag); fell {
+					fellAt = ply
+					break
+				}
+			}
+			if measured && fellAt >= 0 {
+				t.Errorf("%s: flag fell at ply %d with the lag measured (%v)", c.tc, fellAt, clk.lag)
+			}
+			if !measured && fellAt < 0 && tc.Moves == 0 {
+				t.Errorf("%s: no flag fell without the lag's measure: the test's lag is too small to matter", c.tc)
 			}
 		}
 	}
