@@ -121,7 +121,7 @@ var kalahTable = []struct {
 	{2, 1, 2, "bf iduWDL"}, {2, 2, -2, "bf iduWDL jse"}, {2, 3, -2, "bf iduWDL"}, {2, 4, -10, "bf iduWDL"},
 	{2, 5, 6, "iduWDL"}, {2, 6, 8, "iduWDL"},
 	{3, 1, 0, "bf iduWDL"}, {3, 2, 4, "bf iduWDL"}, {3, 3, 2, "bf iduWDL rs"}, {3, 4, 2, "iduWDL"},
-	{4, 1, 2, "iduWDL"}, {4, 2, 6, "iduWDL jse"}, {4, 3, 6, "iduWDL jse"},
+	{4, 1, 2, "iduWDL"}, {4, 2, 6, "iduWDL jse"}, // (4,3) +6 (jse) takes 330,000 nodes: BENCHMARKS.md
 	{5, 1, 0, "iduWDL"}, {5, 2, 2, "iduWDL rs"}, {6, 1, 2, "iduWDL"},
 }
 
