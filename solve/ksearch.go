@@ -23,9 +23,10 @@ type kworker struct {
 	nodes   uint64
 	tbHits  uint64
 	ttHits  uint64
-	stop    *atomic.Bool // the whole search stops (time limit, Interrupt)
-	quit    *atomic.Bool // this search is done (the main thread has its value)
-	clock   *kclock      // the time limit, or nil
+	stop    *atomic.Bool   // the whole search stops (time limit, Interrupt)
+	quit    *atomic.Bool   // this search is done (the main thread has its value)
+	clock   *kclock        // the time limit, or nil
+	pub     *atomic.Uint64 // the main worker publishes its nodes here for the saves, or nil
 	history [kalah.MaxHouses]uint32
 	rot     int // a helper's rotation of its move order near the root
 }
@@ -42,6 +43,9 @@ func (w *kworker) stopped() bool { return w.stop.Load() || (w.quit != nil && w.q
 // tick looks at the clock, stopping the whole search past the deadline,
 // and reports whether the worker must return.
 func (w *kworker) tick() bool {
+	if w.pub != nil {
+		w.pub.Store(w.nodes)
+	}
 	if w.clock != nil && !w.clock.now().Before(w.clock.deadline) {
 		w.stop.Store(true)
 	}

@@ -97,6 +97,7 @@ func (s *Solver) ksolve(j *kjob, limit time.Duration) (Result, error) {
 		if ck, err = s.resume(j, roots); err != nil {
 			return Result{}, err
 		}
+		main.pub = &ck.live
 		defer ck.close()
 	}
 	for i := range roots {
@@ -116,9 +117,6 @@ func (s *Solver) ksolve(j *kjob, limit time.Duration) (Result, error) {
 		lo, hi, guess := s.kmtdStep(main, &rt.c.p, rt.lo, rt.hi, rt.guess)
 		ck.lock()
 		rt.lo, rt.hi, rt.guess = lo, hi, guess
-		if ck != nil {
-			ck.nodes = main.nodes + s.helperNodes.Load()
-		}
 		ck.unlock()
 		if s.cfg.Log != nil && !stop.Load() {
 			lo, hi := rootBounds(j, rt)
@@ -135,9 +133,7 @@ func (s *Solver) ksolve(j *kjob, limit time.Duration) (Result, error) {
 	s.stats.TBHits += main.tbHits
 	s.stats.TTHits += main.ttHits
 	if ck != nil {
-		ck.mu.Lock()
-		ck.nodes = main.nodes + s.helperNodes.Load()
-		ck.mu.Unlock()
+		ck.live.Store(main.nodes)
 		if err := ck.save(); err != nil {
 			return res, err
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -148,14 +149,15 @@ func decodeState(b []byte) (*savedState, error) {
 // checkpoint saves one resumable solve: after resume, every Config.SaveEvery
 // and at the end.
 type checkpoint struct {
-	mu     sync.Mutex // guards roots and nodes against the saver
+	mu     sync.Mutex // guards roots against the saver
 	path   string
 	id     string
 	legal  []env.Action
 	roots  []kroot
 	tt     *ktable
-	prior  savedState // what earlier runs spent
-	nodes  uint64     // this run's nodes at the last finished step
+	prior  savedState     // what earlier runs spent
+	live   atomic.Uint64  // the main worker's nodes in this run
+	helper *atomic.Uint64 // the helpers' nodes in this run, counted after each test
 	start  time.Time
 	every  time.Duration
 	log    func(string)
@@ -169,7 +171,7 @@ type checkpoint struct {
 // and starts the periodic saves.
 func (s *Solver) resume(j *kjob, roots []kroot) (*checkpoint, error) {
 	ck := &checkpoint{path: s.cfg.State, id: j.id, legal: j.legal, roots: roots, tt: s.ktt,
-		start: time.Now(), every: s.cfg.SaveEvery, log: s.cfg.Log, done: make(chan struct{})}
+		start: time.Now(), every: s.cfg.SaveEvery, log: s.cfg.Log, done: make(chan struct{}), helper: &s.helperNodes}
 	b, err := os.ReadFile(ck.path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -253,7 +255,7 @@ func (ck *checkpoint) save() error {
 	ck.saving.Lock()
 	defer ck.saving.Unlock()
 	ck.mu.Lock()
-	st := savedState{id: ck.id, nodes: ck.prior.nodes + ck.nodes, elapsed: ck.prior.elapsed + time.Since(ck.start)}
+	st := savedState{id: ck.id, nodes: ck.prior.nodes + ck.live.Load() + ck.helper.Load(), elapsed: ck.prior.elapsed + time.Since(ck.start)}
 	for i, rt := range ck.roots {
 		st.roots = append(st.roots, savedRoot{action: ck.legal[i], lo: rt.lo, hi: rt.hi, guess: rt.guess})
 	}
