@@ -54,20 +54,28 @@ func BenchmarkThroughput(b *testing.B) {
 	for _, c := range []struct {
 		width, games, leaves, maxBatch, minBatch, workers int
 		off                                               string // "", "solver" or "resign": what the case turns off
+		steppers                                          int    // selfplay.Config.Steppers: 0 = one goroutine a game
 	}{
-		{128, 48, 1, 128, 1, workers, ""},
-		{128, 96, 1, 128, 1, workers, ""}, // configs/togyz.yaml
-		{128, 96, 1, 128, 1, workers, "solver"},
-		{128, 96, 1, 128, 1, workers, "resign"},
-		{128, 96, 1, 128, 24, workers, ""},
-		{128, 96, 1, 128, 1, 1, ""},
-		{128, 192, 1, 256, 1, workers, ""},
-		{128, 24, 4, 128, 1, workers, ""},
-		{192, 96, 1, 128, 1, workers, ""},
-		{256, 96, 1, 128, 1, workers, ""},
-		{384, 96, 1, 128, 1, workers, ""},
+		{128, 48, 1, 128, 1, workers, "", 0},
+		{128, 96, 1, 128, 1, workers, "", 0}, // configs/togyz.yaml
+		{128, 96, 1, 128, 1, workers, "solver", 0},
+		{128, 96, 1, 128, 1, workers, "resign", 0},
+		{128, 96, 1, 128, 24, workers, "", 0},
+		{128, 96, 1, 128, 1, 1, "", 0},
+		{128, 96, 1, 128, 1, 1, "", 1},
+		{128, 96, 1, 128, 1, 1, "solver", 1},
+		{128, 96, 1, 128, 1, 1, "resign", 1},
+		{128, 96, 1, 128, 1, workers, "", workers},
+		{128, 192, 1, 256, 1, workers, "", 0},
+		{128, 24, 4, 128, 1, workers, "", 0},
+		{192, 96, 1, 128, 1, workers, "", 0},
+		{256, 96, 1, 128, 1, workers, "", 0},
+		{384, 96, 1, 128, 1, workers, "", 0},
 	} {
 		name := fmt.Sprintf("width=%d/games=%d/leaves=%d/max=%d/min=%d/workers=%d", c.width, c.games, c.leaves, c.maxBatch, c.minBatch, c.workers)
+		if c.steppers > 0 {
+			name += fmt.Sprintf("/steppers=%d", c.steppers)
+		}
 		if c.off != "" {
 			name += "/off=" + c.off
 		}
@@ -75,7 +83,7 @@ func BenchmarkThroughput(b *testing.B) {
 			bc := net.DefaultBatcherConfig()
 			bc.MaxBatch, bc.MinBatch, bc.Workers = c.maxBatch, c.minBatch, c.workers
 			cfg := selfplay.DefaultConfig()
-			cfg.Games = c.games
+			cfg.Games, cfg.Steppers = c.games, c.steppers
 			cfg.Search.Kind, cfg.Search.Batch = mcts.PUCT, c.leaves
 			cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
 			switch c.off {
