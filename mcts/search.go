@@ -646,31 +646,35 @@ func (s *Search) next(idx int32) int32 {
 // urgency; with Solver, proven losses are never picked.
 func (s *Search) pick(idx int32) int32 {
 	p := s.nd(idx)
-	sg := sign(p.mover)
-	sqrtN := float32(math.Sqrt(float64(p.n + p.vl)))
+	mover := p.mover
+	sg := sign(mover)
+	cs := s.cfg.CPuct * float32(math.Sqrt(float64(p.n+p.vl)))
 	fpu := -s.cfg.FPUReduction
 	if p.n > 0 {
 		fpu += sg * p.w / float32(p.n)
 	}
+	vloss, solver := s.cfg.VirtualLoss, s.cfg.Solver
 	lo, hi := p.children()
 	kids := s.chunks[lo>>chunkBits][lo&chunkMask : (hi-1)&chunkMask+1]
 	best, bestScore := 0, float32(math.Inf(-1))
 	for c := range kids {
 		ch := &kids[c]
 		visits := ch.n + ch.vl
-		var q float32
+		var score float32
 		switch {
 		case ch.proven != env.Ongoing:
-			q = ch.proven.Value(p.mover)
-			if s.cfg.Solver && q < 0 {
+			q := ch.proven.Value(mover)
+			if solver && q < 0 {
 				continue
 			}
+			score = q + cs*ch.prior/float32(1+visits)
 		case visits == 0:
-			q = fpu
+			score = fpu + cs*ch.prior
 		default:
-			q = (sg*ch.w - s.cfg.VirtualLoss*float32(ch.vl)) / float32(visits)
+			fv := float32(visits)
+			score = (sg*ch.w-vloss*float32(ch.vl))/fv + cs*ch.prior/(1+fv)
 		}
-		if score := q + s.cfg.CPuct*ch.prior*sqrtN/float32(1+visits); score > bestScore {
+		if score > bestScore {
 			best, bestScore = c, score
 		}
 	}
@@ -744,9 +748,10 @@ func (s *Search) finish(w *worker) {
 // renormalised over them (uniform when they sum to nothing).
 func (s *Search) setPriors(idx int32, row []float32) {
 	lo, hi := s.nd(idx).children()
+	kids := s.chunks[lo>>chunkBits][lo&chunkMask : (hi-1)&chunkMask+1]
 	var sum float32
-	for c := lo; c < hi; c++ {
-		ch := s.nd(c)
+	for c := range kids {
+		ch := &kids[c]
 		p := row[ch.action]
 		if !(p > 0) || math.IsInf(float64(p), 1) {
 			p = 0
@@ -754,12 +759,14 @@ func (s *Search) setPriors(idx int32, row []float32) {
 		ch.prior = p
 		sum += p
 	}
-	for c := lo; c < hi; c++ {
-		if sum > 0 && !math.IsInf(float64(sum), 1) {
-			s.nd(c).prior /= sum
-		} else {
-			s.nd(c).prior = 1 / float32(hi-lo)
+	if sum > 0 && !math.IsInf(float64(sum), 1) {
+		for c := range kids {
+			kids[c].prior /= sum
 		}
+		return
+	}
+	for c := range kids {
+		kids[c].prior = 1 / float32(len(kids))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"runtime/metrics"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -51,6 +52,7 @@ import (
 // searches deeper trees, which costs the tree side more per row.
 func BenchmarkThroughput(b *testing.B) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
+	seen := map[string]bool{}
 	for _, c := range []struct {
 		width, games, leaves, maxBatch, minBatch, workers int
 		off                                               string // "", "solver" or "resign": what the case turns off
@@ -66,6 +68,7 @@ func BenchmarkThroughput(b *testing.B) {
 		{128, 96, 1, 128, 1, 1, "solver", 1},
 		{128, 96, 1, 128, 1, 1, "resign", 1},
 		{128, 96, 1, 128, 1, workers, "", workers},
+		{128, 192, 1, 256, 1, 1, "", 1},
 		{128, 192, 1, 256, 1, workers, "", 0},
 		{128, 24, 4, 128, 1, workers, "", 0},
 		{192, 96, 1, 128, 1, workers, "", 0},
@@ -73,12 +76,15 @@ func BenchmarkThroughput(b *testing.B) {
 		{384, 96, 1, 128, 1, workers, "", 0},
 	} {
 		name := fmt.Sprintf("width=%d/games=%d/leaves=%d/max=%d/min=%d/workers=%d", c.width, c.games, c.leaves, c.maxBatch, c.minBatch, c.workers)
-		if c.steppers > 0 {
-			name += fmt.Sprintf("/steppers=%d", c.steppers)
+		off := c.off
+		if off == "" {
+			off = "none"
 		}
-		if c.off != "" {
-			name += "/off=" + c.off
+		name += fmt.Sprintf("/steppers=%d/off=%s", c.steppers, off)
+		if seen[name] { // with one core, a workers case repeats a one-worker one
+			continue
 		}
+		seen[name] = true
 		b.Run(name, func(b *testing.B) {
 			bc := net.DefaultBatcherConfig()
 			bc.MaxBatch, bc.MinBatch, bc.Workers = c.maxBatch, c.minBatch, c.workers
@@ -189,4 +195,43 @@ func schedIdle() float64 {
 	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}}
 	metrics.Read(s)
 	return s[0].Value.Float64()
+}
+
+// BenchmarkSearchSide measures self-play without a network: togyz games
+// with the default search and budgets (200/40 simulations, a quarter
+// full, the solver and resignation on) evaluated by mcts.Uniform, 96 at a
+// time, so that what it times is the tree walk, expansion, backup, rules,
+// observation and sample recording a network row costs beside the
+// network. Per case: leaf rows per second of the process's CPU time, and
+// per op (one op is 96 games).
+//
+//	go test ./selfplay/ -run '^$' -bench SearchSide -benchmem -benchtime 2x -cpu 1
+func BenchmarkSearchSide(b *testing.B) {
+	for _, steppers := range []int{0, 1} {
+		b.Run(fmt.Sprintf("steppers=%d", steppers), func(b *testing.B) {
+			cfg := selfplay.DefaultConfig()
+			cfg.Games, cfg.Steppers = 96, steppers
+			ev := &countRows{}
+			pool, err := selfplay.NewPool(togyz.Spec, ev, cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			c0 := cpuTime(b)
+			for b.Loop() {
+				if _, err := pool.Run(context.Background(), 96, 1, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(ev.rows.Load())/(cpuTime(b)-c0).Seconds(), "rows/cpu-s")
+		})
+	}
+}
+
+// countRows is mcts.Uniform counting its rows.
+type countRows struct{ rows atomic.Int64 }
+
+func (e *countRows) Evaluate(obs, mask, priors, values []float32) error {
+	e.rows.Add(int64(len(values)))
+	return mcts.Uniform{}.Evaluate(obs, mask, priors, values)
 }
