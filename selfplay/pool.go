@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,7 +117,11 @@ func (p *Pool) Run(ctx context.Context, games int, seed uint64, out func(GameRes
 			errOnce.Do(func() { runErr = err; cancel() })
 		}
 	}
-	if k := min(p.cfg.Steppers, n); k > 0 {
+	k := p.cfg.Steppers
+	if k == 0 {
+		k = runtime.GOMAXPROCS(0)
+	}
+	if k = min(k, n); k > 0 {
 		for _, st := range p.stepperFor(n, k) {
 			wg.Go(func() { fail(st.loop(inner, seed, games, &next, results)) })
 		}

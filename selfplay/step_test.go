@@ -33,16 +33,16 @@ func TestSteppedSameGames(t *testing.T) {
 		{"capped", func(c *Config) { c.MaxPlies = 9 }},
 	} {
 		cfg := testConfig()
-		cfg.Games = 5
+		cfg.Games, cfg.Steppers = 5, -1
 		tc.edit(&cfg)
 		want, wst := collect(t, &toyEval{}, cfg, 13, 3)
-		for _, k := range []int{1, 2, 5, 9} {
+		for _, k := range []int{0, 1, 2, 5, 9} {
 			c := cfg
 			c.Steppers = k
 			got, st := collect(t, &toyEval{}, c, 13, 3)
 			st.Elapsed = wst.Elapsed
 			if !sameGames(want, got) || st != wst {
-				t.Errorf("%s: %d steppers played other games than one goroutine a game:\n%+v\n%+v", tc.name, k, wst, st)
+				t.Errorf("%s: steppers=%d played other games than one goroutine a game:\n%+v\n%+v", tc.name, k, wst, st)
 			}
 		}
 	}

@@ -24,7 +24,9 @@ import (
 // network (128 wide, 2 blocks, random weights) and search (PUCT, 200/40
 // simulations, a quarter of moves full) behind net.Batcher, for several
 // sizings of the games (how many at once, leaves per network call within
-// one game: mcts.Config.Batch) and of the batcher side by side, and measures a
+// one game: mcts.Config.Batch, the goroutines that step them:
+// selfplay.Config.Steppers, -1 for one goroutine a game) and of the
+// batcher side by side, and measures a
 // steady-state window of each (no start-up, no tail of a run). Two cases
 // repeat configs/togyz.yaml's with the MCTS-solver (off=solver) or
 // resignation (off=resign) turned off, to show what each costs. Per case:
@@ -56,19 +58,18 @@ func BenchmarkThroughput(b *testing.B) {
 	for _, c := range []struct {
 		width, games, leaves, maxBatch, minBatch, workers int
 		off                                               string // "", "solver" or "resign": what the case turns off
-		steppers                                          int    // selfplay.Config.Steppers: 0 = one goroutine a game
+		steppers                                          int    // selfplay.Config.Steppers: -1 = one goroutine a game
 	}{
 		{128, 48, 1, 128, 1, workers, "", 0},
 		{128, 96, 1, 128, 1, workers, "", 0}, // configs/togyz.yaml
 		{128, 96, 1, 128, 1, workers, "solver", 0},
 		{128, 96, 1, 128, 1, workers, "resign", 0},
-		{128, 96, 1, 128, 24, workers, "", 0},
-		{128, 96, 1, 128, 1, 1, "", 0},
+		{128, 96, 1, 128, 1, workers, "", -1}, // one goroutine a game
+		{128, 96, 1, 128, 24, workers, "", -1},
+		{128, 96, 1, 128, 1, 1, "", -1},
 		{128, 96, 1, 128, 1, 1, "", 1},
 		{128, 96, 1, 128, 1, 1, "solver", 1},
 		{128, 96, 1, 128, 1, 1, "resign", 1},
-		{128, 96, 1, 128, 1, workers, "", workers},
-		{128, 192, 1, 256, 1, 1, "", 1},
 		{128, 192, 1, 256, 1, workers, "", 0},
 		{128, 24, 4, 128, 1, workers, "", 0},
 		{192, 96, 1, 128, 1, workers, "", 0},
@@ -207,7 +208,7 @@ func schedIdle() float64 {
 //
 //	go test ./selfplay/ -run '^$' -bench SearchSide -benchmem -benchtime 2x -cpu 1
 func BenchmarkSearchSide(b *testing.B) {
-	for _, steppers := range []int{0, 1} {
+	for _, steppers := range []int{-1, 1} {
 		b.Run(fmt.Sprintf("steppers=%d", steppers), func(b *testing.B) {
 			cfg := selfplay.DefaultConfig()
 			cfg.Games, cfg.Steppers = 96, steppers
