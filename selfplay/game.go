@@ -53,7 +53,7 @@ type worker struct {
 	full  bool         // the current move's search is full
 	// the root's visits before the current move's search
 	before int
-	count func(plies, positions int64)
+	count  func(plies, positions int64)
 
 	// the game in progress
 	g      GameResult   // Samples' Obs and Policy are nil until finish

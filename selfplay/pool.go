@@ -29,7 +29,7 @@ type Pool struct {
 	// (games, steppers) they were made for
 	steppers []*stepper
 	split    [2]int
-	running atomic.Bool
+	running  atomic.Bool
 
 	// progress of the current (or last) Run
 	start, end                       atomic.Int64 // unix nanoseconds; end 0 while running
