@@ -50,10 +50,16 @@ func DefaultThresholds() Thresholds {
 // Validate requires 0 < Inaccuracy <= Mistake <= Blunder <= 1.
 func (t Thresholds) Validate() error {
 	if !(0 < t.Inaccuracy && t.Inaccuracy <= t.Mistake && t.Mistake <= t.Blunder && t.Blunder <= 1) {
-		return fmt.Errorf("bot: thresholds %g/%g/%g: want 0 < inaccuracy <= mistake <= blunder <= 1", t.Inaccuracy, t.Mistake, t.Blunder)
+		return &ValueError{Reason: fmt.Sprintf("thresholds %g/%g/%g: want 0 < inaccuracy <= mistake <= blunder <= 1", t.Inaccuracy, t.Mistake, t.Blunder)}
 	}
 	return nil
 }
+
+// ValueError is the error of Thresholds.Validate: Reason reads without the
+// package's name.
+type ValueError struct{ Reason string }
+
+func (e *ValueError) Error() string { return "bot: " + e.Reason }
 
 // Mark returns the mark of a move that lost loss.
 func (t Thresholds) Mark(loss float32) Mark {
@@ -476,37 +482,28 @@ func summarize(moves []MoveAnalysis) [2]Summary {
 // player two moves in a row.
 func moveNumbers(start env.State, moves []env.Action) []string {
 	nums := make([]string, len(moves))
-	rec, err := start.Spec().FormatMoves(start, moves)
+	noted, err := start.Spec().NoteMoves(start, moves)
 	if err != nil {
 		return nums
 	}
-	i, cur := 0, ""
-	for _, f := range strings.Fields(rec) {
-		switch {
-		case env.IsMoveNumber(f):
-			cur = f
-		case i < len(nums) && cur != "":
+	cur := ""
+	for i, m := range noted {
+		if m.Number != "" {
+			cur = m.Number
+		}
+		if cur != "" {
 			nums[i], cur = cur, strings.TrimRight(cur, ".")+"..."
-			i++
-		default:
-			i++
 		}
 	}
 	return nums
 }
 
 // moveText writes moves played from st in the game's notation without move
-// numbers: togyz's "76 98 22x", mangala's "4 3 1".
+// numbers (env.Spec.MoveText), "" on error.
 func moveText(st env.State, moves []env.Action) string {
-	rec, err := st.Spec().FormatMoves(st, moves)
+	text, err := st.Spec().MoveText(st, moves)
 	if err != nil {
 		return ""
 	}
-	var out []string
-	for _, f := range strings.Fields(rec) {
-		if !env.IsMoveNumber(f) {
-			out = append(out, f)
-		}
-	}
-	return strings.Join(out, " ")
+	return text
 }
