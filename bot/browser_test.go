@@ -43,7 +43,7 @@ type page struct {
 // openPage starts the browser on ts; Close checks the console.
 func openPage(t *testing.T, ts *httptest.Server, width, height int64) *page {
 	path := chromium(t)
-	parent, cancelAll := context.WithTimeout(context.Background(), 40*time.Second)
+	parent, cancelAll := context.WithTimeout(context.Background(), 3*time.Minute)
 	actx, cancelAlloc := chromedp.NewExecAllocator(parent,
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
@@ -91,7 +91,7 @@ func (p *page) text(js string) string {
 }
 
 func (p *page) wait(js string) chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(15*time.Second))
+	return chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(60*time.Second))
 }
 
 // checkConsole fails the test on console errors.
@@ -272,7 +272,7 @@ func TestBrowserBotChain(t *testing.T) {
 		!strings.Contains(got, `"togyz" not served (games: mangala)`) || !strings.HasSuffix(got, " | mangala") {
 		t.Errorf("togyz record on a mangala server: %q", got)
 	}
-	p.run("set up", chromedp.SetValue(chromedp.CSS("#recordin"), ""),
+	p.run("set up", chromedp.Evaluate[chromedp.Void](`document.getElementById("recordin").value = ""`),
 		chromedp.SetValue(chromedp.CSS("#posin"), "1,0,0,0,0,0/0,0,0,0,3,1 20 23 - - w"), chromedp.Click(chromedp.CSS("#load")),
 		p.wait(`document.querySelector("#pit-w-1.legal") !== null`))
 	p.run("play 1", chromedp.Click(chromedp.CSS("#pit-w-1")),

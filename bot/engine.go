@@ -95,6 +95,7 @@ type engine struct {
 	thrSet  bool         // threads was set by setoption, and carries over
 	multi   int          // lines reported (MultiPV), >= 1
 	seeds   uint64
+	lag     time.Duration // the searches' time past their clock budgets (agent.Clock.Lag), this game
 }
 
 func newEngine(cfg EngineServerConfig) (*engine, error) {
@@ -165,6 +166,7 @@ func (e *engine) NewGame(c protocol.NewGame) error {
 // newGame switches to game, at its start; the agent is built anew for
 // another game and reset for the same.
 func (e *engine) newGame(game string) error {
+	e.lag = 0
 	if !slices.Contains(e.games, game) {
 		return fmt.Errorf("game %q not played here (games: %s)", game, strings.Join(e.games, ", "))
 	}

@@ -22,7 +22,8 @@ func (e *engine) Search(ctx context.Context, g protocol.Go, out func(protocol.An
 		return protocol.BestMove{}
 	}
 	lim, _ := e.base.Replace(e.opts, e.max)
-	lim, dropped := lim.Replace(goLimits(g, e.st.ToMove(), len(e.moves)), e.max)
+	clocked := goLimits(g, e.st.ToMove(), len(e.moves), e.lag)
+	lim, dropped := lim.Replace(clocked, e.max)
 	for _, name := range dropped.Names() {
 		out(protocol.InfoString{Text: name + " ignored: agent " + e.sp.Kind + " has no such limit"})
 	}
@@ -39,16 +40,22 @@ func (e *engine) Search(ctx context.Context, g protocol.Go, out func(protocol.An
 	default:
 		s.once()
 	}
+	if g.MoveTime == 0 && g.Time[e.st.ToMove()] > 0 && clocked.Time > 0 {
+		e.lag = agent.NextLag(e.lag, clocked.Time, time.Since(s.began))
+	}
 	return s.finish()
 }
 
 // goLimits returns the limits go asks for: its own, with the time
 // manager's budget of the mover's clock (agent.Clock.Budget, at the
-// record's ply) as the time when it gives no movetime.
-func goLimits(g protocol.Go, mover env.Player, ply int) agent.Limits {
+// record's ply, less the lag its searches showed past their budgets) as
+// the time when it gives no movetime.
+func goLimits(g protocol.Go, mover env.Player, ply int, lag time.Duration) agent.Limits {
 	l := agent.Limits{Sims: g.Sims, Time: g.MoveTime, Depth: g.Depth}
 	if l.Time == 0 && g.Time[mover] > 0 {
-		l.Time = agent.Clock{Left: g.Time, Inc: g.Inc, MovesToGo: g.MovesToGo}.Budget(mover, ply)
+		k := agent.Clock{Left: g.Time, Inc: g.Inc, MovesToGo: g.MovesToGo}
+		k.Lag[mover] = lag
+		l.Time = k.Budget(mover, ply)
 	}
 	return l
 }

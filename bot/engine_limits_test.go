@@ -198,3 +198,22 @@ func TestServerLimitsOfOtherDimensions(t *testing.T) {
 		t.Errorf("mcts:sims=60 asked for depth 5: %d %s", code, body)
 	}
 }
+
+// TestGoLimitsLag: the clock's budget of a go with wtime is cut by the
+// lag the engine's searches showed past their budgets, and a movetime is
+// kept as given.
+func TestGoLimitsLag(t *testing.T) {
+	g := protocol.Go{Time: [2]time.Duration{10 * time.Second, 10 * time.Second}, Inc: [2]time.Duration{100 * time.Millisecond, 100 * time.Millisecond}}
+	plain := goLimits(g, env.White, 20, 0).Time
+	lagged := goLimits(g, env.White, 20, 60*time.Millisecond).Time
+	if plain <= 0 || lagged > plain-60*time.Millisecond {
+		t.Errorf("budget %v without lag, %v with 60 ms of it: want at least 60 ms less", plain, lagged)
+	}
+	g.MoveTime = 300 * time.Millisecond
+	if got := goLimits(g, env.White, 20, 60*time.Millisecond).Time; got != g.MoveTime {
+		t.Errorf("movetime 300ms read as %v", got)
+	}
+	if got := agent.NextLag(80*time.Millisecond, 200*time.Millisecond, 150*time.Millisecond); got != 60*time.Millisecond {
+		t.Errorf("NextLag after a move within its budget: %v, want 60ms (80 ms decayed by a quarter)", got)
+	}
+}
