@@ -77,7 +77,9 @@ func openPage(t *testing.T, ts *httptest.Server, width, height int64) *page {
 func (p *page) run(what string, steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
 	if err := chromedp.Do(p.ctx, steps...); err != nil {
-		p.t.Fatalf("%s: %v", what, err)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.t.Fatalf("%s: %v (browser console: %q)", what, err, p.problems)
 	}
 }
 
