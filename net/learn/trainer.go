@@ -76,6 +76,7 @@ func NewTrainer(p *net.Params, cfg Config) (*Trainer, error) {
 // newTrainer builds a trainer whose graph computes in dt (Float32, or
 // Float64 for gradient checks: such a trainer cannot Step).
 func newTrainer(p *net.Params, cfg Config, dt tensor.Dtype) (*Trainer, error) {
+	useGemm()
 	if err := p.Config.Validate(); err != nil {
 		return nil, err
 	}
