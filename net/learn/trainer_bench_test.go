@@ -64,27 +64,34 @@ func BenchmarkTrainBatch(b *testing.B) {
 }
 
 // BenchmarkTrainThroughput measures the default network's training
-// throughput with gonum's matrix products (gorgonia's default, the
-// "before") and with gemmBLAS, at batch 256 and 1024, in samples a second
-// of wall time and per CPU-second of the process (the figure that holds on
-// a shared machine). Run it with -cpu 1,2 to see what the second core adds.
+// throughput: gonum's matrix products on one graph (gorgonia's default, the
+// "before"), gemmBLAS on one graph, and gemmBLAS on two graph copies
+// (Config.Parallel 2, the default), at batch 256 and 1024, in samples a
+// second of wall time and per CPU-second of the process (the figure that
+// holds on a shared machine). Run it with -cpu 1,2 to see what the second
+// core adds.
 func BenchmarkTrainThroughput(b *testing.B) {
 	c := net.DefaultConfig(100, 9)
-	impls := []struct {
-		name string
-		blas G.BLAS
-	}{{"blas=gonum", gonum.Implementation{}}, {"blas=gemm", gemmBLAS{}}}
-	for _, im := range impls {
+	cases := []struct {
+		name     string
+		blas     G.BLAS
+		parallel int
+	}{
+		{"blas=gonum/parallel=1", gonum.Implementation{}, 1},
+		{"blas=gemm/parallel=1", gemmBLAS{}, 1},
+		{"blas=gemm/parallel=2", gemmBLAS{}, 2},
+	}
+	for _, k := range cases {
 		for _, n := range []int{256, 1024} {
-			b.Run(fmt.Sprintf("%s/batch=%d", im.name, n), func(b *testing.B) {
-				if _, ok := im.blas.(gemmBLAS); ok && !haveGemmKernel {
+			b.Run(fmt.Sprintf("%s/batch=%d", k.name, n), func(b *testing.B) {
+				if _, ok := k.blas.(gemmBLAS); ok && !haveGemmKernel {
 					b.Skip("no AVX2 and FMA kernel on this CPU")
 				}
 				cfg := DefaultConfig()
-				cfg.Batch = n
+				cfg.Batch, cfg.Parallel = n, k.parallel
 				tr := trMust(b, trParams(c, 1), cfg)
 				prev := G.WhichBLAS()
-				G.Use(im.blas)
+				G.Use(k.blas)
 				defer G.Use(prev)
 				batch := trBatch(c, cfg.Batch, rand.New(rand.NewPCG(1, 1)))
 				b.ReportAllocs()
