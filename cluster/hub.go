@@ -104,8 +104,8 @@ type Take struct {
 	Surplus, SurplusSamples int64 // dropped beyond MaxBacklog, oldest first
 	Backlog                 int   // samples estimated to wait in the stream after the take (-1 unknown)
 	Duplicates              int64
-	waiting                 int   // messages waiting at the take's start not classified yet (-1 unknown)
-	seen, seenSamples       int   // valid batches classified in this take, and their samples
+	waiting                 int // messages waiting at the take's start not classified yet (-1 unknown)
+	seen, seenSamples       int // valid batches classified in this take, and their samples
 	pos                     uint64
 	marks                   Marks
 	held                    map[uint64]*heldMsg

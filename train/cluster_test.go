@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -252,5 +253,29 @@ func TestTakeRoom(t *testing.T) {
 				t.Fatalf("takeRoom(%d) = %d, want %d", c.local, got, c.want)
 			}
 		})
+	}
+}
+
+func TestClusterConfigValidate(t *testing.T) {
+	if err := DefaultClusterConfig().Validate(); err != nil {
+		t.Fatalf("default: %v", err)
+	}
+	for _, c := range []struct {
+		field string
+		edit  func(*ClusterConfig)
+	}{
+		{"max_age", func(c *ClusterConfig) { c.MaxAge = -1 }},
+		{"max_samples_per_iteration", func(c *ClusterConfig) { c.MaxSamples = -1 }},
+		{"ack_wait", func(c *ClusterConfig) { c.AckWait = 0 }},
+		{"min_reuse", func(c *ClusterConfig) { c.MinReuse = -0.5 }},
+		{"min_reuse", func(c *ClusterConfig) { c.MinReuse = math.NaN() }},
+		{"min_reuse", func(c *ClusterConfig) { c.MinReuse = 1001 }},
+		{"max_backlog", func(c *ClusterConfig) { c.MaxBacklog = -1 }},
+	} {
+		cfg := DefaultClusterConfig()
+		c.edit(&cfg)
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "cluster."+c.field) {
+			t.Errorf("%s: Validate() = %v, want an error naming cluster.%s", c.field, err, c.field)
+		}
 	}
 }

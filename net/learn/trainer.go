@@ -40,15 +40,20 @@ type Losses struct {
 // moments were lost), the rate climbs linearly from the last step's to the
 // scheduled one over WarmupSteps steps instead of jumping.
 //
+// With Config.Parallel > 1 the batch is split among as many copies of the
+// graph, run at once on the same weights, and their gradients are averaged
+// by rows before the update.
+//
 // Training is deterministic: the graph holds no randomness, its ops run one
-// after another, and gonum's parallel matrix products split the output into
-// fixed 64×64 blocks, each summed in a fixed order whatever GOMAXPROCS is, so
-// equal net.Params, config and batches give bit-identical weights.
+// after another, each element of a matrix product (gemmBLAS, or gonum's)
+// is summed in a fixed order whatever GOMAXPROCS is, and the replicas'
+// gradients are added in replica order, so equal net.Params, config and
+// batches give bit-identical weights.
 //
 // After every update, weights and moments below 1e-30 in magnitude are set
 // to zero, so no subnormal number reaches inference or slows the optimizer.
 //
-// Step allocates (about 10 MB per step at batch 256, width 256): gorgonia's
+// Step allocates (about 5 MB per step at batch 256 for the default network): gorgonia's
 // tape machine drops its intermediate values on Reset; the optimizer's
 // update allocates nothing. A Trainer is not safe for concurrent use.
 type Trainer struct {
