@@ -476,37 +476,28 @@ func summarize(moves []MoveAnalysis) [2]Summary {
 // player two moves in a row.
 func moveNumbers(start env.State, moves []env.Action) []string {
 	nums := make([]string, len(moves))
-	rec, err := start.Spec().FormatMoves(start, moves)
+	noted, err := start.Spec().NoteMoves(start, moves)
 	if err != nil {
 		return nums
 	}
-	i, cur := 0, ""
-	for _, f := range strings.Fields(rec) {
-		switch {
-		case env.IsMoveNumber(f):
-			cur = f
-		case i < len(nums) && cur != "":
+	cur := ""
+	for i, m := range noted {
+		if m.Number != "" {
+			cur = m.Number
+		}
+		if cur != "" {
 			nums[i], cur = cur, strings.TrimRight(cur, ".")+"..."
-			i++
-		default:
-			i++
 		}
 	}
 	return nums
 }
 
 // moveText writes moves played from st in the game's notation without move
-// numbers: togyz's "76 98 22x", mangala's "4 3 1".
+// numbers (env.Spec.MoveText), "" on error.
 func moveText(st env.State, moves []env.Action) string {
-	rec, err := st.Spec().FormatMoves(st, moves)
+	text, err := st.Spec().MoveText(st, moves)
 	if err != nil {
 		return ""
 	}
-	var out []string
-	for _, f := range strings.Fields(rec) {
-		if !env.IsMoveNumber(f) {
-			out = append(out, f)
-		}
-	}
-	return strings.Join(out, " ")
+	return text
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -18,9 +19,11 @@ type StateRequest struct {
 	Game     string `json:"game"`     // "togyz", "mangala" or "mangala-kale"; "" = the default game
 	Position string `json:"position"` // docs/RULES.md position string; "" or "start" = the start
 	Moves    []int  `json:"moves"`    // pit numbers played from the position
-	// Record, instead of Moves, gives the moves as a record in the game's
-	// notation (togyz "1. 76 98 2. 36x"; pit numbers for the mangalas);
-	// header lines in brackets ([Event "..."]) are skipped.
+	// Record, instead of Moves, gives one game as a record (docs/RECORDS.md):
+	// moves in the game's notation (togyz "1. 76 98 2. 36x"; pit numbers for
+	// the mangalas) after optional tags ([Event "..."]). Its Game and
+	// Position tags, when given, name the game and the start in place of
+	// Game and Position; the answer's game and start say which.
 	Record string `json:"record,omitempty"`
 }
 
@@ -146,34 +149,39 @@ func (s *Server) replay(req StateRequest) (env.State, env.State, []int, *apiErro
 		if len(moves) > 0 {
 			return nil, nil, nil, badRequest("bad_record", "give moves or record, not both")
 		}
-		if moves, err = parseRecord(start, req.Record); err != nil {
-			return nil, nil, nil, badRequest("bad_record", "%v", err)
+		if start, moves, e = s.readRecord(start, req.Record); e != nil {
+			return nil, nil, nil, e
 		}
 	}
 	if len(moves) > s.cfg.MaxMoves {
 		return nil, nil, nil, badRequest("too_many_moves", "%d moves, limit %d", len(moves), s.cfg.MaxMoves)
 	}
-	st, err := Replay(spec, req.Position, moves)
-	if err != nil {
+	st := env.Clone(start)
+	if err := env.Replay(st, moves); err != nil {
 		return nil, nil, nil, badRequest("illegal_move", "%v", err)
 	}
 	return start, st, moves, nil
 }
 
-// parseRecord reads the moves of a record in the game's notation, header
-// lines in brackets skipped.
-func parseRecord(start env.State, rec string) ([]int, error) {
-	var body []string
-	for _, line := range strings.Split(rec, "\n") {
-		if t := strings.TrimSpace(line); !strings.HasPrefix(t, "[") {
-			body = append(body, t)
-		}
+// readRecord reads a record of one game (docs/RECORDS.md, env.RecordReader)
+// and returns its start and moves: its Game and Position tags, when given,
+// name its game and start, else start's.
+func (s *Server) readRecord(start env.State, text string) (env.State, []int, *apiError) {
+	rr := env.NewRecordReaderFrom(strings.NewReader(text), start)
+	g, err := rr.Next()
+	if errors.Is(err, io.EOF) {
+		return nil, nil, badRequest("bad_record", "no moves and no tags")
 	}
-	acts, err := start.Spec().ParseMoves(start, strings.Join(body, " "))
 	if err != nil {
-		return nil, err
+		return nil, nil, badRequest("bad_record", "%v", err)
 	}
-	return env.Pits(acts), nil
+	if _, err := rr.Next(); !errors.Is(err, io.EOF) {
+		return nil, nil, badRequest("bad_record", "give one game, not several")
+	}
+	if _, e := s.game(g.Spec.Name); e != nil {
+		return nil, nil, e
+	}
+	return g.StartState(), env.PitsOf(g.Moves), nil
 }
 
 func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {

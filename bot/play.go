@@ -249,17 +249,17 @@ func (s *session) moveText(st env.State, a env.Action) string {
 	return pit
 }
 
-// record writes a in the record form: FormatMove's, else the last word of
-// the game's notation ("1. 76" gives "76"), else "".
+// record writes a in the record form: FormatMove's, else its token in the
+// game's notation (env.Spec.NoteMoves: "76"), else "".
 func (s *session) record(st env.State, a env.Action) string {
 	if s.cfg.FormatMove != nil {
 		return s.cfg.FormatMove(st, a)
 	}
-	rec, err := s.cfg.Spec.FormatMoves(st, []env.Action{a})
-	if f := strings.Fields(rec); err == nil && len(f) > 0 {
-		return f[len(f)-1]
+	noted, err := s.cfg.Spec.NoteMoves(st, []env.Action{a})
+	if err != nil {
+		return ""
 	}
-	return ""
+	return noted[0].Text
 }
 
 // botMove asks the agent for its move and plays it.

@@ -145,12 +145,11 @@ func (v *View) describeMoves(start env.State) error {
 	if err != nil {
 		return err
 	}
-	for _, a := range acts {
-		tok, err := spec.FormatMoves(st, []env.Action{a})
-		if err != nil {
-			return err
-		}
-		f := strings.Fields(tok)
+	noted, err := spec.NoteMoves(start, acts)
+	if err != nil {
+		return err
+	}
+	for i, a := range acts {
 		mover := st.ToMove()
 		home := env.SownHome(st, a)
 		st.Apply(a)
@@ -159,7 +158,7 @@ func (v *View) describeMoves(start env.State) error {
 			return err
 		}
 		gain := after.Stores[mover] - before.Stores[mover]
-		info := PlyInfo{Mover: mover.String(), Pit: a.Pit(), Token: f[len(f)-1], Gain: gain,
+		info := PlyInfo{Mover: mover.String(), Pit: a.Pit(), Token: noted[i].Text, Gain: gain,
 			Special: before.Special[mover] == 0 && after.Special[mover] != 0,
 			Extra:   st.Result() == env.Ongoing && st.ToMove() == mover}
 		info.Captured = max(0, gain-home)

@@ -52,6 +52,24 @@ func TestStateRecordAndPlies(t *testing.T) {
 		t.Errorf("record and moves: %d %s", code, body)
 	}
 
+	// the record's Game and Position tags name its game and start; the
+	// request's are the defaults.
+	setup := "0,0,0,0,0,1/4,4,4,4,4,4 20 3 - - w"
+	tagCases := []struct{ body, game, start string }{
+		{`{"game":"togyz","record":"[Game \"mangala\"]\n4 3"}`, "mangala", ""},
+		{`{"game":"mangala","record":"[Position \"` + setup + `\"]\n6"}`, "mangala", setup},
+		{`{"game":"mangala","position":"` + setup + `","record":"6"}`, "mangala", setup},
+	}
+	for _, c := range tagCases {
+		var got View
+		if code, body := post(t, ts, "/api/state", c.body, &got); code != http.StatusOK || got.Game != c.game || c.start != "" && got.Start != c.start {
+			t.Errorf("%s: %d %s: game %s from %s", c.body, code, body, got.Game, got.Start)
+		}
+	}
+	if code, body := post(t, ts, "/api/state", `{"game":"mangala","record":"4 *\n\n3"}`, nil); code != http.StatusBadRequest || !strings.Contains(body, "one game") {
+		t.Errorf("two games: %d %s", code, body)
+	}
+
 	// mangala: 4 ends in the store (an extra turn, nothing captured);
 	// from a set-up position, 6 empties white's side and collects black's.
 	if code, body := post(t, ts, "/api/state", `{"game":"mangala","moves":[4]}`, &v); code != http.StatusOK ||
@@ -72,27 +90,27 @@ func FuzzRecordView(f *testing.F) {
 		f.Add("togyz", s)
 		f.Add("mangala", s)
 	}
+	srv := &Server{games: env.Games()}
 	f.Fuzz(func(t *testing.T, game, rec string) {
 		spec, err := env.Lookup(game)
 		if err != nil {
 			return
 		}
-		start := spec.New()
-		moves, err := parseRecord(start, rec)
-		if err != nil {
+		start, moves, e := srv.readRecord(spec.New(), rec)
+		if e != nil {
 			return
 		}
-		st, err := Replay(spec, "", moves)
-		if err != nil {
+		st := env.Clone(start)
+		if err := env.Replay(st, moves); err != nil {
 			t.Fatalf("%q read to %v, which does not replay: %v", rec, moves, err)
 		}
 		v, err := NewViewFrom(start, st, moves)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := parseRecord(start, v.Notation)
-		if err != nil || !slices.Equal(back, moves) || len(v.Plies) != len(moves) {
-			t.Fatalf("%q: notation %q reads back as %v, %v; want %v", rec, v.Notation, back, err, moves)
+		_, back, e := srv.readRecord(start, v.Notation)
+		if e != nil || !slices.Equal(back, moves) || len(v.Plies) != len(moves) {
+			t.Fatalf("%q: notation %q reads back as %v, %v; want %v", rec, v.Notation, back, e, moves)
 		}
 	})
 }

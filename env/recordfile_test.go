@@ -277,3 +277,33 @@ func FuzzReadRecords(f *testing.F) {
 		}
 	})
 }
+
+// TestRecordReaderFrom: a record of the start's game without a Position
+// tag starts there; a Position tag or another game's record does not.
+func TestRecordReaderFrom(t *testing.T) {
+	spec, _ := env.Lookup("mangala")
+	from := spec.New()
+	if err := env.Replay(from, []int{4}); err != nil {
+		t.Fatal(err)
+	}
+	togyz, _ := env.Lookup("togyz")
+	cases := []struct {
+		text, game, start string
+		moves             int
+	}{
+		{"3 1", "mangala", from.String(), 2},
+		{"[Game \"mangala\"]\n\n3", "mangala", from.String(), 1},
+		{"[Position \"" + spec.New().String() + "\"]\n\n4 3", "mangala", spec.New().String(), 2},
+		{"[Game \"togyz\"]\n\n1. 76", "togyz", togyz.New().String(), 1},
+	}
+	for _, c := range cases {
+		g, err := env.NewRecordReaderFrom(strings.NewReader(c.text), from).Next()
+		if err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		if g.Spec.Name != c.game || g.StartState().String() != c.start || len(g.Moves) != c.moves {
+			t.Errorf("%q: game %s from %s, %d moves; want %s from %s, %d", c.text, g.Spec.Name, g.StartState(), len(g.Moves), c.game, c.start, c.moves)
+		}
+	}
+}

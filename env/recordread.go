@@ -16,6 +16,7 @@ const MaxRecordLine = 1 << 20
 type RecordReader struct {
 	sc      *bufio.Scanner
 	def     *Spec
+	start   State  // the start of a def record without a Position tag; nil: def.New()
 	line    int    // lines read
 	games   int    // games started
 	held    string // a line read ahead: the next game's first
@@ -29,6 +30,14 @@ func NewRecordReader(r io.Reader, def *Spec) *RecordReader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxRecordLine)
 	return &RecordReader{sc: sc, def: def}
+}
+
+// NewRecordReaderFrom returns a reader of the games in r whose default game
+// is start's: a record of it without a Position tag starts at start.
+func NewRecordReaderFrom(r io.Reader, start State) *RecordReader {
+	rr := NewRecordReader(r, start.Spec())
+	rr.start = Clone(start)
+	return rr
 }
 
 // ReadRecords reads every game of r (see NewRecordReader); a text with no
@@ -179,6 +188,9 @@ func (r *RecordReader) setGame(g *GameRecord, game string, gameLine int, pos str
 		return r.errorf(r.line, "%w (want one such as [Game \"togyz\"])", ErrNoGame)
 	}
 	if pos == "" {
+		if r.start != nil && g.Spec == r.def {
+			g.Start = Clone(r.start)
+		}
 		return nil
 	}
 	st, err := g.Spec.Start(pos)
@@ -322,7 +334,7 @@ func (r *RecordReader) playMoves(g *GameRecord, toks []token, resultTag string) 
 		g.Moves = append(g.Moves, a)
 	}
 	if result == "" {
-		result = Ongoing.String()
+		result = st.Result().String()
 	}
 	line := r.line
 	if len(toks) > 0 {

@@ -169,6 +169,19 @@ func (t *Tally) Rate() float64 {
 	return float64(t.Mistakes) / float64(t.Judged)
 }
 
+// Summary is a tally with its rates, as the reports of arena, analyze and
+// training write it.
+type Summary struct {
+	Tally
+	Rate           float64 `json:"rate"`             // mistakes per judged choice (forced moves apart)
+	LostPerMistake float64 `json:"lost_per_mistake"` // stones
+}
+
+// Summary returns the tally with its rates.
+func (t *Tally) Summary() Summary {
+	return Summary{Tally: *t, Rate: t.Rate(), LostPerMistake: t.LostPerMistake()}
+}
+
 // LostPerMistake returns the mean stones lost by a mistake, 0 with none.
 func (t *Tally) LostPerMistake() float64 {
 	if t.Mistakes == 0 {

@@ -3,7 +3,6 @@ package train
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -84,7 +83,8 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 		em.Baseline[b] = matchInfo(res)
 	}
 	if j != nil {
-		em.Mistakes = mistakes(&tally)
+		mm := tally.Summary()
+		em.Mistakes = &mm
 	}
 	if ec.AnchorGames > 0 {
 		m := cand
@@ -158,8 +158,10 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 	}
 	defer f.Close()
 	var records io.Writer = f
+	var judged *arena.JudgeLog
 	if p.judge != nil {
-		records = &judgeRecords{w: f, spec: r.spec, j: p.judge, player: a, tally: p.tally}
+		judged = arena.NewJudgeLog(f, r.spec, p.judge, a)
+		records = judged
 	}
 	bar := newBar(r.out, p.games, fmt.Sprintf("iter %d %s vs %s", it, a, b))
 	m := arena.Match{
@@ -182,6 +184,9 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 	}
 	res, err := m.Run(ctx)
 	bar.Finish()
+	if judged != nil {
+		p.tally.Merge(judged.Tally(a))
+	}
 	if err != nil {
 		return res, fmt.Errorf("train: %s match %s vs %s: %w", p.kind, a, b, err)
 	}
@@ -222,47 +227,6 @@ func (r *Run) tablebase() (*solve.Tablebase, error) {
 	}
 	r.tb = tb
 	return tb, nil
-}
-
-// judgeRecords is a match's Records writer that judges the moves of one
-// player (the network) into a tally, then writes the game as a JSON line.
-type judgeRecords struct {
-	w      io.Writer
-	spec   *env.Spec
-	j      *solve.Judge
-	player string
-	tally  *solve.Tally
-}
-
-// Write passes JSON lines on.
-func (l *judgeRecords) Write(p []byte) (int, error) { return l.w.Write(p) }
-
-// LogGame judges the player's moves of r, after the opening, and writes r.
-func (l *judgeRecords) LogGame(r *arena.Record) error {
-	st, moves, err := r.Replay(l.spec)
-	if err != nil {
-		return fmt.Errorf("train: judge: %w", err)
-	}
-	var t [2]solve.Tally
-	if err := l.j.Game(st, moves, &t); err != nil {
-		return fmt.Errorf("train: judge: game %d: %w", r.Index+1, err)
-	}
-	side := env.Black
-	if r.White == l.player {
-		side = env.White
-	}
-	l.tally.Merge(&t[side])
-	b, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("train: record: %w", err)
-	}
-	_, err = l.w.Write(append(b, '\n'))
-	return err
-}
-
-// mistakes returns the metrics of a tally.
-func mistakes(t *solve.Tally) *MistakeMetrics {
-	return &MistakeMetrics{Tally: *t, Rate: t.Rate(), LostPerMistake: t.LostPerMistake()}
 }
 
 // judge returns the judge of the network's moves in baseline games, nil

@@ -111,12 +111,9 @@ type EvalMetrics struct {
 
 // MistakeMetrics is the judge's count of the network's moves in the
 // baseline games (with a tablebase configured): the moves inside the
-// tablebase, those that lost value, the stones they lost and the worst.
-type MistakeMetrics struct {
-	solve.Tally
-	Rate           float64 `json:"rate"`             // mistakes per judged move
-	LostPerMistake float64 `json:"lost_per_mistake"` // stones
-}
+// tablebase, those that lost value, the stones they lost and the worst,
+// with the rates (the fields of arena's and analyze's judge reports).
+type MistakeMetrics = solve.Summary
 
 // Summary is the one line printed after each iteration.
 func (m Metrics) Summary() string {

@@ -314,27 +314,26 @@ async function copyRecord() {
   }
 }
 
-// loadRecord sets up the position and the record pasted: [Game] and
-// [Position] headers are read, the moves replayed; the person then plays
-// the side to move.
+// loadRecord sets up the position and the record pasted: the server reads
+// it (its Game and Position tags, else the game chosen and the position
+// box) and the moves are replayed; the person then plays the side to move.
 async function loadRecord() {
   if (S.busy) return;
   const text = $("recordin").value;
-  const game = header(text, "Game");
-  if (game) $("game").value = game;
-  const pos = $("posin").value.trim() || header(text, "Position") || "start";
   const gen = ++S.gen;
   S.busy = true;
   message("");
   try {
-    const end = await api("/api/state", { game: $("game").value, position: pos, record: text });
+    const end = await api("/api/state", { game: $("game").value, position: $("posin").value.trim(), record: text });
+    const home = await api("/api/state", { game: end.game, moves: [] });
+    const pos = end.start === home.start ? "start" : end.start;
     const views = [];
     for (let k = 0; k <= end.moves.length; k++) {
-      views.push(k === end.moves.length ? end : await api("/api/state", { game: $("game").value, position: pos, moves: end.moves.slice(0, k) }));
+      views.push(k === end.moves.length ? end : await api("/api/state", { game: end.game, position: pos, moves: end.moves.slice(0, k) }));
     }
     if (gen !== S.gen) return;
     leaveAnalysis(false);
-    S.game = $("game").value;
+    $("game").value = S.game = end.game;
     showAgent();
     S.start = pos;
     S.views = views;
@@ -349,12 +348,6 @@ async function loadRecord() {
     if (gen === S.gen) S.busy = false;
   }
   render();
-}
-
-// header returns the value of a [Name "value"] line of a record.
-function header(text, name) {
-  const m = text.match(new RegExp("^\\s*\\[" + name + '\\s+"([^"]*)"\\]', "m"));
-  return m ? m[1] : "";
 }
 
 function message(text) { say("message", text); }

@@ -59,7 +59,8 @@ func newAnalyzeCmd() *cobra.Command {
 			"values, its best move and line, and a mark by the win probability the move lost:\n" +
 			"inaccuracy (?!) from 5 points lost, mistake (?) from 10, blunder (??) from 20 (--marks).\n" +
 			"The game is a record file (docs/RECORDS.md; every game in it, or --index N), - for\n" +
-			"standard input, or moves on the command line from the start or --position.\n" +
+			"standard input, or moves on the command line from the start or --position: one\n" +
+			"argument that is not move text (digits with togyz's x, move numbers, a result) is a file.\n" +
 			"Alpha-beta's store lead becomes a chance through the game's calibration (a game without\n" +
 			"one shows values only, marks only for proven results); it searches every root move\n" +
 			"exactly (MultiPV), so a move's before and after come from one search at one depth and\n" +
@@ -198,7 +199,7 @@ func readGames(c *cobra.Command, g *gameFlags, cmd, modelGame string, args []str
 	if err != nil {
 		return nil, badInput(cmd, "%v", err)
 	}
-	if len(args) == 1 && !isMoveToken(args[0]) {
+	if recordArg(args) {
 		if g.position != "" {
 			return nil, badInput(cmd, "--position goes with moves, not with a record file (use its Position tag)")
 		}
@@ -212,16 +213,11 @@ func readGames(c *cobra.Command, g *gameFlags, cmd, modelGame string, args []str
 	return []*env.GameRecord{game}, nil
 }
 
-// isMoveToken reports whether s reads as part of a move list rather than a
-// file name: a move (digits, togyz's x), a move number or a result.
-func isMoveToken(s string) bool {
-	if s == "" || s == "-" {
-		return false
-	}
-	if _, err := env.ParseResult(s); err == nil || env.IsMoveNumber(s) {
-		return true
-	}
-	return strings.Trim(strings.TrimSuffix(strings.ToLower(s), "x"), "0123456789") == ""
+// recordArg reports whether args name a record file rather than moves:
+// one argument that is not move text (env.IsMoveToken), such as game.txt,
+// or - for standard input.
+func recordArg(args []string) bool {
+	return len(args) == 1 && !env.IsMoveToken(args[0])
 }
 
 // readRecordArg reads the games of a record file, or of standard input

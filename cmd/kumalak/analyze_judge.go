@@ -1,6 +1,7 @@
 package main
 
 import (
+	"kumalak/arena"
 	"kumalak/bot"
 	"kumalak/env"
 	"kumalak/solve"
@@ -60,9 +61,10 @@ func (ex *exactSetup) judgeGame(game *env.GameRecord) (judgeReport, error) {
 	if err := ex.judge.Game(game.StartState(), game.Moves, &t); err != nil {
 		return judgeReport{}, err
 	}
-	l := newJudgeLog(nil, game.Spec, ex.judge, "white", "black")
-	l.tallies["white"], l.tallies["black"] = &t[env.White], &t[env.Black]
-	return l.report(ex.jtb, ex.extra), nil
+	return newJudgeReport(ex.jtb, ex.extra, []arena.PlayerTally{
+		{Player: "white", Summary: t[env.White].Summary()},
+		{Player: "black", Summary: t[env.Black].Summary()},
+	}), nil
 }
 
 // verdict returns the judge's exact move values for the analysis marks, or

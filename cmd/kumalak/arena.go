@@ -261,9 +261,9 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error
 	if logs != nil {
 		m.Records = logs.logs
 	}
-	var jl *judgeLog
+	var jl *arena.JudgeLog
 	if jd.j != nil {
-		jl = newJudgeLog(m.Records, m.Spec, jd.j, m.A, m.B)
+		jl = arena.NewJudgeLog(m.Records, m.Spec, jd.j, m.A, m.B)
 		m.Records = jl
 	}
 	bar := newBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
@@ -274,7 +274,7 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error
 	_ = bar.Finish()
 	printResult(c.OutOrStdout(), m, res)
 	if jl != nil {
-		rep := jl.report(jd.tb, jd.extra)
+		rep := newJudgeReport(jd.tb, jd.extra, jl.Players())
 		rep.writeText(c.OutOrStdout())
 		if logs != nil {
 			path := judgePath(logs)

@@ -50,103 +50,17 @@ func (f *judgeFlags) judge(cmd string, spec *env.Spec) (*solve.Judge, *solve.Tab
 	return j, tb, nil
 }
 
-// judgeLog is an arena Records writer that judges the moves of every game
-// (not its opening) into a tally per agent spec, then passes the game on.
-type judgeLog struct {
-	inner   io.Writer // the match's logs; may be nil
-	spec    *env.Spec
-	j       *solve.Judge
-	names   []string // the agents in order of first appearance
-	tallies map[string]*solve.Tally
-}
-
-func newJudgeLog(inner io.Writer, spec *env.Spec, j *solve.Judge, names ...string) *judgeLog {
-	l := &judgeLog{inner: inner, spec: spec, j: j, tallies: map[string]*solve.Tally{}}
-	for _, n := range names {
-		l.tally(n)
-	}
-	return l
-}
-
-// tally returns the tally of agent name.
-func (l *judgeLog) tally(name string) *solve.Tally {
-	t, ok := l.tallies[name]
-	if !ok {
-		t = &solve.Tally{}
-		l.tallies[name] = t
-		l.names = append(l.names, name)
-	}
-	return t
-}
-
-// Write passes JSON lines on.
-func (l *judgeLog) Write(p []byte) (int, error) {
-	if l.inner == nil {
-		return len(p), nil
-	}
-	return l.inner.Write(p)
-}
-
-// LogGame judges r's moves and logs it.
-func (l *judgeLog) LogGame(r *arena.Record) error {
-	if err := judgeRecord(l.j, l.spec, r, l.tally(r.White), l.tally(r.Black)); err != nil {
-		return err
-	}
-	switch w := l.inner.(type) {
-	case nil:
-		return nil
-	case arena.GameLog:
-		return w.LogGame(r)
-	default:
-		b, err := json.Marshal(r)
-		if err != nil {
-			return fmt.Errorf("judge: %w", err)
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
-	}
-}
-
-// judgeRecord judges the moves of r after its opening into the tallies of
-// its white and black players.
-func judgeRecord(j *solve.Judge, spec *env.Spec, r *arena.Record, white, black *solve.Tally) error {
-	st, moves, err := r.Replay(spec)
-	if err != nil {
-		return fmt.Errorf("judge: %w", err)
-	}
-	var t [2]solve.Tally
-	if err := j.Game(st, moves, &t); err != nil {
-		return fmt.Errorf("judge: game %d: %w", r.Index+1, err)
-	}
-	white.Merge(&t[env.White])
-	black.Merge(&t[env.Black])
-	return nil
-}
-
 // judgeReport is the judge's JSON: the setting and a tally per player.
 type judgeReport struct {
-	Tablebase string        `json:"tablebase"`
-	Stones    int           `json:"stones"`       // the tablebase's
-	Extra     int           `json:"extra_stones"` // judged above it by the solver
-	Players   []playerTally `json:"players"`
+	Tablebase string              `json:"tablebase"`
+	Stones    int                 `json:"stones"`       // the tablebase's
+	Extra     int                 `json:"extra_stones"` // judged above it by the solver
+	Players   []arena.PlayerTally `json:"players"`
 }
 
-// playerTally is one player's tally with its rates.
-type playerTally struct {
-	Player string `json:"player"`
-	solve.Tally
-	Rate           float64 `json:"rate"`             // mistakes per judged choice (forced moves apart)
-	LostPerMistake float64 `json:"lost_per_mistake"` // stones
-}
-
-// report returns the tallies in order of the players.
-func (l *judgeLog) report(tb *solve.Tablebase, extra int) judgeReport {
-	r := judgeReport{Tablebase: tb.Dir(), Stones: tb.Stones(), Extra: extra}
-	for _, n := range l.names {
-		t := l.tallies[n]
-		r.Players = append(r.Players, playerTally{Player: n, Tally: *t, Rate: t.Rate(), LostPerMistake: t.LostPerMistake()})
-	}
-	return r
+// newJudgeReport returns the report of the players' tallies.
+func newJudgeReport(tb *solve.Tablebase, extra int, players []arena.PlayerTally) judgeReport {
+	return judgeReport{Tablebase: tb.Dir(), Stones: tb.Stones(), Extra: extra, Players: players}
 }
 
 // writeText prints the report as a table and the worst mistakes.

@@ -32,7 +32,7 @@ var layout = []layoutRow{
 	{"mcts", false, []string{"env"}},
 	{"models", true, nil}, // the shipped .kmodel files (data only)
 	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve", "models"}},
-	{"arena", false, []string{"env", "agent"}},
+	{"arena", false, []string{"env", "agent", "solve"}},
 	{"selfplay", false, []string{"env", "mcts", "data"}},
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
 	{"train", false, []string{"env", "env/games", gameRow, "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},

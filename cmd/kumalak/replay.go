@@ -23,7 +23,8 @@ func newReplayCmd() *cobra.Command {
 			"input, or MOVES from the start (or --position): pit numbers from the mover's side;\n" +
 			"togyz also takes the record form (\"76\", \"36x\": pit, landing pit, x for a tuzdyk),\n" +
 			"whose landing pit is checked. Move numbers such as \"1.\" are skipped, and a result\n" +
-			"(1-0, 0-1, 1/2-1/2, *) may end the moves. docs/RULES.md describes the notation.\n" +
+			"(1-0, 0-1, 1/2-1/2, *) may end the moves; one argument that is not such move text is a\n" +
+			"file. docs/RULES.md describes the notation.\n" +
 			"--record prints the games as a record file instead.",
 		Example: "  kumalak replay --game togyz 7 9 5 5\n  kumalak replay --game togyz 1. 21 65 2. 34 22x\n" +
 			"  kumalak replay --game mangala 3 6 1\n  kumalak replay docs/examples/games.kgn\n" +

@@ -1,0 +1,85 @@
+package arena
+
+import (
+	"fmt"
+	"io"
+
+	"kumalak/env"
+	"kumalak/solve"
+)
+
+// JudgeLog is a Records writer that judges the moves of every game after
+// its opening (solve.Judge.Game) into a tally per player, the agent spec
+// that played them, then passes the game on to the inner writer: whole to a GameLog
+// (Logs), as a line of JSON to another writer, nowhere when nil. The match
+// gives it one game at a time; it is not safe for concurrent use.
+type JudgeLog struct {
+	inner   io.Writer
+	spec    *env.Spec
+	judge   *solve.Judge
+	names   []string // the players in order of first appearance
+	tallies map[string]*solve.Tally
+}
+
+// NewJudgeLog returns a judge of spec's games with j, its players listed
+// in order: players first, then the others as they appear.
+func NewJudgeLog(inner io.Writer, spec *env.Spec, j *solve.Judge, players ...string) *JudgeLog {
+	l := &JudgeLog{inner: inner, spec: spec, judge: j, tallies: map[string]*solve.Tally{}}
+	for _, p := range players {
+		l.Tally(p)
+	}
+	return l
+}
+
+// Tally returns the tally of player's moves, empty before its first game.
+func (l *JudgeLog) Tally(player string) *solve.Tally {
+	t, ok := l.tallies[player]
+	if !ok {
+		t = &solve.Tally{}
+		l.tallies[player] = t
+		l.names = append(l.names, player)
+	}
+	return t
+}
+
+// PlayerTally is one player's tally with its rates.
+type PlayerTally struct {
+	Player string `json:"player"`
+	solve.Summary
+}
+
+// Players returns each player's tally in order.
+func (l *JudgeLog) Players() []PlayerTally {
+	out := make([]PlayerTally, len(l.names))
+	for i, n := range l.names {
+		out[i] = PlayerTally{Player: n, Summary: l.tallies[n].Summary()}
+	}
+	return out
+}
+
+// Write passes p on to the inner writer.
+func (l *JudgeLog) Write(p []byte) (int, error) {
+	if l.inner == nil {
+		return len(p), nil
+	}
+	return l.inner.Write(p)
+}
+
+// LogGame judges r's moves after its opening into the tallies of its white
+// and black players, then passes r on.
+func (l *JudgeLog) LogGame(r *Record) error {
+	st, moves, err := r.Replay(l.spec)
+	if err != nil {
+		return err
+	}
+	var t [2]solve.Tally
+	if err := l.judge.Game(st, moves, &t); err != nil {
+		return fmt.Errorf("arena: judge: game %d: %w", r.Index+1, err)
+	}
+	l.Tally(r.White).Merge(&t[env.White])
+	l.Tally(r.Black).Merge(&t[env.Black])
+	if l.inner == nil {
+		return nil
+	}
+	return writeRecord(l.inner, r)
+}

@@ -1,0 +1,97 @@
+package arena
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"kumalak/env"
+	_ "kumalak/env/games" // registers every game
+	"kumalak/solve"
+	"kumalak/solve/solvetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(solvetest.Main(m)) }
+
+// judgedGame returns a record of a mangala game inside the test
+// tablebase: white and black play the first legal pit to the end after a
+// one-move opening.
+func judgedGame(t *testing.T, white, black string, index int) *Record {
+	t.Helper()
+	spec, _ := env.Lookup("mangala")
+	const start = "1,0,0,1,2,2/0,0,0,1,0,1 20 20 - - w"
+	st, err := spec.Start(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Record{Index: index, Game: spec.Name, White: white, Black: black, Start: start, Opening: []int{6}}
+	if err := env.Replay(st, r.Opening); err != nil {
+		t.Fatal(err)
+	}
+	var buf [env.MaxActions]env.Action
+	for st.Result() == env.Ongoing {
+		a := st.Legal(buf[:0])[0]
+		r.Moves = append(r.Moves, a.Pit())
+		st.Apply(a)
+	}
+	r.Result, r.Final = st.Result().String(), st.String()
+	return r
+}
+
+// TestJudgeLog: every move after the opening lands in its player's tally,
+// the players in order, and the games go on to the inner writer.
+func TestJudgeLog(t *testing.T) {
+	spec, _ := env.Lookup("mangala")
+	j, err := solve.NewJudge(solve.JudgeConfig{Tablebase: solvetest.Open(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jsonBuf, textBuf bytes.Buffer
+	cases := []struct {
+		name  string
+		inner io.Writer
+		check func() bool // what the inner writer got
+	}{
+		{"nil", nil, func() bool { return true }},
+		{"json", &jsonBuf, func() bool { return strings.Count(jsonBuf.String(), "\n") == 3 }},
+		{"logs", &Logs{Text: &textBuf, Spec: spec}, func() bool { return strings.Count(textBuf.String(), "[White ") == 3 }},
+	}
+	for _, c := range cases {
+		l := NewJudgeLog(c.inner, spec, j, "a", "b")
+		games := []*Record{judgedGame(t, "a", "b", 0), judgedGame(t, "b", "a", 1), judgedGame(t, "c", "a", 2)}
+		moves := map[string]int{}
+		for _, g := range games {
+			if err := l.LogGame(g); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			st, played, _ := g.Replay(spec)
+			for _, a := range played {
+				name := g.Black
+				if st.ToMove() == env.White {
+					name = g.White
+				}
+				moves[name]++
+				st.Apply(a)
+			}
+		}
+		players := l.Players()
+		if len(players) != 3 || players[0].Player != "a" || players[1].Player != "b" || players[2].Player != "c" {
+			t.Fatalf("%s: players %+v", c.name, players)
+		}
+		for _, p := range players {
+			if p.Moves != moves[p.Player] || p.Judged > p.Moves || p.Rate != l.Tally(p.Player).Rate() {
+				t.Errorf("%s: %s's tally %+v, want %d moves", c.name, p.Player, p.Summary, moves[p.Player])
+			}
+		}
+		if !c.check() {
+			t.Errorf("%s: the inner writer got %q %q", c.name, jsonBuf.String(), textBuf.String())
+		}
+	}
+	bad := judgedGame(t, "a", "b", 3)
+	bad.Moves[0] = 9
+	if err := NewJudgeLog(nil, spec, j).LogGame(bad); err == nil || !strings.Contains(err.Error(), "pit 9 out of range") {
+		t.Errorf("a bad record: %v", err)
+	}
+}
