@@ -70,13 +70,21 @@ func (g gemmBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []f
 				r0, r1 := p*gemmMR, min((p+1)*gemmMR, m)
 				for i := r0; i < r1; i++ {
 					row, src := c[i*ldc+c0:i*ldc+c1], acc[(i-r0)*gemmNR:]
-					if beta == 0 {
-						for j := range row {
-							row[j] = alpha * src[j]
+					src = src[:len(row)]
+					switch {
+					case alpha == 1 && beta == 0: // a product (gorgonia's MatMul)
+						copy(row, src)
+					case alpha == 1 && beta == 1: // a product added to (a gradient)
+						for j, x := range src {
+							row[j] += x
 						}
-					} else {
-						for j := range row {
-							row[j] = beta*row[j] + alpha*src[j]
+					case beta == 0:
+						for j, x := range src {
+							row[j] = alpha * x
+						}
+					default:
+						for j, x := range src {
+							row[j] = beta*row[j] + alpha*x
 						}
 					}
 				}

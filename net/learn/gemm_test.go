@@ -51,7 +51,7 @@ func TestGemmMatchesReference(t *testing.T) {
 		for _, tr := range []struct{ a, b blas.Transpose }{
 			{blas.NoTrans, blas.NoTrans}, {blas.Trans, blas.NoTrans}, {blas.NoTrans, blas.Trans}, {blas.Trans, blas.Trans},
 		} {
-			for _, ab := range []struct{ alpha, beta float32 }{{1, 0}, {1, 1}, {-0.5, 2}} {
+			for _, ab := range []struct{ alpha, beta float32 }{{1, 0}, {1, 1}, {-0.5, 0}, {-0.5, 2}} {
 				name := fmt.Sprintf("%dx%dx%d/%c%c/a%g_b%g", sh.m, sh.n, sh.k, tr.a, tr.b, ab.alpha, ab.beta)
 				t.Run(name, func(t *testing.T) {
 					m, n, k := sh.m, sh.n, sh.k
