@@ -135,6 +135,13 @@ func grow(buf *[]float32, n int) []float32 {
 func packA(dst, a []float32, lda int, aT bool, m, k int) {
 	for p := 0; p*gemmMR < m; p++ {
 		d := dst[p*gemmMR*k : (p+1)*gemmMR*k]
+		if r0, w := p*gemmMR, min(gemmMR, m-p*gemmMR); aT && w == gemmMR {
+			for l := range k { // op(A)[r0+i, l] = a[l*lda + r0+i]: four in a row
+				src, dd := a[l*lda+r0:l*lda+r0+gemmMR], d[l*gemmMR:(l+1)*gemmMR]
+				dd[0], dd[1], dd[2], dd[3] = src[0], src[1], src[2], src[3]
+			}
+			continue
+		}
 		for i := range gemmMR {
 			r := p*gemmMR + i
 			if r >= m {
