@@ -116,7 +116,9 @@ func TestThreads(t *testing.T) {
 	}
 	var calls atomic.Int64
 	bad := failAfter{n: 40, calls: &calls}
-	s := newTest(kala6, Uniform{}, DefaultConfig(), 1)
+	// Every worker's evaluator fails after 40 calls in all: whichever
+	// worker the scheduler favours, the Run sees the failure.
+	s := newTest(kala6, bad, DefaultConfig(), 1)
 	if err := s.SetThreads(2, func() Evaluator { return bad }); err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,11 @@ type Search struct {
 	full   bool      // the arena could not hold a new leaf's children during the last Run
 	added  int       // simulations completed by the last Run
 
+	// The search that Begin started, stepped by Gather and Finish.
+	lim      Limits
+	deadline time.Time
+	begun    bool // Begin called and the search not over yet
+
 	eta []float64  // noise buffer, len NumActions
 	g   gumbelRoot // the Gumbel search's state for the current root
 	cq  []float32  // completed Q buffer, len NumActions
@@ -58,13 +63,22 @@ type worker struct {
 	play    env.State  // rollout board
 	legal   []env.Action
 
-	npend                     int
-	leaf                      []int32
-	off                       []int32
-	path                      []int32
+	npend int
+	leaf  []int32
+	off   []int32
+	path  []int32
+	// The rows of the leaves queued: the worker's own buffers (own), or
+	// inside Gather and Finish the caller's.
 	obs, mask, priors, values []float32
+	own                       rows
 	boards                    []env.State // threaded rollouts: leaf positions, played out outside the lock
 }
+
+// rows are the buffers of a batch of leaves.
+type rows struct{ obs, mask, priors, values []float32 }
+
+// use makes r the worker's rows.
+func (w *worker) use(r rows) { w.obs, w.mask, w.priors, w.values = r.obs, r.mask, r.priors, r.values }
 
 // newWorker returns a worker for spec with batch slots; boards are made
 // for threaded rollouts.
@@ -81,6 +95,7 @@ func newWorker(spec *env.Spec, ev Evaluator, rng *rand.Rand, batch int, boards b
 		priors: make([]float32, batch*na),
 		values: make([]float32, batch),
 	}
+	w.own = rows{w.obs, w.mask, w.priors, w.values}
 	if boards {
 		w.boards = make([]env.State, batch)
 		for i := range w.boards {
@@ -173,6 +188,7 @@ func (s *Search) SetMaxNodes(n int) error {
 
 // Reset makes st the root and clears the tree. It keeps no reference to st.
 func (s *Search) Reset(st env.State) {
+	s.drop()
 	s.root.CopyFrom(st)
 	s.used = 0
 	r, _ := s.alloc(1)
@@ -192,6 +208,7 @@ func (s *Search) Reset(st env.State) {
 // by env.Hasher hashes when the game has them, else by position strings
 // (which allocate).
 func (s *Search) Advance(a env.Action, next env.State) {
+	s.drop()
 	c := s.childOf(0, a)
 	if c < 0 || s.nd(c).flags&reached == 0 || s.nd(c).kids == 0 || !s.leadsTo(a, next) {
 		s.Reset(next)
@@ -201,6 +218,15 @@ func (s *Search) Advance(a env.Action, next env.State) {
 	s.root.CopyFrom(next)
 	s.noised, s.full = false, false
 	s.g.clear()
+}
+
+// drop ends a search begun and not finished: leaves gathered and never
+// finished are withdrawn.
+func (s *Search) drop() {
+	if s.w != nil && s.w.npend > 0 {
+		s.abort(s.w)
+	}
+	s.begun = false
 }
 
 // leadsTo reports whether playing a at the root gives next (env.Same).
@@ -223,8 +249,41 @@ func (s *Search) leadsTo(a env.Action, next env.State) bool {
 // Evaluator error is returned wrapped. Either way the tree stays
 // consistent and usable.
 func (s *Search) Run(ctx context.Context, lim Limits) error {
+	if err := s.start(lim); err != nil {
+		return err
+	}
+	if len(s.ws) > 1 {
+		s.begun = false
+		return s.runThreads(ctx, lim, s.deadline)
+	}
+	s.w.use(s.w.own)
+	for {
+		if err := ctx.Err(); err != nil {
+			s.begun = false
+			return fmt.Errorf("mcts: run: %w", err)
+		}
+		if s.gatherSome(ctx) == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("mcts: run: %w", err)
+			}
+			return nil
+		}
+		if err := s.evaluate(s.w); err != nil {
+			s.abort(s.w)
+			s.begun = false
+			return err
+		}
+		s.finishSome()
+	}
+}
+
+// start checks lim and sets up a search of it (Run's and Begin's).
+func (s *Search) start(lim Limits) error {
 	if err := lim.validate(); err != nil {
 		return err
+	}
+	if s.w.npend > 0 {
+		return errors.New("mcts: a search begun is waiting for Finish")
 	}
 	if s.cfg.Kind == Gumbel {
 		if lim.Sims == 0 && lim.Visits == 0 {
@@ -232,37 +291,104 @@ func (s *Search) Run(ctx context.Context, lim Limits) error {
 		}
 		s.planGumbel(s.budget(lim, 0))
 	}
-	var deadline time.Time
+	s.lim, s.deadline = lim, time.Time{}
 	if lim.Time > 0 {
-		deadline = time.Now().Add(lim.Time)
+		s.deadline = time.Now().Add(lim.Time)
 	}
-	s.quiet, s.added = lim.NoNoise, 0
+	s.quiet, s.added, s.begun = lim.NoNoise, 0, true
+	return nil
+}
+
+// Begin starts a search of lim that the caller steps with Gather and
+// Finish instead of Run, so that one goroutine can search many trees and
+// evaluate the leaves of all of them in one batch; the search's own
+// Evaluator is not called. Run(ctx, lim) is Begin(lim) followed by
+// Gather, Evaluate and Finish until Gather returns 0, and gives the same
+// tree. Begin refuses a search with SetThreads(n > 1).
+func (s *Search) Begin(lim Limits) error {
 	if len(s.ws) > 1 {
-		return s.runThreads(ctx, lim, deadline)
+		return errors.New("mcts: Begin: a threaded search runs only by Run")
 	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("mcts: run: %w", err)
-		}
-		if s.over(lim, deadline) {
-			return nil
+	return s.start(lim)
+}
+
+// Gather descends the tree of the search Begin started until it has
+// queued leaves for the evaluator (up to Config.Batch, fewer when the
+// budget ends first), backing up exact leaves (terminal, proven) as it
+// goes; it writes the queued leaves' observations and legal masks, as an
+// Evaluator receives them, into the first rows of obs and mask, and
+// returns how many. Those rows go to Finish, with their evaluation, before
+// the next Gather. It returns 0 when the search is over: the limits are
+// reached, the root is proven, or no search was begun. obs and mask must
+// hold Config.Batch rows (Batch × ObsLen, Batch × NumActions); Gather
+// keeps them until Finish.
+func (s *Search) Gather(obs, mask []float32) int {
+	if s.w.npend > 0 {
+		panic("mcts: Gather before the Finish of the rows gathered")
+	}
+	k, na := s.cfg.Batch, s.spec.NumActions
+	if len(obs) < k*s.spec.ObsLen || len(mask) < k*na {
+		panic(fmt.Sprintf("mcts: Gather: obs %d and mask %d for %d rows", len(obs), len(mask), k))
+	}
+	s.w.use(rows{obs: obs, mask: mask})
+	return s.gatherSome(context.Background())
+}
+
+// Finish takes the evaluation of the n rows the last Gather queued:
+// priors (n × NumActions) and values (n), as an Evaluator writes them. It
+// expands and backs up those leaves. A NaN or infinite value is an error:
+// the leaves are then withdrawn and the search is over (the tree stays
+// consistent, as after Run's evaluator errors).
+func (s *Search) Finish(priors, values []float32) error {
+	w, na := s.w, s.spec.NumActions
+	n := w.npend
+	if len(priors) < n*na || len(values) < n {
+		panic(fmt.Sprintf("mcts: Finish: priors %d and values %d for %d rows", len(priors), len(values), n))
+	}
+	w.priors, w.values = priors, values
+	if err := checkValues(values[:n]); err != nil {
+		s.abort(w)
+		s.begun = false
+		return err
+	}
+	s.finishSome()
+	return nil
+}
+
+// gatherSome queues the next leaves of the search begun on s.w (its rows
+// set) and returns how many, 0 when the search is over or ctx is done.
+func (s *Search) gatherSome(ctx context.Context) int {
+	w := s.w
+	for s.begun {
+		if s.over(s.lim, s.deadline) {
+			break
 		}
 		k := s.cfg.Batch
-		if lim.Sims > 0 || lim.Visits > 0 {
-			k = min(k, s.budget(lim, s.added))
+		if s.lim.Sims > 0 || s.lim.Visits > 0 {
+			k = min(k, s.budget(s.lim, s.added))
 		}
 		if k <= 0 {
-			return nil
+			break
 		}
-		n, err := s.step(s.w, k)
-		if err != nil {
-			return err
+		exact := s.gather(w, k)
+		s.added += exact
+		if w.npend > 0 {
+			return w.npend
 		}
-		if n == 0 {
-			return nil
+		if exact == 0 || ctx.Err() != nil {
+			break
 		}
-		s.added += n
 	}
+	s.begun = false
+	return 0
+}
+
+// finishSome expands and backs up s.w's queued leaves, evaluated.
+func (s *Search) finishSome() {
+	w := s.w
+	s.finish(w)
+	s.added += w.npend
+	w.npend = 0
 }
 
 // runThreads is Run on the workers of SetThreads: each gathers a batch
@@ -380,23 +506,6 @@ const (
 	leafPending                   // queued for the evaluator
 	leafCollision                 // reached a leaf already queued
 )
-
-// step runs up to k simulations on w with one Evaluate call and returns
-// how many completed.
-func (s *Search) step(w *worker, k int) (int, error) {
-	done := s.gather(w, k)
-	if w.npend == 0 {
-		return done, nil
-	}
-	if err := s.evaluate(w); err != nil {
-		s.abort(w)
-		return done, err
-	}
-	s.finish(w)
-	n := w.npend
-	w.npend = 0
-	return done + n, nil
-}
 
 // gather descends up to k times, queueing leaves on w (w.npend of them)
 // and backing up exact ones at once; it returns how many were exact.
@@ -537,31 +646,35 @@ func (s *Search) next(idx int32) int32 {
 // urgency; with Solver, proven losses are never picked.
 func (s *Search) pick(idx int32) int32 {
 	p := s.nd(idx)
-	sg := sign(p.mover)
-	sqrtN := float32(math.Sqrt(float64(p.n + p.vl)))
+	mover := p.mover
+	sg := sign(mover)
+	cs := s.cfg.CPuct * float32(math.Sqrt(float64(p.n+p.vl)))
 	fpu := -s.cfg.FPUReduction
 	if p.n > 0 {
 		fpu += sg * p.w / float32(p.n)
 	}
+	vloss, solver := s.cfg.VirtualLoss, s.cfg.Solver
 	lo, hi := p.children()
 	kids := s.chunks[lo>>chunkBits][lo&chunkMask : (hi-1)&chunkMask+1]
 	best, bestScore := 0, float32(math.Inf(-1))
 	for c := range kids {
 		ch := &kids[c]
 		visits := ch.n + ch.vl
-		var q float32
+		var score float32
 		switch {
 		case ch.proven != env.Ongoing:
-			q = ch.proven.Value(p.mover)
-			if s.cfg.Solver && q < 0 {
+			q := ch.proven.Value(mover)
+			if solver && q < 0 {
 				continue
 			}
+			score = q + cs*ch.prior/float32(1+visits)
 		case visits == 0:
-			q = fpu
+			score = fpu + cs*ch.prior
 		default:
-			q = (sg*ch.w - s.cfg.VirtualLoss*float32(ch.vl)) / float32(visits)
+			fv := float32(visits)
+			score = (sg*ch.w-vloss*float32(ch.vl))/fv + cs*ch.prior/(1+fv)
 		}
-		if score := q + s.cfg.CPuct*ch.prior*sqrtN/float32(1+visits); score > bestScore {
+		if score > bestScore {
 			best, bestScore = c, score
 		}
 	}
@@ -598,9 +711,14 @@ func (s *Search) evaluate(w *worker) error {
 	if err != nil {
 		return fmt.Errorf("mcts: evaluate: %w", err)
 	}
-	for i, v := range w.values[:n] {
+	return checkValues(w.values[:n])
+}
+
+// checkValues refuses a NaN or infinite value.
+func checkValues(values []float32) error {
+	for i, v := range values {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("mcts: evaluate: value %v for position %d of %d", v, i, n)
+			return fmt.Errorf("mcts: evaluate: value %v for position %d of %d", v, i, len(values))
 		}
 	}
 	return nil
@@ -630,9 +748,10 @@ func (s *Search) finish(w *worker) {
 // renormalised over them (uniform when they sum to nothing).
 func (s *Search) setPriors(idx int32, row []float32) {
 	lo, hi := s.nd(idx).children()
+	kids := s.chunks[lo>>chunkBits][lo&chunkMask : (hi-1)&chunkMask+1]
 	var sum float32
-	for c := lo; c < hi; c++ {
-		ch := s.nd(c)
+	for c := range kids {
+		ch := &kids[c]
 		p := row[ch.action]
 		if !(p > 0) || math.IsInf(float64(p), 1) {
 			p = 0
@@ -640,12 +759,14 @@ func (s *Search) setPriors(idx int32, row []float32) {
 		ch.prior = p
 		sum += p
 	}
-	for c := lo; c < hi; c++ {
-		if sum > 0 && !math.IsInf(float64(sum), 1) {
-			s.nd(c).prior /= sum
-		} else {
-			s.nd(c).prior = 1 / float32(hi-lo)
+	if sum > 0 && !math.IsInf(float64(sum), 1) {
+		for c := range kids {
+			kids[c].prior /= sum
 		}
+		return
+	}
+	for c := range kids {
+		kids[c].prior = 1 / float32(len(kids))
 	}
 }
 

@@ -374,6 +374,18 @@ func (w *batchWorker) waitForRows() {
 // rows all hit is answered after the lock is released.
 func (w *batchWorker) process() {
 	b := w.b
+	if len(w.work) == 1 && !b.cache.on() && w.work[0].n <= b.cfg.MaxBatch {
+		// One request that fits: the network reads its rows and writes
+		// its answers in place, with no gathering copy (a caller that
+		// batches for itself, as self-play's steppers do).
+		r := w.work[0]
+		w.work[0] = nil
+		w.infer.Run(r.obs, r.mask, r.priors, r.values)
+		b.batches.Add(1)
+		b.netRows.Add(int64(r.n))
+		w.answeredN(r, r.n)
+		return
+	}
 	b.cache.lock()
 	filled := 0
 	for i, r := range w.work {

@@ -289,3 +289,27 @@ func TestBatcherConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestBatcherWholeRequest: a lone request of up to MaxBatch rows, which
+// the network reads and answers in place, gets the same answers as rows
+// run one by one, and so does one larger than MaxBatch, which is split.
+func TestBatcherWholeRequest(t *testing.T) {
+	c := DefaultConfig(21, 9)
+	p := infTestParams(c, 9)
+	obs, mask := nettest.Inputs(c.InputLen, c.Actions, 40, rand.New(rand.NewPCG(4, 4)))
+	wantP, wantV := btWant(p, obs, mask)
+	b := NewBatcher(p, BatcherConfig{MaxBatch: 16, MinBatch: 1})
+	defer b.Close()
+	for _, n := range []int{1, 7, 16, 40} {
+		priors, values := make([]float32, n*c.Actions), make([]float32, n)
+		if err := b.Evaluate(obs[:n*c.InputLen], mask[:n*c.Actions], priors, values); err != nil {
+			t.Fatal(err)
+		}
+		if err := btSame(priors, values, wantP[:n*c.Actions], wantV[:n]); err != nil {
+			t.Fatalf("%d rows: %v", n, err)
+		}
+	}
+	if st := b.Stats(); st.NetRows != 64 || st.Batches != 6 {
+		t.Errorf("stats %+v, want 64 rows in 6 runs", st)
+	}
+}

@@ -9,9 +9,17 @@ import (
 // Config sets how self-play games are played. The zero ResignThreshold turns
 // resignation off.
 type Config struct {
-	// Games is the number of games played at the same time, one goroutine
-	// each; together they keep the evaluator's batches full.
+	// Games is the number of games played at the same time; together they
+	// fill the evaluator's batches.
 	Games int `yaml:"games"`
+	// Steppers is the number of goroutines that play the games, each
+	// stepping the searches of its share of them and evaluating all their
+	// leaves in one Evaluate call (at most Games); 0, the default, is one
+	// per core (GOMAXPROCS). -1 plays each game on a goroutine of its own,
+	// which hands the evaluator one game's leaves at a time (the older
+	// way, slower: BENCHMARKS.md). A game is the same either way (with a
+	// deterministic evaluator).
+	Steppers int `yaml:"steppers"`
 	// Search configures every search. Its Dirichlet root noise (NoiseAlpha,
 	// NoiseWeight) is used on full searches only. Batch 1 suits self-play:
 	// the parallelism comes from the games, not from within a search.
@@ -81,6 +89,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Games < 1 || c.Games > MaxGames:
 		return fmt.Errorf("selfplay: games %d out of range 1..%d", c.Games, MaxGames)
+	case c.Steppers < -1 || c.Steppers > MaxGames:
+		return fmt.Errorf("selfplay: steppers %d out of range -1..%d", c.Steppers, MaxGames)
 	case c.FullSims < 1 || c.FullSims > 1<<20:
 		return fmt.Errorf("selfplay: full_sims %d out of range 1..%d", c.FullSims, 1<<20)
 	case c.CheapSims < 1 || c.CheapSims > c.FullSims:

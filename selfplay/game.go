@@ -50,7 +50,10 @@ type worker struct {
 	st    env.State    // the game's current position
 	legal []env.Action // scratch for legal moves
 	low   [2]int       // consecutive own moves below the resign threshold
-	count func(plies, positions int64)
+	full  bool         // the current move's search is full
+	// the root's visits before the current move's search
+	before int
+	count  func(plies, positions int64)
 
 	// the game in progress
 	g      GameResult   // Samples' Obs and Policy are nil until finish
@@ -97,29 +100,29 @@ func newWorker(spec *env.Spec, ev mcts.Evaluator, cfg Config, count func(plies, 
 
 // play plays game number index of a run seeded with seed. The game's
 // randomness depends on (seed, index) only, so with a deterministic
-// evaluator a game is the same whichever worker plays it. A search error,
-// cancellation included, abandons the game.
+// evaluator a game is the same whichever worker plays it, and whether its
+// searches run by Search.Run here or are stepped with other games' (a
+// stepper's). A search error, cancellation included, abandons the game.
 func (w *worker) play(ctx context.Context, seed uint64, index int) (GameResult, error) {
 	w.begin(seed, index)
-	g := &w.g
 	for {
-		if r := w.st.Result(); r != env.Ongoing {
-			g.Result = r
-			break
-		}
-		if len(g.Moves) >= w.cfg.MaxPlies {
-			g.Result, g.Capped = adjudicate(w.st), true
-			break
-		}
 		if err := ctx.Err(); err != nil {
+			if w.over() { // the old order: a finished game is kept
+				break
+			}
 			return GameResult{}, err
 		}
-		resigned, err := w.move(ctx)
-		if err != nil {
-			return GameResult{}, fmt.Errorf("selfplay: game %d, ply %d: %w", index, len(g.Moves), err)
+		lim, over := w.turn()
+		if over {
+			break
 		}
-		if resigned {
-			g.Result = env.WinFor(g.Resigner.Other())
+		if err := w.tree.Run(ctx, lim); err != nil {
+			return GameResult{}, w.wrap(err)
+		}
+		if err := ctx.Err(); err != nil { // a search cut short is no sample
+			return GameResult{}, w.wrap(err)
+		}
+		if w.played() {
 			break
 		}
 	}
@@ -143,46 +146,74 @@ func (w *worker) begin(seed uint64, index int) {
 	w.tree.Reset(w.st)
 }
 
-// move searches the current position, records a sample after a full search,
-// and plays the chosen move; the only legal move is played at once, with no
-// search and no sample. It reports true instead of moving when the mover
-// resigns.
-func (w *worker) move(ctx context.Context) (bool, error) {
+// wrap names the game and ply of a search error.
+func (w *worker) wrap(err error) error {
+	return fmt.Errorf("selfplay: game %d, ply %d: %w", w.g.Index, len(w.g.Moves), err)
+}
+
+// over reports whether the game has ended on the board or at MaxPlies,
+// and records its result.
+func (w *worker) over() bool {
 	g := &w.g
-	legal := w.st.Legal(w.legal[:0])
-	if len(legal) == 1 {
+	if r := w.st.Result(); r != env.Ongoing {
+		g.Result = r
+		return true
+	}
+	if len(g.Moves) >= w.cfg.MaxPlies {
+		g.Result, g.Capped = adjudicate(w.st), true
+		return true
+	}
+	return false
+}
+
+// turn brings the game to its next search: it plays forced moves (the
+// only legal move, at once, with no search and no sample) and draws
+// whether the search is full. It returns the search's limits, or over when
+// the game has ended instead.
+func (w *worker) turn() (lim mcts.Limits, over bool) {
+	g := &w.g
+	for {
+		if w.over() {
+			return mcts.Limits{}, true
+		}
+		w.legal = w.st.Legal(w.legal[:0])
+		if len(w.legal) > 1 {
+			break
+		}
 		g.Forced++
 		w.count(1, 0)
-		w.advance(legal[0], false)
-		return false, nil
+		w.advance(w.legal[0], false)
 	}
-	full := w.cfg.FullFraction >= 1 || w.rng.Float64() < w.cfg.FullFraction
+	w.full = w.cfg.FullFraction >= 1 || w.rng.Float64() < w.cfg.FullFraction
+	w.before = w.tree.Root().Visits
+	return w.limits(w.full), false
+}
+
+// played ends the move whose search is over: it records a sample after a
+// full search and plays the chosen move, or resigns, and reports whether
+// the game is over by resignation.
+func (w *worker) played() bool {
+	g := &w.g
 	s := w.tree
-	before := s.Root().Visits
-	if err := s.Run(ctx, w.limits(full)); err != nil {
-		return false, err
-	}
-	if err := ctx.Err(); err != nil { // a search cut short is no sample
-		return false, err
-	}
 	// Fewer than sims when the solver proved the root or the arena is full.
-	done := int64(s.Root().Visits - before)
+	done := int64(s.Root().Visits - w.before)
 	g.Positions += done
 	w.count(1, done)
 	mover := w.st.ToMove()
 	value := s.RootValue()
-	if full {
-		w.sample(s, value, len(g.Moves), legal)
+	if w.full {
+		w.sample(s, value, len(g.Moves), w.legal)
 	}
 	if w.resigns(mover, value) {
-		return true, nil
+		g.Result = env.WinFor(g.Resigner.Other())
+		return true
 	}
 	temp := float32(0)
 	if len(g.Moves) < w.cfg.TempPlies {
 		temp = w.cfg.Temp
 	}
-	w.advance(s.Choose(temp), full)
-	return false, nil
+	w.advance(s.Choose(temp), w.full)
+	return false
 }
 
 // advance plays a, records it and moves the tree's root along.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,8 +14,9 @@ import (
 	"kumalak/mcts"
 )
 
-// Pool plays self-play games with Config.Games goroutines sharing one
-// evaluator. Its workers, and their search trees' memory, are kept from one
+// Pool plays self-play games, Config.Games at a time, on Config.Steppers
+// goroutines that step many games each, or one goroutine per game, all
+// sharing one evaluator. Its workers, and their search trees' memory, are kept from one
 // Run to the next. Run calls must not overlap; Progress may be called at any
 // time from any goroutine.
 type Pool struct {
@@ -23,7 +25,11 @@ type Pool struct {
 	cfg     Config
 	oracle  mcts.Oracle // exact leaves and targets; nil: none
 	workers []*worker
-	running atomic.Bool
+	// with Config.Steppers: the steppers of the last Run, and the
+	// (games, steppers) they were made for
+	steppers []*stepper
+	split    [2]int
+	running  atomic.Bool
 
 	// progress of the current (or last) Run
 	start, end                       atomic.Int64 // unix nanoseconds; end 0 while running
@@ -106,13 +112,23 @@ func (p *Pool) Run(ctx context.Context, games int, seed uint64, out func(GameRes
 		errOnce sync.Once
 		runErr  error
 	)
-	for _, w := range p.workers[:n] {
-		wg.Go(func() {
-			err := w.loop(inner, seed, games, &next, results)
-			if err != nil && inner.Err() == nil {
-				errOnce.Do(func() { runErr = err; cancel() })
-			}
-		})
+	fail := func(err error) {
+		if err != nil && inner.Err() == nil {
+			errOnce.Do(func() { runErr = err; cancel() })
+		}
+	}
+	k := p.cfg.Steppers
+	if k == 0 {
+		k = runtime.GOMAXPROCS(0)
+	}
+	if k = min(k, n); k > 0 {
+		for _, st := range p.stepperFor(n, k) {
+			wg.Go(func() { fail(st.loop(inner, seed, games, &next, results)) })
+		}
+	} else {
+		for _, w := range p.workers[:n] {
+			wg.Go(func() { fail(w.loop(inner, seed, games, &next, results)) })
+		}
 	}
 	go func() { wg.Wait(); close(results) }()
 
@@ -133,6 +149,19 @@ func (p *Pool) Run(ctx context.Context, games int, seed uint64, out func(GameRes
 		return st, runErr
 	}
 	return st, ctx.Err()
+}
+
+// stepperFor returns k steppers sharing the first n workers, made anew
+// only when the split changes.
+func (p *Pool) stepperFor(n, k int) []*stepper {
+	if p.split != [2]int{n, k} {
+		p.steppers = p.steppers[:0]
+		for j := range k {
+			p.steppers = append(p.steppers, newStepper(p.workers[j*n/k:(j+1)*n/k], p.ev))
+		}
+		p.split = [2]int{n, k}
+	}
+	return p.steppers
 }
 
 // inOrder hands the games from results to deliver in index order, holding

@@ -67,6 +67,7 @@ func TestConfigValidate(t *testing.T) {
 	}
 	bad := map[string]func(*Config){
 		"games":               func(c *Config) { c.Games = 0 },
+		"steppers":            func(c *Config) { c.Steppers = -2 },
 		"full_sims":           func(c *Config) { c.FullSims = 0 },
 		"cheap_sims":          func(c *Config) { c.CheapSims = c.FullSims + 1 },
 		"full_fraction":       func(c *Config) { c.FullFraction = 0 },

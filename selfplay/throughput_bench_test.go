@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"runtime/metrics"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -23,7 +24,9 @@ import (
 // network (128 wide, 2 blocks, random weights) and search (PUCT, 200/40
 // simulations, a quarter of moves full) behind net.Batcher, for several
 // sizings of the games (how many at once, leaves per network call within
-// one game: mcts.Config.Batch) and of the batcher side by side, and measures a
+// one game: mcts.Config.Batch, the goroutines that step them:
+// selfplay.Config.Steppers, -1 for one goroutine a game) and of the
+// batcher side by side, and measures a
 // steady-state window of each (no start-up, no tail of a run). Two cases
 // repeat configs/togyz.yaml's with the MCTS-solver (off=solver) or
 // resignation (off=resign) turned off, to show what each costs. Per case:
@@ -51,31 +54,43 @@ import (
 // searches deeper trees, which costs the tree side more per row.
 func BenchmarkThroughput(b *testing.B) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
+	seen := map[string]bool{}
 	for _, c := range []struct {
 		width, games, leaves, maxBatch, minBatch, workers int
 		off                                               string // "", "solver" or "resign": what the case turns off
+		steppers                                          int    // selfplay.Config.Steppers: -1 = one goroutine a game
 	}{
-		{128, 48, 1, 128, 1, workers, ""},
-		{128, 96, 1, 128, 1, workers, ""}, // configs/togyz.yaml
-		{128, 96, 1, 128, 1, workers, "solver"},
-		{128, 96, 1, 128, 1, workers, "resign"},
-		{128, 96, 1, 128, 24, workers, ""},
-		{128, 96, 1, 128, 1, 1, ""},
-		{128, 192, 1, 256, 1, workers, ""},
-		{128, 24, 4, 128, 1, workers, ""},
-		{192, 96, 1, 128, 1, workers, ""},
-		{256, 96, 1, 128, 1, workers, ""},
-		{384, 96, 1, 128, 1, workers, ""},
+		{128, 48, 1, 128, 1, workers, "", 0},
+		{128, 96, 1, 128, 1, workers, "", 0}, // configs/togyz.yaml
+		{128, 96, 1, 128, 1, workers, "solver", 0},
+		{128, 96, 1, 128, 1, workers, "resign", 0},
+		{128, 96, 1, 128, 1, workers, "", -1}, // one goroutine a game
+		{128, 96, 1, 128, 24, workers, "", -1},
+		{128, 96, 1, 128, 1, 1, "", -1},
+		{128, 96, 1, 128, 1, 1, "", 1},
+		{128, 96, 1, 128, 1, 1, "solver", 1},
+		{128, 96, 1, 128, 1, 1, "resign", 1},
+		{128, 192, 1, 256, 1, workers, "", 0},
+		{128, 24, 4, 128, 1, workers, "", 0},
+		{192, 96, 1, 128, 1, workers, "", 0},
+		{256, 96, 1, 128, 1, workers, "", 0},
+		{384, 96, 1, 128, 1, workers, "", 0},
 	} {
 		name := fmt.Sprintf("width=%d/games=%d/leaves=%d/max=%d/min=%d/workers=%d", c.width, c.games, c.leaves, c.maxBatch, c.minBatch, c.workers)
-		if c.off != "" {
-			name += "/off=" + c.off
+		off := c.off
+		if off == "" {
+			off = "none"
 		}
+		name += fmt.Sprintf("/steppers=%d/off=%s", c.steppers, off)
+		if seen[name] { // with one core, a workers case repeats a one-worker one
+			continue
+		}
+		seen[name] = true
 		b.Run(name, func(b *testing.B) {
 			bc := net.DefaultBatcherConfig()
 			bc.MaxBatch, bc.MinBatch, bc.Workers = c.maxBatch, c.minBatch, c.workers
 			cfg := selfplay.DefaultConfig()
-			cfg.Games = c.games
+			cfg.Games, cfg.Steppers = c.games, c.steppers
 			cfg.Search.Kind, cfg.Search.Batch = mcts.PUCT, c.leaves
 			cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
 			switch c.off {
@@ -181,4 +196,43 @@ func schedIdle() float64 {
 	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}}
 	metrics.Read(s)
 	return s[0].Value.Float64()
+}
+
+// BenchmarkSearchSide measures self-play without a network: togyz games
+// with the default search and budgets (200/40 simulations, a quarter
+// full, the solver and resignation on) evaluated by mcts.Uniform, 96 at a
+// time, so that what it times is the tree walk, expansion, backup, rules,
+// observation and sample recording a network row costs beside the
+// network. Per case: leaf rows per second of the process's CPU time, and
+// per op (one op is 96 games).
+//
+//	go test ./selfplay/ -run '^$' -bench SearchSide -benchmem -benchtime 2x -cpu 1
+func BenchmarkSearchSide(b *testing.B) {
+	for _, steppers := range []int{-1, 1} {
+		b.Run(fmt.Sprintf("steppers=%d", steppers), func(b *testing.B) {
+			cfg := selfplay.DefaultConfig()
+			cfg.Games, cfg.Steppers = 96, steppers
+			ev := &countRows{}
+			pool, err := selfplay.NewPool(togyz.Spec, ev, cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			c0 := cpuTime(b)
+			for b.Loop() {
+				if _, err := pool.Run(context.Background(), 96, 1, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(ev.rows.Load())/(cpuTime(b)-c0).Seconds(), "rows/cpu-s")
+		})
+	}
+}
+
+// countRows is mcts.Uniform counting its rows.
+type countRows struct{ rows atomic.Int64 }
+
+func (e *countRows) Evaluate(obs, mask, priors, values []float32) error {
+	e.rows.Add(int64(len(values)))
+	return mcts.Uniform{}.Evaluate(obs, mask, priors, values)
 }

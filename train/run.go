@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"go.yaml.in/yaml/v3"
 
 	"kumalak/cluster"
 	"kumalak/data"
@@ -131,11 +130,7 @@ func (r *Run) create() error {
 	if err := r.dir.mkdirs(); err != nil {
 		return err
 	}
-	b, err := yaml.Marshal(r.cfg)
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	if err := writeFile(r.dir.Config(), b); err != nil {
+	if err := saveConfig(r.dir, r.cfg); err != nil {
 		return err
 	}
 	w, err := data.NewWindow(r.cfg.Window, r.layout())

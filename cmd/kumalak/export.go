@@ -34,9 +34,9 @@ func newExportCmd() *cobra.Command {
 				return badInput("export", "--run is required")
 			}
 			dir := train.Dir(run)
-			cfg, err := decodeTrainConfig(dir.Config())
+			cfg, err := train.LoadConfig(dir.Config())
 			if err != nil {
-				return err
+				return usageError{err}
 			}
 			if out == "" {
 				out = dir.Export()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 
 	"kumalak/agent"
 	"kumalak/train"
@@ -164,9 +162,9 @@ func (f *trainFlags) useRunConfig() bool {
 // loadTrainConfig reads f.config strictly over the defaults (unknown keys and
 // wrong types are errors naming the field) and applies the flags.
 func loadTrainConfig(f trainFlags) (train.Config, error) {
-	cfg, err := decodeTrainConfig(f.config)
+	cfg, err := train.LoadConfig(f.config)
 	if err != nil {
-		return cfg, err
+		return cfg, usageError{err}
 	}
 	if f.seedSet {
 		cfg.Seed = f.seed
@@ -188,22 +186,6 @@ func loadTrainConfig(f trainFlags) (train.Config, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, badInput("train", "%s: %v", f.config, err)
-	}
-	return cfg, nil
-}
-
-// decodeTrainConfig decodes a YAML file over train.DefaultConfig, refusing
-// unknown keys.
-func decodeTrainConfig(path string) (train.Config, error) {
-	cfg := train.DefaultConfig()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return cfg, badInput("train", "config: %v", err)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil {
-		return cfg, badInput("train", "config %s: %v", path, err)
 	}
 	return cfg, nil
 }
