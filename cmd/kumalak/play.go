@@ -17,8 +17,6 @@ import (
 	"kumalak/net"
 )
 
-func init() { commands = append(commands, newPlayCmd) }
-
 // botFlags choose the bot of play, engine and serve: a model file or an
 // agent spec, with optional search limits.
 type botFlags struct {

@@ -17,8 +17,6 @@ import (
 	"kumalak/train"
 )
 
-func init() { commands = append(commands, newWorkerCmd) }
-
 // workerFlags are the settings of one worker process.
 type workerFlags struct {
 	conn  natsFlags
