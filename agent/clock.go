@@ -19,12 +19,18 @@ type TimeControl struct {
 	Inc   time.Duration // added after each move
 }
 
+// ValueError is the error of ParseTimeControl: Reason says what is wrong
+// without the package's name.
+type ValueError struct{ Reason string }
+
+func (e *ValueError) Error() string { return "agent: " + e.Reason }
+
 // ParseTimeControl reads "[moves/]base[+inc]", seconds with decimals
 // allowed: "60+1", "10+0.1", "40/60", "300".
 func ParseTimeControl(s string) (TimeControl, error) {
 	var tc TimeControl
 	bad := func(why string) (TimeControl, error) {
-		return TimeControl{}, fmt.Errorf("agent: time control %q: %s (want [moves/]base[+inc] in seconds, e.g. 60+1, 10+0.1, 40/60)", s, why)
+		return TimeControl{}, &ValueError{Reason: fmt.Sprintf("time control %q: %s (want [moves/]base[+inc] in seconds, e.g. 60+1, 10+0.1, 40/60)", s, why)}
 	}
 	rest := strings.TrimSpace(s)
 	if m, r, ok := strings.Cut(rest, "/"); ok {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -12,7 +13,7 @@ import (
 
 // modelKeys are the keys of the model kind.
 var modelKeys = []key{
-	{"path", "the game's shipped model", "the .kmodel file, e.g. runs/togyz/best.kmodel"},
+	{"path", "the game's shipped model; a game with none shipped (kalah) plays the mcts agent's random rollouts instead", "the .kmodel file, e.g. runs/togyz/best.kmodel"},
 	{"sims", "the model card's, else 400", "simulations added per move (0 with time= for time only)"},
 	{"time", "none", "time per move, e.g. 500ms; with sims, the first reached ends the search"},
 	{"cpuct", "the model card's, else 1.25", "PUCT exploration constant (0..100]"},
@@ -41,6 +42,12 @@ func (e inferEval) Evaluate(obs, mask, priors, values []float32) error {
 func newModel(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	path := o.str("path", "")
 	m, err := loadModel(spec, path)
+	if path == "" && errors.Is(err, models.ErrNone) {
+		// No network for this game: the same search with the mcts kind's
+		// uniform priors and random rollouts, its defaults, and the
+		// spec's limits and search keys.
+		return newMCTS(spec, o, rng)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -52,13 +52,32 @@ func TestModelPlaysAGame(t *testing.T) {
 	}
 }
 
+// TestModelUnshipped: the model agent of a game with no shipped model
+// (the tests' Kalah) plays the mcts agent's rollouts under the spec's
+// limits.
+func TestModelUnshipped(t *testing.T) {
+	for _, spec := range []string{"model", "model:sims=40,temp=0.5"} {
+		ag, err := New(envtest.Kalah3, spec, 1)
+		if err != nil {
+			t.Fatalf("New(%q): %v", spec, err)
+		}
+		st := envtest.Kalah3.New()
+		a, err := ag.Move(context.Background(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := env.CheckMove(st, a.Pit()); err != nil {
+			t.Errorf("%s: %v", spec, err)
+		}
+	}
+}
+
 func TestModelErrors(t *testing.T) {
 	path := saveModel(t, nil)
 	for _, tc := range []struct {
 		spec string
 		want string
 	}{
-		{"model", "no shipped model"},
 		{"model:path=" + filepath.Join(t.TempDir(), "none.kmodel"), "no such file"},
 		{"model:path=" + path + ",batch=0", "batch=0 out of range"},
 	} {

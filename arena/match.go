@@ -39,21 +39,31 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.Games < 1 || c.Games > 10_000_000:
-		return fmt.Errorf("arena: games %d out of range 1..10000000", c.Games)
+		return invalid("games %d out of range 1..10000000", c.Games)
 	case c.Parallel < 1 || c.Parallel > 256:
-		return fmt.Errorf("arena: parallel %d out of range 1..256", c.Parallel)
+		return invalid("parallel %d out of range 1..256", c.Parallel)
 	case c.OpeningPlies < 0 || c.OpeningPlies > 64:
-		return fmt.Errorf("arena: opening plies %d out of range 0..64", c.OpeningPlies)
+		return invalid("opening plies %d out of range 0..64", c.OpeningPlies)
 	case c.MaxPlies < 1 || c.MaxPlies > 100_000:
-		return fmt.Errorf("arena: max plies %d out of range 1..100000", c.MaxPlies)
+		return invalid("max plies %d out of range 1..100000", c.MaxPlies)
 	}
 	if c.Clock != nil && (c.Clock.Base <= 0 || c.Clock.Inc < 0 || c.Clock.Moves < 0) {
-		return fmt.Errorf("arena: time control %+v: want a base > 0, an increment >= 0 and moves >= 0", *c.Clock)
+		return invalid("time control %+v: want a base > 0, an increment >= 0 and moves >= 0", *c.Clock)
 	}
 	if c.SPRT != nil {
 		return c.SPRT.Validate()
 	}
 	return nil
+}
+
+// ValueError is the error of the Validate methods: Reason says what is out
+// of range without the package's name ("games 0 out of range 1..10000000").
+type ValueError struct{ Reason string }
+
+func (e *ValueError) Error() string { return "arena: " + e.Reason }
+
+func invalid(format string, args ...any) error {
+	return &ValueError{Reason: fmt.Sprintf(format, args...)}
 }
 
 // NewAgentFunc builds an agent from its spec string; agent.New is one.

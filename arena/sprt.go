@@ -1,7 +1,6 @@
 package arena
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -24,13 +23,13 @@ func NewSPRT(elo0, elo1 float64) SPRT {
 func (s SPRT) Validate() error {
 	switch {
 	case !(s.Elo0 < s.Elo1) || math.IsInf(s.Elo1, 0) || math.IsInf(s.Elo0, 0):
-		return fmt.Errorf("arena: sprt elo0 %g must be below elo1 %g", s.Elo0, s.Elo1)
+		return invalid("sprt elo0 %g must be below elo1 %g", s.Elo0, s.Elo1)
 	case math.Abs(s.Elo0) > 2000 || math.Abs(s.Elo1) > 2000:
-		return fmt.Errorf("arena: sprt elo bounds %g, %g out of range -2000..2000", s.Elo0, s.Elo1)
+		return invalid("sprt elo bounds %g, %g out of range -2000..2000", s.Elo0, s.Elo1)
 	case !(s.Alpha > 0 && s.Alpha < 0.5):
-		return fmt.Errorf("arena: sprt alpha %g out of range (0, 0.5)", s.Alpha)
+		return invalid("sprt alpha %g out of range (0, 0.5)", s.Alpha)
 	case !(s.Beta > 0 && s.Beta < 0.5):
-		return fmt.Errorf("arena: sprt beta %g out of range (0, 0.5)", s.Beta)
+		return invalid("sprt beta %g out of range (0, 0.5)", s.Beta)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"sort"
@@ -86,20 +85,20 @@ func (t *Tournament) Run(ctx context.Context) (TournamentResult, error) {
 // prior and the config.
 func (t *Tournament) Validate() error {
 	if len(t.Players) < 2 {
-		return fmt.Errorf("arena: a tournament needs at least two players, got %d", len(t.Players))
+		return invalid("a tournament needs at least two players, got %d", len(t.Players))
 	}
 	seen := map[string]bool{}
 	for _, p := range t.Players {
 		if seen[p] {
-			return fmt.Errorf("arena: player %q given twice", p)
+			return invalid("player %q given twice", p)
 		}
 		seen[p] = true
 	}
 	if t.Anchor != "" && !seen[t.Anchor] {
-		return fmt.Errorf("arena: anchor %q is not a player", t.Anchor)
+		return invalid("anchor %q is not a player", t.Anchor)
 	}
 	if !(t.Prior >= 0 && t.Prior <= 1000) {
-		return fmt.Errorf("arena: prior %g out of range 0..1000", t.Prior)
+		return invalid("prior %g out of range 0..1000", t.Prior)
 	}
 	return t.Config.Validate()
 }

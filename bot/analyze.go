@@ -50,10 +50,16 @@ func DefaultThresholds() Thresholds {
 // Validate requires 0 < Inaccuracy <= Mistake <= Blunder <= 1.
 func (t Thresholds) Validate() error {
 	if !(0 < t.Inaccuracy && t.Inaccuracy <= t.Mistake && t.Mistake <= t.Blunder && t.Blunder <= 1) {
-		return fmt.Errorf("bot: thresholds %g/%g/%g: want 0 < inaccuracy <= mistake <= blunder <= 1", t.Inaccuracy, t.Mistake, t.Blunder)
+		return &ValueError{Reason: fmt.Sprintf("thresholds %g/%g/%g: want 0 < inaccuracy <= mistake <= blunder <= 1", t.Inaccuracy, t.Mistake, t.Blunder)}
 	}
 	return nil
 }
+
+// ValueError is the error of Thresholds.Validate: Reason reads without the
+// package's name.
+type ValueError struct{ Reason string }
+
+func (e *ValueError) Error() string { return "bot: " + e.Reason }
 
 // Mark returns the mark of a move that lost loss.
 func (t Thresholds) Mark(loss float32) Mark {

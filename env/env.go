@@ -109,7 +109,12 @@ func ParseResult(s string) (Result, error) {
 	if r, ok := lookupResult(s); ok {
 		return r, nil
 	}
-	return Ongoing, fmt.Errorf("env: bad result %q (want 1-0, 0-1, 1/2-1/2 or *)", s)
+	return Ongoing, fmt.Errorf("env: %s", badResult(s))
+}
+
+// badResult says why s is not a result.
+func badResult(s string) string {
+	return fmt.Sprintf("bad result %q (want 1-0, 0-1, 1/2-1/2 or *)", s)
 }
 
 // lookupResult returns the result s writes, without building an error for

@@ -153,8 +153,8 @@ func (r *RecordReader) readTags(g *GameRecord, first string) (result, rest strin
 		switch t.Name {
 		case "Result":
 			result = t.Value
-			if _, err := ParseResult(t.Value); err != nil {
-				return "", "", false, r.errorf(r.line, "tag Result: %v", strings.TrimPrefix(err.Error(), "env: "))
+			if !isResult(t.Value) {
+				return "", "", false, r.errorf(r.line, "tag Result: %s", badResult(t.Value))
 			}
 		case "Game":
 			game, gameLine = t.Value, r.line

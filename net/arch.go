@@ -32,17 +32,27 @@ func DefaultConfig(inputLen, actions int) Config {
 func (c Config) Validate() error {
 	switch {
 	case c.InputLen < 1 || c.InputLen > 1<<16:
-		return fmt.Errorf("net: input_len %d out of range 1..65536", c.InputLen)
+		return invalid("input_len %d out of range 1..65536", c.InputLen)
 	case c.Actions < 1 || c.Actions > 256:
-		return fmt.Errorf("net: actions %d out of range 1..256", c.Actions)
+		return invalid("actions %d out of range 1..256", c.Actions)
 	case c.Width < 1 || c.Width > 4096:
-		return fmt.Errorf("net: width %d out of range 1..4096", c.Width)
+		return invalid("width %d out of range 1..4096", c.Width)
 	case c.Blocks < 0 || c.Blocks > 64:
-		return fmt.Errorf("net: blocks %d out of range 0..64", c.Blocks)
+		return invalid("blocks %d out of range 0..64", c.Blocks)
 	case c.ValueHidden < 1 || c.ValueHidden > 4096:
-		return fmt.Errorf("net: value_hidden %d out of range 1..4096", c.ValueHidden)
+		return invalid("value_hidden %d out of range 1..4096", c.ValueHidden)
 	}
 	return nil
+}
+
+// ValueError is the error of Config.Validate: Reason names the field and
+// its range without the package's name ("width 0 out of range 1..4096").
+type ValueError struct{ Reason string }
+
+func (e *ValueError) Error() string { return "net: " + e.Reason }
+
+func invalid(format string, args ...any) error {
+	return &ValueError{Reason: fmt.Sprintf(format, args...)}
 }
 
 // Tensor is one named parameter, row-major float32.

@@ -11,7 +11,6 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -405,10 +404,13 @@ func checkTensor(name string, info *safetensors.TensorInfo, shape []int, dataLen
 	return nil
 }
 
-// unprefixed drops the "net: " that Config.Validate puts before its
-// message, for errors that are wrapped again with a path.
+// unprefixed returns a ValueError's reason as an error, for errors that
+// are wrapped again with a path; any other error as it is.
 func unprefixed(err error) error {
-	return errors.New(strings.TrimPrefix(err.Error(), "net: "))
+	if ve, ok := errors.AsType[*ValueError](err); ok {
+		return errors.New(ve.Reason)
+	}
+	return err
 }
 
 // modelErr is an error that reads as its message and matches its kind

@@ -12,11 +12,17 @@ import (
 // the houses alone.
 type kpos [2 * kalah.MaxHouses]uint8
 
-// kgame is the rules a Kalah search plays.
+// kgame is the rules a search of this engine plays: Kalah's, or classic
+// mangala's (6 pits a side, kpos's first twelve places a Pits).
 type kgame struct {
 	n       int // houses a side
 	capture kalah.Capture
+	mangala bool   // classic mangala: moves by Pits.Play
+	salt    uint64 // mixed into the keys: one table never mixes two games
 }
+
+// mangalaGame is the engine's classic mangala.
+var mangalaGame = kgame{n: rowPits, mangala: true, salt: 0x6d616e67616c61}
 
 // kchild is what one Kalah move leads to, in the view of the next mover.
 type kchild struct {
@@ -31,6 +37,9 @@ type kchild struct {
 // play plays the mover's house i, which holds stones, by the rules of
 // docs/RULES.md ("kalah"). It allocates nothing.
 func (g *kgame) play(p *kpos, i int) kchild {
+	if g.mangala {
+		return playMangala(p, i)
+	}
 	n := g.n
 	c := kchild{p: *p, a: int8(i)}
 	b := &c.p
@@ -87,6 +96,14 @@ func (g *kgame) play(p *kpos, i int) kchild {
 	return c
 }
 
+// playMangala plays pit i of p, a classic mangala configuration, by
+// Pits.Play. It allocates nothing.
+func playMangala(p *kpos, i int) kchild {
+	q := p.toPits()
+	c := q.Play(i)
+	return kchild{p: fromPits(&c.Pits), gain: c.Gain, extra: c.Extra, over: c.Over, a: int8(i)}
+}
+
 // stones returns the stones in p's houses.
 func (g *kgame) stones(p *kpos) int {
 	s := 0
@@ -103,7 +120,7 @@ func (g *kgame) key(p *kpos) uint64 {
 		lo |= uint64(p[k]) << (8 * k)
 		hi |= uint64(p[k+8]) << (8 * k)
 	}
-	return mix(mix(lo^0x9e3779b97f4a7c15)^hi) | 1
+	return mix(mix(lo^0x9e3779b97f4a7c15^g.salt)^hi) | 1
 }
 
 // mix is the splitmix64 finalizer (env.Mix64), inlined here.

@@ -2,6 +2,7 @@ package solve
 
 import (
 	"sync/atomic"
+	"time"
 
 	"kumalak/env/kalah"
 )
@@ -22,14 +23,34 @@ type kworker struct {
 	nodes   uint64
 	tbHits  uint64
 	ttHits  uint64
-	stop    *atomic.Bool // the whole search stops (time limit)
-	quit    *atomic.Bool // this search is done (the main thread has its value)
+	stop    *atomic.Bool   // the whole search stops (time limit, Interrupt)
+	quit    *atomic.Bool   // this search is done (the main thread has its value)
+	clock   *kclock        // the time limit, or nil
+	pub     *atomic.Uint64 // the main worker publishes its nodes here for the saves, or nil
 	history [kalah.MaxHouses]uint32
 	rot     int // a helper's rotation of its move order near the root
 }
 
+// kclock is a search's time limit on Config.Now's clock.
+type kclock struct {
+	now      func() time.Time
+	deadline time.Time
+}
+
 // stopped reports whether the worker must return.
 func (w *kworker) stopped() bool { return w.stop.Load() || (w.quit != nil && w.quit.Load()) }
+
+// tick looks at the clock, stopping the whole search past the deadline,
+// and reports whether the worker must return.
+func (w *kworker) tick() bool {
+	if w.pub != nil {
+		w.pub.Store(w.nodes)
+	}
+	if w.clock != nil && !w.clock.now().Before(w.clock.deadline) {
+		w.stop.Store(true)
+	}
+	return w.stopped()
+}
 
 // search returns the future gain of p's mover, fail-soft within the
 // window alpha < value < beta; depth < 0 searches to the end of the game
@@ -38,7 +59,7 @@ func (w *kworker) stopped() bool { return w.stop.Load() || (w.quit != nil && w.q
 // After stopped() the result means nothing. It allocates nothing.
 func (w *kworker) search(p *kpos, alpha, beta, depth, ply int) int {
 	w.nodes++
-	if w.nodes&1023 == 0 && w.stopped() {
+	if w.nodes&1023 == 1 && w.tick() {
 		return 0
 	}
 	s := w.g.stones(p)

@@ -1,64 +1,112 @@
 package solve
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"kumalak/env"
 	"kumalak/env/kalah"
+	"kumalak/env/mangala"
 )
 
-// kroot is one root move of a Kalah solve: its child and the proven
-// bounds and guess of the child's future gain.
+// kroot is one root move of a solve by the engine of ksearch.go: its child
+// and the proven bounds and guess of the child's future gain.
 type kroot struct {
 	c             kchild
 	lo, hi, guess int
+	guessed       bool // guess holds a guess (deepened, or resumed from a state)
 }
 
-// solveKalah is Solve for a Kalah position: every root move by MTD(f)
-// null-window tests to the end of the game, first guesses from iterative
-// deepening, the threads of Config.Threads sharing one table.
+// kjob is one position for the engine: its rules, houses in the mover's
+// view, store difference, legal moves and tablebase, and its identity for a
+// saved state (the game and the position string).
+type kjob struct {
+	g     *kgame
+	p     kpos
+	base  int
+	legal []env.Action
+	tb    *Tablebase
+	id    string
+}
+
+// solveKalah is Solve for a Kalah position.
 func (s *Solver) solveKalah(b *kalah.Board, limit time.Duration) (Result, error) {
 	r := b.Rules()
-	g := &kgame{n: r.Houses, capture: r.Capture}
+	j := &kjob{g: &kgame{n: r.Houses, capture: r.Capture}, tb: s.cfg.Tablebase, id: b.Spec().Name + " " + b.String()}
+	if j.tb != nil && (j.tb.game != kalahGame(r) || r.Houses != rowPits) {
+		j.tb = nil
+	}
+	me := b.ToMove()
+	for i := range r.Houses {
+		j.p[i] = uint8(b.House(me, i))
+		j.p[r.Houses+i] = uint8(b.House(me.Other(), i))
+	}
+	j.base = b.Store(me) - b.Store(me.Other())
+	if b.Result() != env.Ongoing {
+		return Result{Lo: j.base, Hi: j.base}, nil
+	}
+	var buf [env.MaxActions]env.Action
+	j.legal = b.Legal(buf[:0])
+	return s.ksolve(j, limit)
+}
+
+// solveClassic is Solve for a classic mangala position, by the same engine
+// as Kalah's.
+func (s *Solver) solveClassic(b *mangala.Board, limit time.Duration) (Result, error) {
+	j := &kjob{g: &mangalaGame, tb: s.cfg.Tablebase, id: b.Spec().Name + " " + b.String()}
+	if j.tb != nil && j.tb.game != Game {
+		j.tb = nil
+	}
+	q := FromBoard(b)
+	j.p = fromPits(&q)
+	j.base = b.Store(b.ToMove()) - b.Store(b.ToMove().Other())
+	if g, over := q.Terminal(); over {
+		return Result{Lo: j.base + g, Hi: j.base + g}, nil
+	}
+	var buf [rowPits]env.Action
+	j.legal = b.Legal(buf[:0])
+	return s.ksolve(j, limit)
+}
+
+// ksolve solves every root move of j by MTD(f) null-window tests to the end
+// of the game, first guesses from iterative deepening, the threads of
+// Config.Threads sharing one table; with Config.State it resumes from and
+// saves to that file.
+func (s *Solver) ksolve(j *kjob, limit time.Duration) (Result, error) {
 	if s.ktt == nil {
 		s.ktt = newKTable(s.cfg.TTBits - 1) // two slots a bucket: the same memory as TTBits slots
 	}
-	var stop atomic.Bool
+	stop := &s.kstop
+	stop.Store(false)
+	var clock *kclock
 	if limit > 0 {
-		t := time.AfterFunc(limit, func() { stop.Store(true) })
-		defer t.Stop()
+		clock = &kclock{now: s.cfg.Now, deadline: s.cfg.Now().Add(limit)}
 	}
-	tb := s.cfg.Tablebase
-	if tb != nil && (tb.game != kalahGame(r) || r.Houses != rowPits) {
-		tb = nil
+	main := &kworker{g: j.g, tt: s.ktt, tb: j.tb, stop: stop, clock: clock}
+	roots := make([]kroot, len(j.legal))
+	for i, a := range j.legal {
+		c := j.g.play(&j.p, int(a))
+		n := j.g.stones(&c.p)
+		roots[i] = kroot{c: c, lo: -n, hi: n, guessed: c.over}
 	}
-	main := &kworker{g: g, tt: s.ktt, tb: tb, stop: &stop}
-	me := b.ToMove()
-	var p kpos
-	for i := range r.Houses {
-		p[i] = uint8(b.House(me, i))
-		p[r.Houses+i] = uint8(b.House(me.Other(), i))
-	}
-	base := b.Store(me) - b.Store(me.Other())
-	var res Result
-	if b.Result() != env.Ongoing {
-		res.Lo, res.Hi = base, base
-		return res, nil
-	}
-	var roots []kroot
-	var legal []env.Action
-	var buf [env.MaxActions]env.Action
-	for _, a := range b.Legal(buf[:0]) {
-		c := g.play(&p, int(a))
-		n := g.stones(&c.p)
-		rt := kroot{c: c, lo: -n, hi: n}
-		if !c.over {
-			rt.guess = s.kdeepen(main, &c.p)
+	var ck *checkpoint
+	if s.cfg.State != "" {
+		var err error
+		if ck, err = s.resume(j, roots); err != nil {
+			return Result{}, err
 		}
-		roots = append(roots, rt)
-		legal = append(legal, a)
+		main.pub = &ck.live
+		defer ck.close()
+	}
+	for i := range roots {
+		if rt := &roots[i]; !rt.guessed {
+			g := s.kdeepen(main, &rt.c.p)
+			ck.lock()
+			rt.guess, rt.guessed = g, true
+			ck.unlock()
+		}
 	}
 	for !stop.Load() {
 		i := pickKRoot(roots)
@@ -66,23 +114,47 @@ func (s *Solver) solveKalah(b *kalah.Board, limit time.Duration) (Result, error)
 			break
 		}
 		rt := &roots[i]
-		rt.lo, rt.hi, rt.guess = s.kmtdStep(main, &rt.c.p, rt.lo, rt.hi, rt.guess)
-	}
-	res = Result{Lo: -1 << 10, Hi: -1 << 10, Moves: make([]MoveValue, len(legal))}
-	for i, a := range legal {
-		rt := &roots[i]
-		lo, hi := rt.c.gain-rt.hi, rt.c.gain-rt.lo
-		if rt.c.extra || rt.c.over {
-			lo, hi = rt.c.gain+rt.lo, rt.c.gain+rt.hi
+		lo, hi, guess := s.kmtdStep(main, &rt.c.p, rt.lo, rt.hi, rt.guess)
+		ck.lock()
+		rt.lo, rt.hi, rt.guess = lo, hi, guess
+		ck.unlock()
+		if s.cfg.Log != nil && !stop.Load() {
+			lo, hi := rootBounds(j, rt)
+			s.cfg.Log(fmt.Sprintf("move %d: %+d..%+d  nodes %d", j.legal[i].Pit(), lo, hi, main.nodes+s.helperNodes.Load()))
 		}
-		res.Moves[i] = MoveValue{Action: a, Lo: base + lo, Hi: base + hi}
-		res.Lo, res.Hi = max(res.Lo, base+lo), max(res.Hi, base+hi)
+	}
+	res := Result{Lo: -1 << 10, Hi: -1 << 10, Moves: make([]MoveValue, len(j.legal))}
+	for i, a := range j.legal {
+		lo, hi := rootBounds(j, &roots[i])
+		res.Moves[i] = MoveValue{Action: a, Lo: lo, Hi: hi}
+		res.Lo, res.Hi = max(res.Lo, lo), max(res.Hi, hi)
 	}
 	s.stats.Nodes += main.nodes
 	s.stats.TBHits += main.tbHits
 	s.stats.TTHits += main.ttHits
+	if ck != nil {
+		ck.live.Store(main.nodes)
+		if err := ck.save(); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
+
+// rootBounds returns the bounds of rt's final store difference from the
+// root mover's view.
+func rootBounds(j *kjob, rt *kroot) (lo, hi int) {
+	lo, hi = rt.c.gain-rt.hi, rt.c.gain-rt.lo
+	if rt.c.extra || rt.c.over {
+		lo, hi = rt.c.gain+rt.lo, rt.c.gain+rt.hi
+	}
+	return j.base + lo, j.base + hi
+}
+
+// Interrupt stops a Solve in progress on another goroutine (kalah and
+// classic mangala): it returns the bounds proved so far and, with
+// Config.State, saves them.
+func (s *Solver) Interrupt() { s.kstop.Store(true) }
 
 // kalahGame is the tablebase game name of a Kalah rule set: "kalah" for
 // the opposite-capture rule, "kalah-empty" for empty capture.
@@ -128,6 +200,7 @@ func (s *Solver) kmtdStep(main *kworker, p *kpos, lo, hi, guess int) (int, int, 
 	g := s.kparallel(main, p, beta-1, beta, -1)
 	switch {
 	case main.stop.Load():
+		g = guess
 	case g < beta:
 		hi = min(hi, g)
 	default:
@@ -147,7 +220,7 @@ func (s *Solver) kparallel(main *kworker, p *kpos, alpha, beta, depth int) int {
 	var quit atomic.Bool
 	var wg sync.WaitGroup
 	for h := range helpers {
-		w := &kworker{g: main.g, tt: main.tt, tb: main.tb, stop: main.stop, quit: &quit, rot: h + 1, history: main.history}
+		w := &kworker{g: main.g, tt: main.tt, tb: main.tb, stop: main.stop, quit: &quit, clock: main.clock, rot: h + 1, history: main.history}
 		wg.Go(func() {
 			q := *p
 			w.search(&q, alpha, beta, depth, 0)
@@ -166,7 +239,11 @@ func (s *Solver) kdeepen(w *kworker, p *kpos) int {
 	guess := 0
 	for d := 1; d <= deepenMax && !w.stop.Load(); d++ {
 		n0 := w.nodes
-		guess = w.search(p, -1<<10, 1<<10, d, 0)
+		g := w.search(p, -1<<10, 1<<10, d, 0)
+		if w.stop.Load() {
+			break
+		}
+		guess = g
 		if w.nodes-n0 > deepenNodes {
 			break
 		}

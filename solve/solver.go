@@ -17,8 +17,18 @@ type Config struct {
 	// Threads searches kalah with that many threads sharing the table
 	// (lazy SMP); 0 or 1 is one.
 	Threads int
-	// Now is the clock for time limits; nil means time.Now.
+	// Now is the clock for the time limits of mangala-kale; nil means
+	// time.Now.
 	Now func() time.Time
+	// State, when set, makes a kalah or classic mangala solve resumable:
+	// it resumes from this file when it exists (the same game and
+	// position) and saves its progress there every SaveEvery (0: only at
+	// the end) and when it ends, stopped or not.
+	State     string
+	SaveEvery time.Duration
+	// Log, when set, receives a line of progress after every finished
+	// null-window test of a root move and every save.
+	Log func(string)
 }
 
 // DefaultConfig returns a 2^22-slot (64 MiB) table, no tablebase and the
@@ -32,6 +42,9 @@ func (c Config) Validate() error {
 	}
 	if c.Threads < 0 || c.Threads > 256 {
 		return fmt.Errorf("solve: Threads %d out of range 0..256", c.Threads)
+	}
+	if c.SaveEvery < 0 {
+		return fmt.Errorf("solve: SaveEvery %v is negative", c.SaveEvery)
 	}
 	return nil
 }
@@ -103,6 +116,7 @@ type Solver struct {
 	// counts the nodes of its helper threads.
 	ktt         *ktable
 	helperNodes atomic.Uint64
+	kstop       atomic.Bool // the engine's search stops (time limit, Interrupt)
 }
 
 // New returns a Solver, or an error naming a bad field of cfg.
@@ -113,7 +127,7 @@ func New(cfg Config) (*Solver, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Solver{cfg: cfg, tt: newTable(cfg.TTBits), path: make([]uint64, 0, 256)}, nil
+	return &Solver{cfg: cfg, path: make([]uint64, 0, 256)}, nil
 }
 
 // Solve returns every legal move's value in st, a mangala or mangala-kale
@@ -123,19 +137,29 @@ func New(cfg Config) (*Solver, error) {
 // search path counts as the game's end there (see the package
 // documentation).
 func (s *Solver) Solve(st env.State, limit time.Duration) (Result, error) {
-	if k, ok := st.(*kalah.Board); ok {
+	k, isKalah := st.(*kalah.Board)
+	b, isMangala := st.(*mangala.Board)
+	if !isKalah && !isMangala {
+		return Result{}, fmt.Errorf("solve: %s positions are not supported (want mangala, mangala-kale or kalah)", st.Spec().Name)
+	}
+	if isKalah || !b.Kale() {
 		t0 := time.Now()
 		s.stats = Stats{}
 		s.helperNodes.Store(0)
-		r, err := s.solveKalah(k, limit)
+		var r Result
+		var err error
+		if isKalah {
+			r, err = s.solveKalah(k, limit)
+		} else {
+			r, err = s.solveClassic(b, limit)
+		}
 		s.stats.Nodes += s.helperNodes.Load()
 		s.stats.Elapsed = time.Since(t0)
 		r.Stats = s.stats
 		return r, err
 	}
-	b, ok := st.(*mangala.Board)
-	if !ok {
-		return Result{}, fmt.Errorf("solve: %s positions are not supported (want mangala, mangala-kale or kalah)", st.Spec().Name)
+	if s.tt.slots == nil {
+		s.tt = newTable(s.cfg.TTBits)
 	}
 	t0 := s.cfg.Now()
 	s.stats, s.stopped, s.deadline = Stats{}, false, time.Time{}

@@ -19,6 +19,7 @@ func newSolver(t testing.TB, tb *Tablebase) *Solver {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.tt = newTable(cfg.TTBits) // the tests call the alpha-beta search of kale directly
 	return s
 }
 

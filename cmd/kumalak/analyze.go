@@ -41,7 +41,7 @@ func (f *analyzeFlags) thresholds() (bot.Thresholds, error) {
 	}
 	t := bot.Thresholds{Inaccuracy: marks[0], Mistake: marks[1], Blunder: marks[2]}
 	if err := t.Validate(); err != nil {
-		return t, badInput("analyze", "--marks: %s", strings.TrimPrefix(err.Error(), "bot: "))
+		return t, badInput("analyze", "--marks: %s", reason(err))
 	}
 	return t, nil
 }

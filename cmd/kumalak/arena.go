@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -58,7 +57,7 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 	if f.tc != "" {
 		tc, err := agent.ParseTimeControl(f.tc)
 		if err != nil {
-			return nil, c, badInput(cmd, "--tc: %v", strings.TrimPrefix(err.Error(), "agent: "))
+			return nil, c, badInput(cmd, "--tc: %s", reason(err))
 		}
 		c.Clock = &tc
 	}
@@ -73,15 +72,9 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 		}
 	}
 	if err := c.Validate(); err != nil {
-		return nil, c, badInput(cmd, "%v", unprefixed(err))
+		return nil, c, badInput(cmd, "%s", reason(err))
 	}
 	return spec, c, nil
-}
-
-// unprefixed drops the "arena: " of an arena error, for badInput adds the
-// command's name.
-func unprefixed(err error) string {
-	return strings.TrimPrefix(err.Error(), "arena: ")
 }
 
 // checkAgents builds each spec once, so that a bad one is a usage error.
@@ -100,49 +93,24 @@ func checkAgents(cmd string, spec *env.Spec, specs ...string) error {
 	return nil
 }
 
-// gameLogs are the two logs of a match in --out: JSON lines and a record
-// file (docs/RECORDS.md).
-type gameLogs struct {
-	json, text *os.File
-	logs       *arena.Logs
-}
-
-// records creates the game logs in --out, named after the command, the
-// game and the time (PREFIX-GAME-TIME.jsonl and .kgn), or returns nil with
-// no --out.
-func (f *matchFlags) records(prefix string, spec *env.Spec) (*gameLogs, error) {
+// records creates the game logs of the event in --out
+// (arena.CreateLogs), or returns nil with no --out.
+func (f *matchFlags) records(event string, spec *env.Spec) (*arena.LogFiles, error) {
 	if f.out == "" {
 		return nil, nil
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	base := filepath.Join(f.out, fmt.Sprintf("%s-%s-%s", prefix, f.game, now.Format("20060102-150405")))
-	js, err := os.Create(base + ".jsonl")
-	if err != nil {
-		return nil, err
-	}
-	text, err := os.Create(base + ".kgn")
-	if err != nil {
-		js.Close()
-		return nil, err
-	}
-	l := &arena.Logs{JSON: js, Text: text, Spec: spec, Event: "kumalak " + prefix, Site: "kumalak", Date: now.Format("2006.01.02")}
-	return &gameLogs{json: js, text: text, logs: l}, nil
+	return arena.CreateLogs(f.out, event, spec, time.Now())
 }
 
-// close names the logs on w and closes them; the error of the run, when
-// there is one, wins over the close's.
-func (g *gameLogs) close(w io.Writer, cmd string, runErr error) error {
-	if g == nil {
+// closeLogs names the logs on w and closes them; the error of the run,
+// when there is one, wins over the close's.
+func closeLogs(logs *arena.LogFiles, w io.Writer, cmd string, runErr error) error {
+	if logs == nil {
 		return runErr
 	}
-	fmt.Fprintf(w, "records  %s\ngames    %s\n", g.json.Name(), g.text.Name())
-	for _, f := range []*os.File{g.json, g.text} {
-		if err := f.Close(); err != nil && runErr == nil {
-			runErr = fmt.Errorf("%s: %w", cmd, err)
-		}
+	fmt.Fprintf(w, "records  %s\ngames    %s\n", logs.JSONPath(), logs.TextPath())
+	if err := logs.Close(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("%s: %w", cmd, err)
 	}
 	return runErr
 }
@@ -226,7 +194,7 @@ func newArenaCmd() *cobra.Command {
 			}
 			if sprt != "" {
 				if cfg.SPRT, err = parseSPRT(sprt, alpha, beta); err != nil {
-					return badInput("arena", "%s", unprefixed(err))
+					return badInput("arena", "%s", reason(err))
 				}
 			}
 			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg}
@@ -256,10 +224,10 @@ func newArenaCmd() *cobra.Command {
 func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error {
 	logs, err := f.records("arena", m.Spec)
 	if err != nil {
-		return fmt.Errorf("arena: %w", err)
+		return err // "arena: logs: ..."
 	}
 	if logs != nil {
-		m.Records = logs.logs
+		m.Records = logs.Logs
 	}
 	var jl *arena.JudgeLog
 	if jd.j != nil {
@@ -277,14 +245,14 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error
 		rep := newJudgeReport(jd.tb, jd.extra, jl.Players())
 		rep.writeText(c.OutOrStdout())
 		if logs != nil {
-			path := judgePath(logs)
+			path := logs.JudgePath()
 			if err := writeJSONFile(path, rep); err != nil && runErr == nil {
 				runErr = fmt.Errorf("arena: %w", err)
 			}
 			fmt.Fprintf(c.OutOrStdout(), "judged   %s\n", path)
 		}
 	}
-	runErr = logs.close(c.OutOrStdout(), "arena", runErr)
+	runErr = closeLogs(logs, c.OutOrStdout(), "arena", runErr)
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())
 	}

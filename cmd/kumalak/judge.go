@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -97,11 +96,6 @@ func writeJSONFile(path string, v any) error {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
-}
-
-// judgePath is the judge's JSON file next to the match's JSON log.
-func judgePath(logs *gameLogs) string {
-	return strings.TrimSuffix(logs.json.Name(), ".jsonl") + "-judge.json"
 }
 
 // judging is the judge of a match, when --judge is given: the judge, its

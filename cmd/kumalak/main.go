@@ -12,6 +12,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"kumalak/agent"
+	"kumalak/arena"
+	"kumalak/bot"
 )
 
 // commands holds the constructors of every subcommand, added by init
@@ -28,6 +32,21 @@ func (u usageError) Unwrap() error { return u.err }
 // command name, e.g. "replay: move 14 (pit 5): pit is empty".
 func badInput(cmd string, format string, args ...any) error {
 	return usageError{fmt.Errorf(cmd+": "+format, args...)}
+}
+
+// reason returns what a package's ValueError says without the package's
+// name, for badInput adds the command's; any other error's text.
+func reason(err error) string {
+	if e, ok := errors.AsType[*arena.ValueError](err); ok {
+		return e.Reason
+	}
+	if e, ok := errors.AsType[*agent.ValueError](err); ok {
+		return e.Reason
+	}
+	if e, ok := errors.AsType[*bot.ValueError](err); ok {
+		return e.Reason
+	}
+	return err.Error()
 }
 
 func newRoot() *cobra.Command {

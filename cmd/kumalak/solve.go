@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,6 +21,8 @@ func newSolveCmd() *cobra.Command {
 	var tbDir string
 	var limit time.Duration
 	var ttBits, threads int
+	var statePath string
+	var saveEvery time.Duration
 	c := &cobra.Command{
 		Use:   "solve",
 		Short: "Compute the exact value of a mangala or kalah position and of each of its moves",
@@ -29,10 +34,16 @@ func newSolveCmd() *cobra.Command {
 			"kalah positions (any board; `kalah:houses=4,seeds=3`) go to the kalah solver: MTD(f) on the\n" +
 			"final margin, a two-slot-bucket table shared by --threads threads, history and table move\n" +
 			"order, enhanced transposition cut-offs, futility bounds from the stones on the board and,\n" +
-			"for 6 houses, a kalah tablebase (kumalak tablebase build --game kalah).",
+			"for 6 houses, a kalah tablebase (kumalak tablebase build --game kalah). Classic mangala\n" +
+			"positions go to the same engine (its tablebase: --game mangala).\n" +
+			"--state FILE makes a kalah or classic mangala solve resumable: it resumes from FILE when\n" +
+			"it exists (the same game and position) and saves there, atomically and checksummed, every\n" +
+			"--save-every and when it stops (finished, --time, Ctrl-C or SIGTERM); a run killed at any\n" +
+			"moment loses at most the work since the last save. Progress goes to stderr.",
 		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala\n" +
 			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s\n" +
-			"  kumalak solve --game kalah:houses=4,seeds=3 --threads 2",
+			"  kumalak solve --game kalah:houses=4,seeds=3 --threads 2\n" +
+			"  kumalak solve --game mangala --tablebase tb/mangala --state solve-mangala.state --save-every 10m --threads 2",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			spec, st, err := g.state("solve")
@@ -47,8 +58,17 @@ func newSolveCmd() *cobra.Command {
 			}
 			cfg := solve.DefaultConfig()
 			cfg.TTBits, cfg.Threads = ttBits, threads
+			cfg.State, cfg.SaveEvery = statePath, saveEvery
 			if err := cfg.Validate(); err != nil {
-				return badInput("solve", "--tt-bits, --threads: %v", err)
+				return badInput("solve", "--tt-bits, --threads, --save-every: %v", err)
+			}
+			if statePath != "" {
+				if b, ok := st.(interface{ Kale() bool }); ok && b.Kale() {
+					return badInput("solve", "--state: mangala-kale solves are not resumable (kalah and classic mangala are)")
+				}
+				errw := c.ErrOrStderr()
+				t0 := time.Now()
+				cfg.Log = func(line string) { fmt.Fprintf(errw, "%s  %s\n", time.Since(t0).Round(time.Second), line) }
 			}
 			if tbDir != "" {
 				kind, ok := solve.TablebaseGame(spec)
@@ -66,7 +86,16 @@ func newSolveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				<-ctx.Done()
+				s.Interrupt()
+			}()
 			r, err := s.Solve(st, limit)
+			if ctx.Err() != nil && c.Context().Err() == nil {
+				fmt.Fprintln(c.ErrOrStderr(), "interrupted: the bounds proved so far")
+			}
 			if err != nil {
 				return badInput("solve", "%v", err)
 			}
@@ -81,7 +110,9 @@ func newSolveCmd() *cobra.Command {
 	fl.StringVar(&tbDir, "tablebase", "", "folder of a classic mangala tablebase (kumalak tablebase build)")
 	fl.DurationVar(&limit, "time", 0, "stop after this long and print the bounds proved (0: until exact)")
 	fl.IntVar(&ttBits, "tt-bits", 22, "log2 of the transposition table's slots (16 bytes each)")
-	fl.IntVar(&threads, "threads", 1, "kalah: threads searching with one shared table (lazy SMP)")
+	fl.IntVar(&threads, "threads", 1, "kalah, classic mangala: threads searching with one shared table (lazy SMP)")
+	fl.StringVar(&statePath, "state", "", "kalah, classic mangala: resume from and save to this file (a resumable solve)")
+	fl.DurationVar(&saveEvery, "save-every", 10*time.Minute, "with --state: save this often (0: only when it stops)")
 	return c
 }
 

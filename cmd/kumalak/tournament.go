@@ -94,14 +94,14 @@ func tournamentPlayers(players, models []string, anchor string, sims int) ([]str
 // runTournament plays t with a progress bar and prints the table.
 func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if err := t.Validate(); err != nil {
-		return badInput("tournament", "%v", strings.TrimPrefix(err.Error(), "arena: "))
+		return badInput("tournament", "%s", reason(err))
 	}
 	logs, err := f.records("tournament", t.Spec)
 	if err != nil {
 		return fmt.Errorf("tournament: %w", err)
 	}
 	if logs != nil {
-		t.Records = logs.logs
+		t.Records = logs.Logs
 	}
 	n := len(t.Players)
 	bar := newBar(c.ErrOrStderr(), t.Config.Games*n*(n-1)/2, f.quiet)
@@ -113,7 +113,7 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if runErr == nil {
 		printTable(c.OutOrStdout(), t, res)
 	}
-	runErr = logs.close(c.OutOrStdout(), "tournament", runErr)
+	runErr = closeLogs(logs, c.OutOrStdout(), "tournament", runErr)
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
 	}
