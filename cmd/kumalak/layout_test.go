@@ -25,7 +25,7 @@ var layout = []layoutRow{
 	{"net/internal/kernelgen", true, nil}, // go generate ./net: writes the SIMD kernels
 	{"net/learn", false, []string{"net", "data"}},
 	{"net/onnx", false, []string{"net", "data"}},
-	{"net/nettest", true, nil}, // the random inputs of the tests under net
+	{"net/nettest", true, nil},                      // the random inputs of the tests under net
 	{"net/tinynet", false, []string{"net", "data"}}, // the small random networks of the tests of agent, bot and cluster
 	{"protocol", false, []string{"env"}},
 	{"solve", false, []string{"env", gameRow}},
