@@ -3,7 +3,6 @@ package agent
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"kumalak/env"
 )
@@ -28,35 +27,22 @@ type Calibration struct {
 // env.Calibrated ability, in the game's folder: see docs/ENGINE.md,
 // "Scores and probabilities", for the data, and re-fit with `go test
 // ./agent -run TestCalibrate -calibrate -v`, a minute), false for a game
-// without one (its alpha-beta shows no probability).
+// without one (its alpha-beta shows no probability). It looks the game up
+// and builds its start position: agents call it once, when built, and keep
+// the result.
 func CalibrationOf(game string) (Calibration, bool) {
-	calMu.RLock()
-	c, seen := cals[game]
-	calMu.RUnlock()
-	if seen { // the search asks once a move: no allocation then
-		return c.c, c.ok
-	}
 	spec, err := env.Lookup(game)
-	if err == nil {
-		if g, ok := spec.New().(env.Calibrated); ok {
-			c.c.K, c.c.Draw = g.Calibration()
-			c.ok = true
-		}
+	if err != nil {
+		return Calibration{}, false
 	}
-	calMu.Lock()
-	cals[game] = c
-	calMu.Unlock()
-	return c.c, c.ok
+	g, ok := spec.New().(env.Calibrated)
+	if !ok {
+		return Calibration{}, false
+	}
+	var c Calibration
+	c.K, c.Draw = g.Calibration()
+	return c, true
 }
-
-// cals caches CalibrationOf by game name.
-var (
-	calMu sync.RWMutex
-	cals  = map[string]struct {
-		c  Calibration
-		ok bool
-	}{}
-)
 
 // WinProb returns the calibrated chance that the mover wins, a draw
 // counting half, of an alpha-beta score (stones of store lead for the
@@ -67,16 +53,6 @@ func WinProb(game string, score float64) (p float64, ok bool) {
 		return 0, false
 	}
 	return c.WinProb(score), true
-}
-
-// ScoreOf is the inverse of WinProb: the score whose calibrated chance is
-// p, within ±max stones; false when the game has no calibration.
-func ScoreOf(game string, p float64, maxScore float64) (float64, bool) {
-	c, ok := CalibrationOf(game)
-	if !ok {
-		return 0, false
-	}
-	return c.Score(p, maxScore), true
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

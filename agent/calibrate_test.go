@@ -170,3 +170,26 @@ func TestCalibrationShape(t *testing.T) {
 		t.Errorf("WinProb(togyz, 0) = %v, %v", p, ok)
 	}
 }
+
+// TestScorer: an MCTS chance scores as the store lead of the same
+// calibrated chance, or, without a calibration, as its logit.
+func TestScorer(t *testing.T) {
+	togyz, _ := env.Lookup("togyz")
+	c, _ := CalibrationOf("togyz")
+	uncal := &env.Spec{Name: "no-such-game", Stones: 48}
+	cases := []struct {
+		spec *env.Spec
+		p    float32
+		want float32
+	}{
+		{togyz, float32(c.WinProb(7)), 7},
+		{togyz, 0.5, 0},
+		{uncal, 0.75, 10},
+		{uncal, 0.5, 0},
+	}
+	for _, k := range cases {
+		if got := newScorer(k.spec).of(k.p); math.Abs(float64(got-k.want)) > 1e-3 {
+			t.Errorf("%s: score of %v = %v, want %v", k.spec.Name, k.p, got, k.want)
+		}
+	}
+}

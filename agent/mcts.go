@@ -57,6 +57,7 @@ type searcher struct {
 	hash    int              // tree memory in MiB
 	threads int              // search threads
 	newEval func() mcts.Evaluator
+	score   scorer // the reported scores' calibration
 }
 
 // SetMultiPV sets the lines to report, in 1..MaxMultiPV: the n most
@@ -89,7 +90,7 @@ func newMCTS(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 // evaluator of each further thread (nil for rollouts).
 func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, newEval func() mcts.Evaluator, cfg mcts.Config, o *options, defSims int, rng *rand.Rand) (*searcher, error) {
 	var err error
-	m := &searcher{cur: spec.New(), defSims: defSims, newEval: newEval}
+	m := &searcher{cur: spec.New(), defSims: defSims, newEval: newEval, score: newScorer(spec)}
 	if err := m.SetLimits(o.lim); err != nil {
 		return nil, err
 	}
@@ -245,7 +246,7 @@ func (m *searcher) analyse() {
 	root := m.search.Root()
 	m.ana.Value = root.Value
 	m.ana.WinProb = ValueWinProb(root.Value)
-	m.ana.Score = mctsScore(m.cur.Spec(), m.ana.WinProb)
+	m.ana.Score = m.score.of(m.ana.WinProb)
 	m.ana.Nodes = int64(root.Sims)
 	m.ana.Visits = int64(root.Visits)
 	m.ana.HashFull = min(1000, int(root.Used*1000))
@@ -274,7 +275,7 @@ func (m *searcher) analyse() {
 		if m.multi <= 1 || i == m.multi {
 			break
 		}
-		l := Line{PV: []env.Action{k.Action}, Value: k.Q, WinProb: ValueWinProb(k.Q), Score: mctsScore(m.cur.Spec(), ValueWinProb(k.Q))}
+		l := Line{PV: []env.Action{k.Action}, Value: k.Q, WinProb: ValueWinProb(k.Q), Score: m.score.of(ValueWinProb(k.Q))}
 		if len(m.ana.PV) > 0 && m.ana.PV[0] == k.Action {
 			l.PV = m.ana.PV
 		}
@@ -282,14 +283,27 @@ func (m *searcher) analyse() {
 	}
 }
 
-// mctsScore is the score of an MCTS win probability p: the store lead
-// whose calibrated alpha-beta chance is p (ScoreOf), within half the
+// scorer turns MCTS win probabilities into scores for one game: its
+// calibration, looked up once when the agent is built.
+type scorer struct {
+	cal  Calibration
+	ok   bool // the game has a calibration
+	half float64
+}
+
+func newScorer(spec *env.Spec) scorer {
+	c, ok := CalibrationOf(spec.Name)
+	return scorer{cal: c, ok: ok, half: float64(spec.Stones) / 2}
+}
+
+// of is the score of an MCTS win probability p: the store lead whose
+// calibrated alpha-beta chance is p (Calibration.Score), within half the
 // stones; for a game without a calibration, p's logit in units of
 // ln(3)/10 (a 0.75 chance scores 10).
-func mctsScore(spec *env.Spec, p float32) float32 {
+func (s scorer) of(p float32) float32 {
 	q := min(max(float64(p), 1e-6), 1-1e-6)
-	if s, ok := ScoreOf(spec.Name, q, float64(spec.Stones)/2); ok {
-		return float32(s)
+	if s.ok {
+		return float32(s.cal.Score(q, s.half))
 	}
 	return float32(10 * math.Log(q/(1-q)) / math.Log(3))
 }

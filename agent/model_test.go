@@ -10,20 +10,14 @@ import (
 	"kumalak/env"
 	"kumalak/env/envtest"
 	"kumalak/net"
+	"kumalak/net/tinynet"
 )
 
 // saveModel writes a randomly initialised network for the toy game.
 func saveModel(t *testing.T, card *net.Card) string {
 	t.Helper()
 	spec := envtest.Kalah3
-	p := net.NewParams(net.Config{InputLen: spec.ObsLen, Actions: spec.NumActions, Width: 16, Blocks: 1, ValueHidden: 8})
-	p.Init(rng(1))
-	path := filepath.Join(t.TempDir(), "toy.kmodel")
-	m := &net.Model{Params: p, Meta: net.Meta{Game: spec.Name, ObsVersion: spec.ObsVersion, Card: card}}
-	if err := net.Save(path, m); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return tinynet.Save(t, tinynet.Model(tinynet.Game{Name: spec.Name, ObsVersion: spec.ObsVersion, ObsLen: spec.ObsLen, Actions: spec.NumActions}, 1, card))
 }
 
 func TestModelPlaysAGame(t *testing.T) {

@@ -36,6 +36,8 @@ type tbAgent struct {
 	moves  []solve.MoveValue
 	ties   []env.Action
 	game   string
+	cal    Calibration // the game's, looked up once
+	calOK  bool
 	walk   env.State // scratch of the line
 	ana    Analysis
 }
@@ -49,6 +51,7 @@ func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 		return nil, err
 	}
 	t := &tbAgent{rng: rng, game: spec.Name, walk: spec.New(), moves: make([]solve.MoveValue, 0, spec.NumActions)}
+	t.cal, t.calOK = CalibrationOf(spec.Name)
 	t.fb = newSearcher(spec, MaxDepth, tbDefaultTime/2, abDefaultMob, abDefaultTT, rng)
 	if err := t.SetLimits(o.lim); err != nil {
 		return nil, err

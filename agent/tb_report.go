@@ -62,11 +62,10 @@ func (t *tbAgent) outcome(m solve.MoveValue) (float32, [3]float32, bool) {
 	case m.Lo == 0 && m.Hi == 0:
 		return 0, [3]float32{0, 1, 0}, true
 	}
-	c, ok := CalibrationOf(t.game)
-	if !ok {
+	if !t.calOK {
 		return 0, [3]float32{}, false
 	}
-	w, d, l := c.WDL(float64(m.Lo+m.Hi) / 2)
+	w, d, l := t.cal.WDL(float64(m.Lo+m.Hi) / 2)
 	return float32(w - l), [3]float32{float32(w), float32(d), float32(l)}, true
 }
 

@@ -313,6 +313,9 @@ func (s *search) finish() protocol.BestMove {
 	for _, m := range s.ana.Moves {
 		s.out(protocol.MoveInfo{Pit: m.Action.Pit(), Share: m.Share, Value: m.Value})
 	}
+	if len(s.ana.Moves) > 0 { // the final report comes last, after the move lines, even if it repeats one
+		s.lastLine = ""
+	}
 	s.info()
 	return protocol.BestMove{Pit: s.best.Pit(), Ponder: s.ponder()}
 }

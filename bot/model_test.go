@@ -2,14 +2,13 @@ package bot
 
 import (
 	"encoding/json"
-	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"kumalak/env"
 	"kumalak/net"
+	"kumalak/net/tinynet"
 )
 
 // tinyModel writes a small random network for game with the card.
@@ -19,8 +18,6 @@ func tinyModel(t *testing.T, game, card string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := net.NewParams(net.Config{InputLen: spec.ObsLen, Actions: spec.NumActions, Width: 16, Blocks: 1, ValueHidden: 8})
-	p.Init(rand.New(rand.NewPCG(1, 2)))
 	var c *net.Card
 	if card != "" {
 		c = new(net.Card)
@@ -28,12 +25,7 @@ func tinyModel(t *testing.T, game, card string) string {
 			t.Fatal(err)
 		}
 	}
-	m := &net.Model{Params: p, Meta: net.Meta{Game: game, ObsVersion: spec.ObsVersion, Card: c}}
-	path := filepath.Join(t.TempDir(), game+".kmodel")
-	if err := net.Save(path, m); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return tinynet.Save(t, tinynet.Model(tinynet.Game{Name: game, ObsVersion: spec.ObsVersion, ObsLen: spec.ObsLen, Actions: spec.NumActions}, 1, c))
 }
 
 // TestModelBot serves a model through the engine protocol and the API.

@@ -194,7 +194,7 @@ func TestServerRestartLosesNothing(t *testing.T) {
 		t.Fatalf("after restart got %d batches, want 10", got)
 	}
 	m, err := GetModel(testCtx(t), jsOf(t, nc), st.Run, 0)
-	if err != nil || m.Params.Config.Width != 8 {
+	if err != nil || m.Params.Config.Width != 16 {
 		t.Fatalf("model after restart: %v", err)
 	}
 	s2.Close()

@@ -68,7 +68,7 @@
 // The trainer's Ledger, not the server's acknowledgements, says what was
 // handled: the Marks, written with each iteration's shard before its
 // checkpoint, hold a stream position (every message of the run up to it
-// was taken, dropped as stale, rejected or recognised) and, per worker
+// was taken, dropped as stale or surplus, rejected or recognised) and, per worker
 // session, the highest batch sequence handled. A hub (OpenHub) deletes the
 // run's consumer and makes it anew, delivering from the message after the
 // position, in stream order. So:
@@ -90,15 +90,18 @@
 //     message, and on a gap restarts the consumer after its position
 //     (Counters.Resyncs).
 //
-// Rejected, stale and duplicate messages are acknowledged (rejected ones
-// terminated) together with the taken batches, at Commit, after the
-// checkpoint. Every stored message is thus counted once, in the metrics of
-// the iteration that checkpointed it: taken, stale or rejected (or, for a
-// second stored copy, duplicate). A take holds at most HubConfig.MaxTake
+// Rejected, stale, surplus and duplicate messages are acknowledged
+// (rejected ones terminated) together with the taken batches, at Commit,
+// after the checkpoint. Every stored message is thus counted once, in the
+// metrics of the iteration that checkpointed it: taken, stale, surplus or
+// rejected (or, for a second stored copy, duplicate). A take holds at most HubConfig.MaxTake
 // samples, exactly: a batch that does not fit waits, already fetched and
 // kept alive, for the next take, with everything after it; workers make
 // batches of at most Settings.MaxBatch samples, which is no more than the
-// cap, and larger ones are rejected.
+// cap, and larger ones are rejected. With HubConfig.MaxBacklog, a take
+// that would leave more than that many samples waiting drops the oldest
+// waiting batches as surplus and takes the newest (the trainer's surplus
+// policy; Hub.SetMaxTake sizes each take to what the trainer learns).
 //
 // Cheap checks come first: a redelivery is recognised from its stream
 // sequence, a message is rejected or dropped as stale from its headers and

@@ -17,17 +17,18 @@ import (
 // by hand: one Take per iteration, the ledger record (the "shard"), the
 // checkpoint (an iteration number), then the acks.
 type trainerSide struct {
-	t      *testing.T
-	nc     *nats.Conn
-	st     Settings
-	dir    string
-	cfg    HubConfig
-	hub    *Hub
-	it     int            // checkpointed iteration
-	shards map[string]int // batch id -> iteration whose shard holds it
-	stale  int64
-	rej    int64
-	dups   int64
+	t       *testing.T
+	nc      *nats.Conn
+	st      Settings
+	dir     string
+	cfg     HubConfig
+	hub     *Hub
+	it      int            // checkpointed iteration
+	shards  map[string]int // batch id -> iteration whose shard holds it
+	stale   int64
+	rej     int64
+	dups    int64
+	surplus int64
 }
 
 func newTrainerSide(t *testing.T, nc *nats.Conn, st Settings, cfg HubConfig) *trainerSide {
@@ -72,6 +73,7 @@ func (ts *trainerSide) iterate(killed bool) *Take {
 		ts.shards[b.ID] = it
 	}
 	ts.stale += tk.Stale
+	ts.surplus += tk.Surplus
 	ts.rej += tk.Corrupt + tk.Foreign
 	ts.dups += tk.Duplicates
 	ts.it = it // the checkpoint
@@ -138,6 +140,9 @@ func TestExactlyOnceAcrossKills(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A take may run before the server counts the batches just published;
+	// the next one has them.
+	eventually(t, "every batch taken", func() bool { ts.iterate(false); return len(ts.shards) >= published })
 	if len(ts.shards) != published || ts.stale != 0 || ts.dups != 0 {
 		t.Fatalf("%d batches in shards of %d published, %d stale, %d duplicates", len(ts.shards), published, ts.stale, ts.dups)
 	}
@@ -356,5 +361,40 @@ func TestCheapRejection(t *testing.T) {
 	}
 	if c := ts.hub.Counters(); c.Corrupt != 3 || c.Stale != 1 || c.Batches != 1 {
 		t.Fatalf("counters %+v; want 3 rejected, 1 stale and the good batch", c)
+	}
+}
+
+// TestSurplusDropsOldest: with more waiting than a take's room plus
+// MaxBacklog, the oldest batches are dropped as surplus and the newest
+// taken; a kill just after the checkpoint brings none of the dropped ones
+// back; published = taken once + surplus.
+func TestSurplusDropsOldest(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	nc := trainerDial(t, s.URL())
+	st := tinySettings(t, "surplus")
+	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Hour, MaxTake: 20, MaxBacklog: 20})
+	js := jsOf(t, nc)
+	publishN(t, js, st, "w1", 0, 10, 10, 0)
+	eventually(t, "10 pending", func() bool {
+		info, err := ts.hub.cons.Info(testCtx(t))
+		return err == nil && info.NumPending == 10
+	})
+	first := ts.iterate(true) // killed just after the checkpoint: no acks
+	second := ts.iterate(false)
+	var taken []string
+	for _, tk := range []*Take{first, second} {
+		for _, b := range tk.Batches {
+			taken = append(taken, b.ID)
+		}
+	}
+	if first.Surplus != 6 || first.SurplusSamples != 60 || first.Samples() != 20 || first.Backlog != 20 {
+		t.Fatalf("first take: %d samples, surplus %d batches (%d samples), backlog %d; want 20, 6 (60), 20",
+			first.Samples(), first.Surplus, first.SurplusSamples, first.Backlog)
+	}
+	if want := "[w1.s1.7 w1.s1.8 w1.s1.9 w1.s1.10]"; fmt.Sprint(taken) != want {
+		t.Fatalf("taken %v, want the newest four %s", taken, want)
+	}
+	if len(ts.shards)+int(ts.surplus) != 10 || ts.surplus != 6 || ts.dups != 0 || second.Backlog != 0 {
+		t.Fatalf("%d taken + %d surplus of 10 published, %d duplicates, backlog %d after", len(ts.shards), ts.surplus, ts.dups, second.Backlog)
 	}
 }

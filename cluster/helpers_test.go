@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"math/rand/v2"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"kumalak/env"
 	_ "kumalak/env/games"
 	"kumalak/net"
+	"kumalak/net/tinynet"
 	"kumalak/selfplay"
 )
 
@@ -92,9 +92,7 @@ func tinySettings(t *testing.T, run string) Settings {
 
 // tinyModel is a small random network for the layout.
 func tinyModel(lay data.Layout, seed uint64) *net.Model {
-	p := net.NewParams(net.Config{InputLen: lay.ObsLen, Actions: lay.NumActions, Width: 8, Blocks: 1, ValueHidden: 4})
-	p.Init(rand.New(rand.NewPCG(seed, 0)))
-	return &net.Model{Params: p, Meta: net.Meta{Game: lay.Game, ObsVersion: lay.ObsVersion}}
+	return tinynet.Model(tinynet.Game{Name: lay.Game, ObsVersion: lay.ObsVersion, ObsLen: lay.ObsLen, Actions: lay.NumActions}, seed, nil)
 }
 
 // fakeBatch is a batch of n samples of layout lay with distinct values.

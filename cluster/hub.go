@@ -29,6 +29,13 @@ type HubConfig struct {
 	// would go beyond it waits, already fetched, for the next Take.
 	// 0 = all that wait. Settings.MaxBatch must not exceed it.
 	MaxTake int
+	// MaxBacklog bounds the samples left waiting after a Take: when more
+	// wait (estimated from the consumer's pending count and the mean batch
+	// size), the oldest valid batches are dropped and counted as surplus,
+	// so that a trainer that cannot learn all the workers make takes the
+	// newest. 0 = off: batches wait until they are stale (MaxAge) or the
+	// stream's retention ends them.
+	MaxBacklog int
 	// KeepModels is how many network versions stay in the object store; 0 = 8.
 	// At least MaxAge+1 stay, since a batch's age is counted in them.
 	KeepModels int
@@ -43,6 +50,8 @@ type Counters struct {
 	Foreign          int64 // rejected: another run, game or encoding
 	Stale            int64 // batches dropped for their network's age
 	StaleSamples     int64 // samples in them
+	Surplus          int64 // batches dropped, oldest first, beyond MaxBacklog
+	SurplusSamples   int64 // samples in them
 	// Duplicates are deliveries of messages already handled (a lost ack,
 	// a redelivery after ack_wait) and stored copies of batches already
 	// handled (a worker's re-send after the duplicate window).
@@ -92,7 +101,11 @@ type Take struct {
 	Batches                 []*Batch
 	Corrupt, Foreign        int64
 	Stale, StaleSamples     int64
+	Surplus, SurplusSamples int64 // dropped beyond MaxBacklog, oldest first
+	Backlog                 int   // samples estimated to wait in the stream after the take (-1 unknown)
 	Duplicates              int64
+	waiting                 int // messages waiting at the take's start not classified yet (-1 unknown)
+	seen, seenSamples       int // valid batches classified in this take, and their samples
 	pos                     uint64
 	marks                   Marks
 	held                    map[uint64]*heldMsg
@@ -141,10 +154,10 @@ func OpenHub(ctx context.Context, nc *nats.Conn, ledger *Ledger, cfg HubConfig) 
 		}
 	}
 	cfg.KeepModels = max(cfg.KeepModels, cfg.MaxAge+1) // the age of a batch is counted in stored versions
-	if cfg.MaxAge < 0 || cfg.MaxTake < 0 || cfg.KeepModels < 1 || cfg.AckWait < time.Second ||
+	if cfg.MaxAge < 0 || cfg.MaxTake < 0 || cfg.MaxBacklog < 0 || cfg.KeepModels < 1 || cfg.AckWait < time.Second ||
 		(cfg.MaxTake > 0 && cfg.Settings.MaxBatch > cfg.MaxTake) {
-		return nil, fmt.Errorf("cluster: hub: max_age %d, max_take %d, max_batch %d, keep_models %d or ack_wait %s out of range",
-			cfg.MaxAge, cfg.MaxTake, cfg.Settings.MaxBatch, cfg.KeepModels, cfg.AckWait)
+		return nil, fmt.Errorf("cluster: hub: max_age %d, max_take %d, max_backlog %d, max_batch %d, keep_models %d or ack_wait %s out of range",
+			cfg.MaxAge, cfg.MaxTake, cfg.MaxBacklog, cfg.Settings.MaxBatch, cfg.KeepModels, cfg.AckWait)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -302,15 +315,20 @@ func (h *Hub) take(ctx context.Context) (*Take, error) {
 		lastDseq: h.lastDseq, room: h.cfg.MaxTake, maxBatch: h.cfg.Settings.MaxBatch}
 	carry, cons := h.carry, h.cons
 	h.mu.Unlock()
+	ictx, cancel := context.WithTimeout(ctx, callTimeout)
+	info, err := cons.Info(ictx)
+	cancel()
+	t.waiting, t.Backlog = -1, -1
+	if err == nil {
+		t.waiting = int(info.NumPending) + len(carry)
+		defer func() { t.Backlog = int(float64(t.waiting) * h.meanBatch(t)) }()
+	}
 	for _, c := range carry {
 		h.classify(t, c)
 	}
 	if t.full {
 		return t, nil
 	}
-	ictx, cancel := context.WithTimeout(ctx, callTimeout)
-	info, err := cons.Info(ictx)
-	cancel()
 	if err != nil {
 		h.logf("cluster: consumer info: %v", err)
 		return t, nil
@@ -348,6 +366,37 @@ func (h *Hub) take(ctx context.Context) (*Take, error) {
 	return t, nil
 }
 
+// meanBatch is the mean samples of a valid batch: of the take's so far,
+// or the hub's running mean before the take has seen one.
+func (h *Hub) meanBatch(t *Take) float64 {
+	if t.seen > 0 {
+		return float64(t.seenSamples) / float64(t.seen)
+	}
+	return max(1, h.avg)
+}
+
+// surplus reports whether the take drops the valid batch of count samples
+// it is at (the oldest still waiting): whether, were it taken, more than
+// MaxBacklog samples would wait after the take, the messages after it
+// estimated at the mean batch size.
+func (h *Hub) surplus(t *Take, count int) bool {
+	if h.cfg.MaxBacklog == 0 || t.room == 0 || t.waiting < 0 {
+		return false
+	}
+	return float64(t.waiting)*h.meanBatch(t) > float64(t.room-t.samples-count+h.cfg.MaxBacklog)
+}
+
+// SetMaxTake sets the samples the next takes hand out at most (HubConfig's
+// MaxTake): a trainer sizes each iteration's take to what it can learn.
+// It is raised to the run's batch limit (Settings.MaxBatch), so that every
+// valid batch fits a take; SetMaxTake returns the value set.
+func (h *Hub) SetMaxTake(n int) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.cfg.MaxTake = max(n, h.cfg.Settings.MaxBatch)
+	return h.cfg.MaxTake
+}
+
 // fetchSize is how many messages to ask for: what the take may still
 // hold, counted in batches of the mean size so far, at most 256.
 func (h *Hub) fetchSize(t *Take) int {
@@ -373,6 +422,8 @@ func (h *Hub) merge(t *Take) {
 	h.cnt.Foreign += t.Foreign
 	h.cnt.Stale += t.Stale
 	h.cnt.StaleSamples += t.StaleSamples
+	h.cnt.Surplus += t.Surplus
+	h.cnt.SurplusSamples += t.SurplusSamples
 	h.cnt.Duplicates += t.Duplicates
 	for _, b := range t.Batches {
 		h.avg += (float64(len(b.Samples)) - h.avg) / 16
@@ -445,7 +496,13 @@ func (h *Hub) classify(t *Take, m *heldMsg) {
 		return
 	}
 	msg := m.msgs[0]
+	if t.waiting > 0 {
+		t.waiting--
+	}
 	b, count, err := h.peek(msg, t.maxBatch)
+	if err == nil {
+		t.seen, t.seenSamples = t.seen+1, t.seenSamples+count
+	}
 	switch {
 	case err != nil:
 		h.reject(t, m, err)
@@ -456,9 +513,16 @@ func (h *Hub) classify(t *Take, m *heldMsg) {
 		t.Stale++
 		t.StaleSamples += int64(count)
 		t.marks.raise(b.ID, h.cfg.Now())
+	case h.surplus(t, count):
+		t.Surplus++
+		t.SurplusSamples += int64(count)
+		t.marks.raise(b.ID, h.cfg.Now())
 	case t.room > 0 && t.samples+count > t.room:
 		t.full = true
 		t.carry = append(t.carry, m)
+		if t.waiting >= 0 {
+			t.waiting++ // still waiting, in the carry
+		}
 		return
 	default:
 		full, err := DecodeBatch(msg.Data())

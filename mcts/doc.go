@@ -105,6 +105,18 @@
 // After the call, leaves are expanded, values backed up and the virtual
 // loss removed. With Batch 1 the search is plain sequential PUCT.
 //
+// # Stepping from outside
+//
+// Begin, Gather and Finish run the same search without the search's own
+// Evaluator, so that one goroutine can step many searches and evaluate
+// their leaves together (selfplay's steppers): Begin(lim) starts it,
+// Gather writes the next leaves' observations and legal masks into the
+// caller's rows (returning 0 when the search is over), Finish takes their
+// priors and values. Run is Begin followed by Gather, Evaluate and Finish
+// until Gather returns 0, so either way gives the same tree; a threaded
+// search (SetThreads) runs only by Run. Reset and Advance withdraw rows
+// gathered and never finished.
+//
 // # Solver
 //
 // A terminal node is proven with its result. With Solver, proofs climb the

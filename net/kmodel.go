@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"sort"
@@ -248,17 +249,7 @@ func decodeModel(b []byte) (*Model, error) {
 		return nil, err
 	}
 	kv := header.Metadata()
-	if f := kv[keyFormat]; f != formatName {
-		return nil, modelError(ErrCorrupt, "not a kmodel file (format %q)", f)
-	}
-	if v := kv[keyVersion]; v != strconv.Itoa(FormatVersion) {
-		return nil, modelError(ErrFormatVersion, "format version %q, this build reads %d", v, FormatVersion)
-	}
-	c, err := parseConfig(kv)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := parseMeta(kv)
+	c, meta, err := parseKV(kv)
 	if err != nil {
 		return nil, err
 	}
@@ -271,6 +262,62 @@ func decodeModel(b []byte) (*Model, error) {
 	}
 	p.FlushSubnormals() // after the checksum, which covers the bytes as stored
 	return &Model{Params: p, Meta: meta}, nil
+}
+
+// parseKV reads the architecture and the metadata of a kmodel header's
+// metadata map, checking the format and its version.
+func parseKV(kv map[string]string) (Config, Meta, error) {
+	if f := kv[keyFormat]; f != formatName {
+		return Config{}, Meta{}, modelError(ErrCorrupt, "not a kmodel file (format %q)", f)
+	}
+	if v := kv[keyVersion]; v != strconv.Itoa(FormatVersion) {
+		return Config{}, Meta{}, modelError(ErrFormatVersion, "format version %q, this build reads %d", v, FormatVersion)
+	}
+	c, err := parseConfig(kv)
+	if err != nil {
+		return c, Meta{}, err
+	}
+	meta, err := parseMeta(kv)
+	return c, meta, err
+}
+
+// LoadMeta reads the metadata of a .kmodel file (its game, card and the
+// rest of Meta) from its header alone, without reading or checking its
+// tensors: Load does that. It is what a command reads to set up a model
+// that an agent then loads.
+func LoadMeta(path string) (Meta, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Meta{}, fmt.Errorf("net: load: %w", err)
+	}
+	defer f.Close()
+	meta, err := readMeta(f)
+	if err != nil {
+		return Meta{}, fmt.Errorf("net: load %s: %w", path, err)
+	}
+	return meta, nil
+}
+
+// readMeta reads a kmodel header from r and returns its metadata.
+func readMeta(r io.Reader) (Meta, error) {
+	var n [8]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return Meta{}, modelError(ErrCorrupt, "truncated: no header length")
+	}
+	size := binary.LittleEndian.Uint64(n[:])
+	if size > maxHeader {
+		return Meta{}, modelError(ErrCorrupt, "not a safetensors file: header length %d", size)
+	}
+	header, err := io.ReadAll(io.LimitReader(r, int64(size)))
+	if err != nil || uint64(len(header)) != size {
+		return Meta{}, modelError(ErrCorrupt, "truncated: header of %d bytes", size)
+	}
+	var md safetensors.Metadata
+	if err := md.UnmarshalJSON(header); err != nil {
+		return Meta{}, modelError(ErrCorrupt, "not a safetensors file: %v", err)
+	}
+	_, meta, err := parseKV(md.Metadata())
+	return meta, err
 }
 
 // readHeader parses and validates the safetensors header of b, naming a

@@ -1,6 +1,7 @@
 package net
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -304,6 +305,65 @@ func FuzzUnmarshal(f *testing.F) {
 		m, err := Unmarshal(b)
 		if err == nil && m.Params.Config.Validate() != nil {
 			t.Fatalf("accepted an invalid architecture %+v", m.Params.Config)
+		}
+	})
+}
+
+// TestLoadMeta: the header alone gives Load's metadata; a file that is no
+// model is refused as Load refuses it.
+func TestLoadMeta(t *testing.T) {
+	dir := t.TempDir()
+	m := kmodelTestModel(kmodelTiny)
+	m.Meta.Game, m.Meta.Card = "togyz", &Card{Game: "togyz", Iteration: 123}
+	good := filepath.Join(dir, "good.kmodel")
+	if err := Save(good, m); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(good)
+	cases := []struct {
+		name string
+		data []byte
+		err  error // nil: reads
+	}{
+		{"whole", b, nil},
+		{"tensors cut", b[:len(b)-4], nil}, // the header is whole: LoadMeta does not read on
+		{"header cut", b[:20], ErrCorrupt},
+		{"empty", nil, ErrCorrupt},
+		{"huge header", []byte("\xff\xff\xff\xff\x00\x00\x00\x00{}"), ErrCorrupt},
+	}
+	for _, c := range cases {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		meta, err := LoadMeta(path)
+		if c.err != nil {
+			if !errors.Is(err, c.err) {
+				t.Errorf("%s: %v, want %v", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil || meta.Game != "togyz" || meta.Card == nil || meta.Card.Iteration != 123 {
+			t.Errorf("%s: %+v, %v", c.name, meta, err)
+		}
+	}
+}
+
+// FuzzReadMeta: readMeta never panics, and where Unmarshal reads a model
+// it reads the same metadata.
+func FuzzReadMeta(f *testing.F) {
+	b, err := Marshal(kmodelTestModel(kmodelTiny))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range [][]byte{b, b[:9], nil, []byte("\x02\x00\x00\x00\x00\x00\x00\x00{}")} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		meta, err := readMeta(bytes.NewReader(b))
+		m, merr := Unmarshal(b)
+		if merr == nil && (err != nil || meta.Game != m.Meta.Game || meta.Steps != m.Meta.Steps || (meta.Card == nil) != (m.Meta.Card == nil)) {
+			t.Fatalf("Unmarshal read %+v, readMeta %+v, %v", m.Meta, meta, err)
 		}
 	})
 }

@@ -4,13 +4,20 @@
 //
 // # Concurrency
 //
-// A Pool runs Config.Games worker goroutines. Each worker owns its
-// searches (sequential mcts.Search, reused across moves with Advance and
-// across games with Reset), its position and its random source; workers
-// share nothing but the Evaluator, which must be safe for concurrent use.
-// Many games waiting on the same evaluator at once is what fills the
-// network's batches (a batching evaluator such as net.Batcher gathers their
-// requests). Finished games are handed to the caller's callback from the
+// A Pool plays Config.Games games at a time on Config.Steppers goroutines
+// (one per core by default). A stepper owns a share of the games, each
+// with its own search (mcts.Search, reused across moves with Advance and
+// across games with Reset), position and random source, and steps them in
+// turn: every game's search descends to its next leaf (Search.Begin,
+// Gather), the leaves' observations are written straight into one batch,
+// the batch goes to the Evaluator in one call, and each game takes its
+// rows back (Search.Finish) before the next round. No goroutine parks per
+// leaf, and a batching evaluator such as net.Batcher sees whole batches;
+// several steppers share the Evaluator, which must be safe for concurrent
+// use. With Steppers -1 each game runs on a goroutine of its own, whose
+// searches call the Evaluator one leaf at a time (the older way: many
+// games waiting at once fill the batcher's batches), which plays the same
+// games. Finished games are handed to the caller's callback from the
 // goroutine that called Run, one at a time, so the callback needs no locks.
 // Games reach the callback in game order (0, 1, 2, ...), a game that
 // finishes early waiting for those before it, so a seed reproduces a run's
@@ -20,7 +27,8 @@
 // Game i of a Run draws all its randomness from the stream (seed, i): the
 // opening's temperature sampling, the root noise, the playout cap and the
 // resign-off draw. With a deterministic evaluator a game is therefore the
-// same whichever worker plays it and however many workers there are.
+// same whichever worker plays it, however many workers or steppers there
+// are, and whether its searches are stepped or Run.
 //
 // # Perspective of the targets
 //

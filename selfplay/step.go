@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 
 	"kumalak/mcts"
@@ -86,7 +87,7 @@ func (st *stepper) loop(ctx context.Context, seed uint64, games int, next *atomi
 		}
 		err := st.ev.Evaluate(st.obs[:rows*nobs], st.mask[:rows*na], st.priors[:rows*na], st.values[:rows])
 		if err != nil {
-			return st.slots[0].w.wrap(err)
+			return st.batchErr(rows, err)
 		}
 		for i := range st.slots {
 			sl := &st.slots[i]
@@ -127,4 +128,14 @@ func (st *stepper) advance(sl *slot, at int) (n int, over bool, err error) {
 			return 0, true, nil
 		}
 	}
+}
+
+// batchErr names the first game of a failed batch of rows.
+func (st *stepper) batchErr(rows int, err error) error {
+	for i := range st.slots {
+		if sl := &st.slots[i]; sl.n > 0 {
+			return fmt.Errorf("selfplay: game %d, in a batch of %d rows: %w", sl.w.g.Index, rows, err)
+		}
+	}
+	return fmt.Errorf("selfplay: a batch of %d rows: %w", rows, err)
 }

@@ -31,3 +31,50 @@ func BenchmarkSolve(b *testing.B) {
 		}
 	}
 }
+
+// classicBench are classic positions of 16 to 18 stones for
+// BenchmarkClassicEngines.
+var classicBench = []Pits{
+	{2, 1, 3, 0, 1, 2, 1, 0, 2, 1, 0, 3},
+	{3, 0, 2, 1, 2, 1, 0, 2, 1, 3, 1, 1},
+	{1, 2, 0, 3, 2, 1, 2, 1, 0, 2, 1, 3},
+}
+
+// BenchmarkClassicEngines solves classicBench with the 10-stone tablebase
+// by the engine Solve uses for classic mangala (ksearch.go) and by the
+// alpha-beta search it replaced (search.go, one slot a bucket, always
+// overwritten; still the kale search), each with a fresh 2^18-slot table,
+// one thread, and reports the nodes of one pass.
+func BenchmarkClassicEngines(b *testing.B) {
+	tb := openShared(b, sharedStones)
+	b.Run("engine", func(b *testing.B) {
+		var nodes uint64
+		for b.Loop() {
+			for _, p := range classicBench {
+				s := newSolver(b, tb)
+				r, err := s.Solve(boardOf(b, p, 0, false), 0)
+				if err != nil || !r.Exact() {
+					b.Fatal(r, err)
+				}
+				nodes += r.Nodes
+			}
+		}
+		b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	})
+	b.Run("alphabeta", func(b *testing.B) {
+		var nodes uint64
+		for b.Loop() {
+			for _, p := range classicBench {
+				s := newSolver(b, tb)
+				bd := boardOf(b, p, 0, false)
+				s.stats = Stats{}
+				r := s.solveMoves(bd, 0)
+				if !r.Exact() {
+					b.Fatal(r)
+				}
+				nodes += s.stats.Nodes
+			}
+		}
+		b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	})
+}

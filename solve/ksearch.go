@@ -177,7 +177,8 @@ func (w *kworker) etc(kids []kchild, beta int) (int, bool) {
 
 // children fills kids with the moves of p, ordered: the table's move,
 // then moves that end in the store (extra turns), then by gain, then by
-// the history of cut-offs; it returns how many.
+// the history of cut-offs, then (in kalah) the house nearer the store; it
+// returns how many.
 func (w *kworker) children(p *kpos, kids []kchild, ttMove int8) int {
 	n := 0
 	for i := range w.g.n {
@@ -186,13 +187,16 @@ func (w *kworker) children(p *kpos, kids []kchild, ttMove int8) int {
 		}
 		k := &kids[n]
 		*k = w.g.play(p, i)
-		k.order = int(min(w.history[i], 1<<20))
-		k.order += k.gain << 21
+		k.order = int(min(w.history[i], 1<<20)) << 4
+		if !w.g.mangala {
+			k.order += i // kalah: of equal history, the house nearer the store first (BENCHMARKS.md)
+		}
+		k.order += (k.gain + 64) << 32
 		if k.extra {
-			k.order += 1 << 28
+			k.order += 1 << 40
 		}
 		if k.a == ttMove {
-			k.order += 1 << 30
+			k.order += 1 << 44
 		}
 		n++
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -152,6 +153,7 @@ type checkpoint struct {
 	mu     sync.Mutex // guards roots against the saver
 	path   string
 	id     string
+	job    *kjob
 	legal  []env.Action
 	roots  []kroot
 	tt     *ktable
@@ -170,7 +172,7 @@ type checkpoint struct {
 // it is j's, loads its bounds into roots and its entries into the table,
 // and starts the periodic saves.
 func (s *Solver) resume(j *kjob, roots []kroot) (*checkpoint, error) {
-	ck := &checkpoint{path: s.cfg.State, id: j.id, legal: j.legal, roots: roots, tt: s.ktt,
+	ck := &checkpoint{path: s.cfg.State, id: j.id, job: j, legal: j.legal, roots: roots, tt: s.ktt,
 		start: time.Now(), every: s.cfg.SaveEvery, log: s.cfg.Log, done: make(chan struct{}), helper: &s.helperNodes}
 	b, err := os.ReadFile(ck.path)
 	switch {
@@ -202,7 +204,7 @@ func (s *Solver) resume(j *kjob, roots []kroot) (*checkpoint, error) {
 		ck.prior = *st
 		ck.prior.entries = nil
 		if ck.log != nil {
-			ck.log(fmt.Sprintf("resumed %s: %d nodes and %v over earlier runs, %d table entries", ck.path, st.nodes, st.elapsed.Round(time.Second), len(st.entries)/16))
+			ck.log(fmt.Sprintf("resumed %s: %d nodes and %v over earlier runs, %d table entries; moves %s", ck.path, st.nodes, st.elapsed.Round(time.Second), len(st.entries)/16, ck.moves()))
 		}
 	}
 	if ck.every > 0 {
@@ -227,6 +229,18 @@ func (ck *checkpoint) loop() {
 			}
 		}
 	}
+}
+
+// moves returns the root moves' bounds, as final store differences for
+// the root mover: "1:-4..+6 2:+2..+2". The caller holds ck.mu or is the
+// search's goroutine.
+func (ck *checkpoint) moves() string {
+	var m []string
+	for i := range ck.roots {
+		lo, hi := rootBounds(ck.job, &ck.roots[i])
+		m = append(m, fmt.Sprintf("%d:%+d..%+d", ck.legal[i].Pit(), lo, hi))
+	}
+	return strings.Join(m, " ")
 }
 
 // lock takes ck.mu; a nil ck (no state) needs none.
@@ -259,6 +273,7 @@ func (ck *checkpoint) save() error {
 	for i, rt := range ck.roots {
 		st.roots = append(st.roots, savedRoot{action: ck.legal[i], lo: rt.lo, hi: rt.hi, guess: rt.guess})
 	}
+	moves := ck.moves()
 	ck.mu.Unlock()
 	f, err := renameio.NewPendingFile(ck.path, renameio.WithPermissions(0o644))
 	if err != nil {
@@ -281,7 +296,7 @@ func (ck *checkpoint) save() error {
 		return fmt.Errorf("solve: save %s: %w", ck.path, err)
 	}
 	if ck.log != nil {
-		ck.log(fmt.Sprintf("saved %s: %d nodes, %v over all runs, %d table entries", ck.path, st.nodes, st.elapsed.Round(time.Second), n))
+		ck.log(fmt.Sprintf("saved %s: %d nodes, %v over all runs, %d table entries; moves %s", ck.path, st.nodes, st.elapsed.Round(time.Second), n, moves))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -161,4 +162,58 @@ func FuzzDecodeState(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSolveKilled runs a resumable solve in a child process that saves
+// every millisecond, kills it with SIGKILL once a saved state holds 5,000
+// nodes of work, and checks that the file is whole and that a resumed solve gives
+// the value and move values of an unbroken one.
+func TestSolveKilled(t *testing.T) {
+	p := Pits{2, 1, 3, 0, 1, 2, 1, 0, 2, 1, 0, 2}
+	if path := os.Getenv("SOLVE_STATE_CHILD"); path != "" {
+		s, _ := New(Config{TTBits: 16, State: path, SaveEvery: time.Millisecond})
+		_, err := s.Solve(boardOf(t, p, 0, false), 0)
+		t.Fatalf("the child solve should have been killed: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "state")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSolveKilled$")
+	cmd.Env = append(os.Environ(), "SOLVE_STATE_CHILD="+path)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if b, err := os.ReadFile(path); err == nil {
+			if st, err := decodeState(b); err == nil && st.nodes >= 5000 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no state of 5,000 nodes appeared")
+		}
+	}
+	cmd.Process.Kill()
+	err := cmd.Wait()
+	data, rerr := os.ReadFile(path)
+	st, derr := decodeState(data)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != -1 {
+		t.Fatalf("the child was not killed: %v", err)
+	}
+	if rerr != nil || derr != nil {
+		t.Fatalf("the state left by the kill (child: %v): %v %v", err, rerr, derr)
+	}
+	b := boardOf(t, p, 0, false)
+	plain, _ := New(Config{TTBits: 16})
+	want, _ := plain.Solve(b, 0)
+	resumed, _ := New(Config{TTBits: 16, State: path})
+	got, err2 := resumed.Solve(b, 0)
+	if err2 != nil || got.Lo != want.Lo || got.Hi != want.Hi || len(got.Moves) != len(want.Moves) {
+		t.Fatalf("resumed after the kill (%d nodes saved): %d..%d %v, unbroken %d", st.nodes, got.Lo, got.Hi, err2, want.Lo)
+	}
+	for i := range got.Moves {
+		if got.Moves[i] != want.Moves[i] {
+			t.Errorf("move %d: resumed %+v, unbroken %+v", got.Moves[i].Action.Pit(), got.Moves[i], want.Moves[i])
+		}
+	}
 }

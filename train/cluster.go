@@ -28,11 +28,26 @@ type ClusterConfig struct {
 	// batches it holds alive meanwhile, so this is how long a resumed run
 	// waits for those a killed one held.
 	AckWait time.Duration `yaml:"ack_wait"`
+	// MinReuse sizes each iteration's take to what the trainer can learn:
+	// at most max_steps_per_iteration × train.batch / MinReuse new samples
+	// an iteration, local ones included, so that every new sample is
+	// drawn into a batch MinReuse times on average at least (never less
+	// than one batch of the run's batch limit). 0 = off: the take is
+	// bounded by MaxSamples alone.
+	MinReuse float64 `yaml:"min_reuse"`
+	// MaxBacklog bounds the worker samples left waiting in the stream
+	// after an iteration's take: beyond it the oldest waiting batches are
+	// dropped and counted (surplus), so that the trainer learns from the
+	// newest games. 0 = off: they wait until max_age makes them stale.
+	MaxBacklog int `yaml:"max_backlog"`
 }
 
-// DefaultClusterConfig keeps batches of the last four promotions and
-// redelivers unacknowledged ones after 30s.
-func DefaultClusterConfig() ClusterConfig { return ClusterConfig{MaxAge: 4, AckWait: 30 * time.Second} }
+// DefaultClusterConfig keeps batches of the last four promotions,
+// redelivers unacknowledged ones after 30s, and takes what the trainer can
+// draw once on average each iteration, leaving the rest waiting.
+func DefaultClusterConfig() ClusterConfig {
+	return ClusterConfig{MaxAge: 4, AckWait: 30 * time.Second, MinReuse: 1}
+}
 
 // Validate names the first field out of range.
 func (c ClusterConfig) Validate() error {
@@ -43,6 +58,10 @@ func (c ClusterConfig) Validate() error {
 		return fmt.Errorf("train: cluster.max_samples_per_iteration %d out of range 0..%d", c.MaxSamples, 1<<26)
 	case c.AckWait < time.Second || c.AckWait > time.Hour:
 		return fmt.Errorf("train: cluster.ack_wait %s out of range 1s..1h", c.AckWait)
+	case !(c.MinReuse >= 0 && c.MinReuse <= 1000):
+		return fmt.Errorf("train: cluster.min_reuse %g out of range [0, 1000]", c.MinReuse)
+	case c.MaxBacklog < 0 || c.MaxBacklog > 1<<30:
+		return fmt.Errorf("train: cluster.max_backlog %d out of range 0..%d", c.MaxBacklog, 1<<30)
 	}
 	return nil
 }
@@ -56,6 +75,16 @@ type RemoteMetrics struct {
 	Stale        int64          `json:"stale"`         // batches dropped for their network's age
 	StaleSamples int64          `json:"stale_samples"` // samples in them
 	Duplicates   int64          `json:"duplicates"`    // redeliveries and stored copies of batches already handled
+	// The surplus policy (docs/DISTRIBUTED.md, "Surplus samples"): the
+	// iteration's cap on worker samples, the batches dropped oldest first
+	// beyond cluster.max_backlog, and the samples left waiting.
+	Cap            int   `json:"cap"`             // worker samples the iteration could take
+	Surplus        int64 `json:"surplus"`         // batches dropped beyond max_backlog
+	SurplusSamples int64 `json:"surplus_samples"` // samples in them
+	Backlog        int   `json:"backlog"`         // worker samples estimated to wait after the take (-1 unknown)
+	// UsedShare is the share of the worker samples the iteration handled
+	// (taken, stale or surplus) that it took into its shard; 1 when none.
+	UsedShare float64 `json:"used_share"`
 }
 
 // attach opens the run's hub on opt.NATS: publishes the settings and the
@@ -75,7 +104,7 @@ func (r *Run) attach() error {
 	st := cluster.Settings{Run: id, Layout: r.layout(), BatchVersion: cluster.BatchVersion,
 		SelfPlay: r.cfg.SelfPlay, Batcher: r.cfg.Batcher, Seed: r.cfg.Seed}
 	hub, err := cluster.OpenHub(ctx, r.opt.NATS, ledger, cluster.HubConfig{Settings: st,
-		MaxAge: r.cfg.Cluster.MaxAge, MaxTake: r.maxTake(), AckWait: r.cfg.Cluster.AckWait,
+		MaxAge: r.cfg.Cluster.MaxAge, MaxTake: r.maxTake(), MaxBacklog: r.cfg.Cluster.MaxBacklog, AckWait: r.cfg.Cluster.AckWait,
 		Log: func(m string) { fmt.Fprintln(r.log, m) }})
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
@@ -96,6 +125,29 @@ func (r *Run) maxTake() int {
 	return r.cfg.Window.MaxSamples
 }
 
+// takeRoom is the most worker samples an iteration that made local
+// samples itself takes: cluster.max_samples_per_iteration (or the window),
+// and, with cluster.min_reuse, what the iteration's training steps draw
+// min_reuse times (max_steps_per_iteration × train.batch / min_reuse)
+// less the local samples. The hub raises it to one batch of the run's
+// limit, so that a batch always fits.
+func (r *Run) takeRoom(local int) int {
+	room := r.maxTake()
+	if mr := r.cfg.Cluster.MinReuse; mr > 0 {
+		capacity := int(float64(r.cfg.MaxSteps) * float64(r.cfg.Train.Batch) / mr)
+		room = min(room, max(capacity-local, 0))
+	}
+	return room
+}
+
+// usedShare is taken / (taken + dropped), 1 when both are 0.
+func usedShare(taken, dropped int64) float64 {
+	if taken+dropped == 0 {
+		return 1
+	}
+	return float64(taken) / float64(taken+dropped)
+}
+
 // RunID returns the run's id on the NATS server; "" without one.
 func (r *Run) RunID() string {
 	if r.hub == nil {
@@ -111,12 +163,15 @@ func (r *Run) takeRemote(ctx context.Context, m *Metrics, local []data.Sample) (
 	if r.hub == nil {
 		return local, nil, nil
 	}
+	room := r.hub.SetMaxTake(r.takeRoom(len(local)))
 	take, err := r.hub.Take(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	rm := &RemoteMetrics{Sources: map[string]int{cluster.LocalSource: len(local)}, Batches: len(take.Batches),
-		Rejected: take.Corrupt + take.Foreign, Stale: take.Stale, StaleSamples: take.StaleSamples, Duplicates: take.Duplicates}
+		Rejected: take.Corrupt + take.Foreign, Stale: take.Stale, StaleSamples: take.StaleSamples, Duplicates: take.Duplicates,
+		Cap: room, Surplus: take.Surplus, SurplusSamples: take.SurplusSamples, Backlog: take.Backlog}
+	rm.UsedShare = usedShare(int64(take.Samples()), take.StaleSamples+take.SurplusSamples)
 	samples := local
 	for _, b := range take.Batches {
 		rm.Sources[b.Worker] += len(b.Samples)
@@ -216,6 +271,12 @@ func (rm *RemoteMetrics) summary() string {
 	s := fmt.Sprintf("  samples: %s; workers %d", strings.Join(parts, ", "), len(rm.Workers))
 	if rm.Rejected+rm.Stale > 0 {
 		s += fmt.Sprintf(" (rejected %d, stale %d)", rm.Rejected, rm.Stale)
+	}
+	if rm.Surplus > 0 || rm.UsedShare < 1 {
+		s += fmt.Sprintf("; used %.0f%%, surplus %d", 100*rm.UsedShare, rm.SurplusSamples)
+	}
+	if rm.Backlog > 0 {
+		s += fmt.Sprintf(", waiting %d", rm.Backlog)
 	}
 	return s
 }

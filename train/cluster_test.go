@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,5 +167,115 @@ func TestPruneLedger(t *testing.T) {
 	}
 	if err := (&Run{dir: dir}).pruneLedger([]string{dir.Shard(5)}); err != nil {
 		t.Errorf("without a ledger: %v", err)
+	}
+}
+
+// TestSurplusPolicy: a run offered more worker samples than its cap and
+// backlog allow takes the newest that fit, drops the oldest as surplus,
+// leaves max_backlog waiting, and reports the share it used.
+func TestSurplusPolicy(t *testing.T) {
+	dir := Dir(t.TempDir())
+	srv, err := cluster.StartServer(cluster.ServerConfig{Dir: dir.NATS()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	nc, err := srv.Connect("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	cfg := tinyConfig("togyz")
+	cfg.Iterations = 1
+	cfg.Eval.BaselineEvery = 0
+	cfg.Cluster.MaxSamples, cfg.Cluster.MaxBacklog = 40, 20
+	var log bytes.Buffer
+	r, err := Open(cfg, Options{Dir: dir, NATS: nc, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		publish(t, ctx, js, batchOf(r, r.RunID(), "w1", i, 10))
+	}
+	if err := r.Train(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := ReadMetrics(dir.Metrics())
+	if err != nil || len(ms) != 1 || ms[0].Remote == nil {
+		t.Fatalf("metrics %+v: %v", ms, err)
+	}
+	rm := ms[0].Remote
+	if rm.Cap != 40 || rm.Sources["w1"] != 40 || rm.Surplus != 4 || rm.SurplusSamples != 40 || rm.Backlog != 20 || rm.UsedShare != 0.5 {
+		t.Fatalf("remote metrics %+v: want cap 40, 40 taken, 4 batches (40 samples) surplus, 20 waiting, used 0.5", rm)
+	}
+	es, err := cluster.ReadLedgerFile(cluster.LedgerFile(dir.Cluster(), 1))
+	if err != nil || len(es) != 4 || es[0].ID != "w1.s.4" || es[3].ID != "w1.s.7" {
+		t.Fatalf("ledger of iteration 1: %v %v; want w1.s.4..7, the newest that fit", es, err)
+	}
+	if !strings.Contains(log.String(), "used 50%, surplus 40, waiting 20") {
+		t.Fatalf("summary line lacks the surplus:\n%s", log.String())
+	}
+	if ms[0].Train.Reuse <= 0 {
+		t.Fatalf("train metrics %+v: no reuse", ms[0].Train)
+	}
+}
+
+// TestTakeRoom: an iteration's cap on worker samples is the configured one,
+// lowered by min_reuse to what its steps draw that often.
+func TestTakeRoom(t *testing.T) {
+	for _, c := range []struct {
+		name                     string
+		maxSamples, steps, batch int
+		minReuse                 float64
+		local, want              int
+	}{
+		{"off: the cap", 5000, 100, 64, 0, 1000, 5000},
+		{"off: the window", 0, 100, 64, 0, 1000, 2000},
+		{"reuse 1", 50000, 100, 64, 1, 1000, 6400 - 1000},
+		{"reuse 2", 50000, 100, 64, 2, 1000, 3200 - 1000},
+		{"cap below capacity", 3000, 100, 64, 1, 1000, 3000},
+		{"local beyond capacity", 50000, 10, 64, 1, 1000, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := tinyConfig("togyz")
+			cfg.Cluster.MaxSamples, cfg.MaxSteps, cfg.Train.Batch, cfg.Cluster.MinReuse = c.maxSamples, c.steps, c.batch, c.minReuse
+			r := &Run{cfg: cfg}
+			if got := r.takeRoom(c.local); got != c.want {
+				t.Fatalf("takeRoom(%d) = %d, want %d", c.local, got, c.want)
+			}
+		})
+	}
+}
+
+func TestClusterConfigValidate(t *testing.T) {
+	if err := DefaultClusterConfig().Validate(); err != nil {
+		t.Fatalf("default: %v", err)
+	}
+	for _, c := range []struct {
+		field string
+		edit  func(*ClusterConfig)
+	}{
+		{"max_age", func(c *ClusterConfig) { c.MaxAge = -1 }},
+		{"max_samples_per_iteration", func(c *ClusterConfig) { c.MaxSamples = -1 }},
+		{"ack_wait", func(c *ClusterConfig) { c.AckWait = 0 }},
+		{"min_reuse", func(c *ClusterConfig) { c.MinReuse = -0.5 }},
+		{"min_reuse", func(c *ClusterConfig) { c.MinReuse = math.NaN() }},
+		{"min_reuse", func(c *ClusterConfig) { c.MinReuse = 1001 }},
+		{"max_backlog", func(c *ClusterConfig) { c.MaxBacklog = -1 }},
+	} {
+		cfg := DefaultClusterConfig()
+		c.edit(&cfg)
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "cluster."+c.field) {
+			t.Errorf("%s: Validate() = %v, want an error naming cluster.%s", c.field, err, c.field)
+		}
 	}
 }

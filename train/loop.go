@@ -158,6 +158,7 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int, t0 time.Time) (
 	bar.Finish()
 	tm.setLosses(sum, steps)
 	tm.TrainedOn = int64(steps * tc.Batch)
+	tm.Reuse = float64(tm.TrainedOn) / float64(max(fresh, 1))
 	tm.SamplesPerSec = float64(tm.TrainedOn) / time.Since(start).Seconds()
 	meta.Steps, meta.Samples = int64(r.state.Steps+steps), r.state.TrainedOn+tm.TrainedOn
 	return &net.Model{Params: tr.Params(), Meta: meta}, tm, nil

@@ -75,6 +75,7 @@ type TrainMetrics struct {
 	Steps         int     `json:"steps"`
 	Window        int     `json:"window"` // samples in the replay window
 	TrainedOn     int64   `json:"trained_on"`
+	Reuse         float64 `json:"reuse"` // trained_on over the iteration's new samples: the draws per new sample
 	SamplesPerSec float64 `json:"samples_per_sec"`
 	LossPolicy    float64 `json:"loss_policy"`
 	LossValue     float64 `json:"loss_value"`

@@ -30,18 +30,24 @@ func newBar(w io.Writer, n int, desc string) *progressbar.ProgressBar {
 // returned stop function is called.
 func (r *Run) watch(bar *progressbar.ProgressBar, rate func() string) (stop func()) {
 	desc := bar.State().Description
-	done := make(chan struct{})
-	finished := make(chan struct{})
+	return Every(500*time.Millisecond, func() { bar.Describe(desc + "  " + rate()) })
+}
+
+// Every calls tick every interval from a goroutine of its own, the ticker
+// of the progress bars of training and of the worker, until the returned
+// stop is called; stop returns once no tick runs or will.
+func Every(interval time.Duration, tick func()) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(500 * time.Millisecond)
+		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-t.C:
-				bar.Describe(desc + "  " + rate())
+				tick()
 			}
 		}
 	}()

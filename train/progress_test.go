@@ -44,3 +44,29 @@ func TestNetFigures(t *testing.T) {
 		t.Errorf("summary %q lacks the network rows or the batch size", sum)
 	}
 }
+
+// TestEvery: ticks come until stop, and none after it returns.
+func TestEvery(t *testing.T) {
+	ticks := make(chan struct{}, 100)
+	var after bool
+	stopped := false
+	stop := Every(time.Millisecond, func() {
+		if stopped {
+			after = true
+		}
+		select {
+		case ticks <- struct{}{}:
+		default:
+		}
+	})
+	<-ticks
+	<-ticks // two ticks: it keeps ticking
+	stop()
+	stopped = true
+	for len(ticks) > 0 {
+		<-ticks
+	}
+	if after {
+		t.Error("a tick ran after stop returned")
+	}
+}

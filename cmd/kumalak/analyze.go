@@ -15,8 +15,6 @@ import (
 	"kumalak/env"
 )
 
-func init() { commands = append(commands, newAnalyzeCmd) }
-
 // analyzeFlags are analyze's own flags.
 type analyzeFlags struct {
 	json  bool

@@ -20,8 +20,6 @@ import (
 	"kumalak/env"
 )
 
-func init() { commands = append(commands, newArenaCmd) }
-
 // matchFlags are the flags shared by arena and tournament.
 type matchFlags struct {
 	gameFlags

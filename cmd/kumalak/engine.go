@@ -11,8 +11,6 @@ import (
 	"kumalak/env"
 )
 
-func init() { commands = append(commands, newEngineCmd) }
-
 func newEngineCmd() *cobra.Command {
 	var b botFlags
 	var game, name string

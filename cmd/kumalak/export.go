@@ -12,8 +12,6 @@ import (
 	"kumalak/train"
 )
 
-func init() { commands = append(commands, newExportCmd, newInfoCmd) }
-
 func newExportCmd() *cobra.Command {
 	var run, out, onnxOut string
 	str := train.Strength{Games: 40, Sims: 100, Parallel: 2, Seed: 1}

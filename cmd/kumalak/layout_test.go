@@ -25,7 +25,8 @@ var layout = []layoutRow{
 	{"net/internal/kernelgen", true, nil}, // go generate ./net: writes the SIMD kernels
 	{"net/learn", false, []string{"net", "data"}},
 	{"net/onnx", false, []string{"net", "data"}},
-	{"net/nettest", true, nil}, // the random inputs of the tests under net
+	{"net/nettest", true, nil},                      // the random inputs of the tests under net
+	{"net/tinynet", false, []string{"net", "data"}}, // the small random networks of the tests of agent, bot and cluster
 	{"protocol", false, []string{"env"}},
 	{"solve", false, []string{"env", gameRow}},
 	{"solve/solvetest", false, []string{"solve"}}, // the tablebase of the tests
@@ -37,6 +38,7 @@ var layout = []layoutRow{
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
 	{"train", false, []string{"env", "env/games", gameRow, "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
 	{"bot", false, []string{"env", "agent", "protocol"}},
+	{"bot/webtest", false, nil},      // the browser of the web tests of bot and cmd/kumalak (tests only)
 	{"cmd/kumalak", false, nil},      // everything
 	{"cmd/kumalak-wasm", false, nil}, // the static site's bot: everything it plays with
 }

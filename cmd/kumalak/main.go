@@ -1,7 +1,6 @@
 // Command kumalak trains, measures and plays agents for Togyz Kumalak and
-// Turkish Mangala. Each subcommand lives in its own file and registers its
-// constructor in init; this file only builds the root and maps errors to
-// exit codes.
+// Turkish Mangala. Each subcommand lives in its own file; this file lists
+// their constructors, builds the root and maps errors to exit codes.
 package main
 
 import (
@@ -18,9 +17,13 @@ import (
 	"kumalak/bot"
 )
 
-// commands holds the constructors of every subcommand, added by init
-// functions of the files beside this one.
-var commands []func() *cobra.Command
+// commands are the constructors of every subcommand, each in the file of
+// its name beside this one.
+var commands = []func() *cobra.Command{
+	newAnalyzeCmd, newArenaCmd, newEngineCmd, newExportCmd, newInfoCmd, newPerftCmd,
+	newPlayCmd, newReplayCmd, newServeCmd, newShowCmd, newSolveCmd, newTablebaseCmd,
+	newTournamentCmd, newTrainCmd, newWebCmd, newWorkerCmd,
+}
 
 // usageError marks bad input from the user: exit status 2.
 type usageError struct{ err error }

@@ -9,8 +9,6 @@ import (
 	"kumalak/env"
 )
 
-func init() { commands = append(commands, newPerftCmd) }
-
 func newPerftCmd() *cobra.Command {
 	var g gameFlags
 	var depth int

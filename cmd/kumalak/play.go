@@ -17,8 +17,6 @@ import (
 	"kumalak/net"
 )
 
-func init() { commands = append(commands, newPlayCmd) }
-
 // botFlags choose the bot of play, engine and serve: a model file or an
 // agent spec, with optional search limits.
 type botFlags struct {
@@ -69,22 +67,23 @@ func (b *botFlags) resolve(cmd string) (spec, game string, card json.RawMessage,
 	return sp.String(), game, card, nil
 }
 
-// modelSpec reads a model file and returns the agent spec that plays it
-// with its card's recommended simulations (agent.ModelSims), its game
-// and its card.
+// modelSpec reads a model file's metadata (net.LoadMeta: the agent built
+// from the spec loads the model itself, once) and returns the agent spec
+// that plays it with its card's recommended simulations (agent.ModelSims),
+// its game and its card.
 func modelSpec(cmd, path string) (sp agent.Spec, game string, card json.RawMessage, err error) {
-	m, err := net.Load(path)
+	meta, err := net.LoadMeta(path)
 	if err != nil {
 		return sp, "", nil, badInput(cmd, "--model: %v", err)
 	}
-	sims := agent.ModelSims(m.Meta.Card)
-	if card, err = cardJSON(m.Meta.Card); err != nil {
+	sims := agent.ModelSims(meta.Card)
+	if card, err = cardJSON(meta.Card); err != nil {
 		return sp, "", nil, badInput(cmd, "--model %s: %v", path, err)
 	}
 	if sp, err = agent.ModelSpec(path, min(sims, agent.MaxSims)); err != nil {
 		return sp, "", nil, badInput(cmd, "--model: %v", err)
 	}
-	return sp, m.Meta.Game, card, nil
+	return sp, meta.Game, card, nil
 }
 
 // pickGame returns the game to play: the model's, which --game may only

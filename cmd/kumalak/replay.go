@@ -9,8 +9,6 @@ import (
 	"kumalak/env"
 )
 
-func init() { commands = append(commands, newReplayCmd) }
-
 func newReplayCmd() *cobra.Command {
 	var g gameFlags
 	var asRecord bool

@@ -18,8 +18,6 @@ import (
 	"kumalak/env"
 )
 
-func init() { commands = append(commands, newServeCmd) }
-
 func newServeCmd() *cobra.Command {
 	var b botFlags
 	var game, addr string

@@ -8,8 +8,6 @@ import (
 	"kumalak/env"
 )
 
-func init() { commands = append(commands, newShowCmd) }
-
 func newShowCmd() *cobra.Command {
 	var g gameFlags
 	c := &cobra.Command{

@@ -14,8 +14,6 @@ import (
 	"kumalak/solve"
 )
 
-func init() { commands = append(commands, newSolveCmd) }
-
 func newSolveCmd() *cobra.Command {
 	var g gameFlags
 	var tbDir string

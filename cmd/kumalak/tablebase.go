@@ -17,8 +17,6 @@ import (
 	"kumalak/solve"
 )
 
-func init() { commands = append(commands, newTablebaseCmd) }
-
 func newTablebaseCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tablebase",

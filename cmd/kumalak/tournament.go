@@ -16,8 +16,6 @@ import (
 	"kumalak/arena"
 )
 
-func init() { commands = append(commands, newTournamentCmd) }
-
 func newTournamentCmd() *cobra.Command {
 	var f matchFlags
 	var players, models []string

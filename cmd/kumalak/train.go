@@ -17,8 +17,6 @@ import (
 	"kumalak/train"
 )
 
-func init() { commands = append(commands, newTrainCmd) }
-
 // trainFlags are the per-run items the command line may override.
 type trainFlags struct {
 	config, run        string

@@ -29,8 +29,6 @@ import (
 	"kumalak/net"
 )
 
-func init() { commands = append(commands, newWebCmd) }
-
 // webFlags are the settings of kumalak web.
 type webFlags struct {
 	out, src, wasm, goBin string

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"kumalak/bot/webtest"
 )
 
 // BenchmarkWebWasm measures the static site in headless Chromium: the
@@ -18,7 +20,7 @@ import (
 // makes natively (BENCHMARKS.md compares them). It ignores b.N: one
 // measurement.
 func BenchmarkWebWasm(b *testing.B) {
-	path := chromium(b)
+	path := webtest.Chromium(b)
 	site := b.TempDir()
 	if code, out, errs := kumalak(b, "web", "--out", site, "--bundle=false"); code != 0 {
 		b.Fatalf("web: exit %d: %s%s", code, out, errs)
@@ -26,7 +28,7 @@ func BenchmarkWebWasm(b *testing.B) {
 	ts := httptest.NewServer(http.FileServer(http.Dir(site)))
 	defer ts.Close()
 	p := openSite(b, path, ts.URL+"/")
-	load, err := chromedp.Run(p.ctx, chromedp.Evaluate[float64](`performance.now()`))
+	load, err := chromedp.Run(p.Ctx, chromedp.Evaluate[float64](`performance.now()`))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,7 +41,7 @@ func BenchmarkWebWasm(b *testing.B) {
 			} `json:"speed"`
 			Error string `json:"error"`
 		}
-		js, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](fmt.Sprintf(`siteSpeed(%q, 8, 8000, 500).then((r) => JSON.stringify(r))`, game), chromedp.EvalAwaitPromise))
+		js, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](fmt.Sprintf(`siteSpeed(%q, 8, 8000, 500).then((r) => JSON.stringify(r))`, game), chromedp.EvalAwaitPromise))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,13 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"kumalak/bot"
+	"kumalak/bot/webtest"
 	"kumalak/env"
 )
 
@@ -33,7 +32,7 @@ func TestWebSite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the wasm and plays three games in a browser")
 	}
-	path := chromium(t)
+	path := webtest.Chromium(t)
 	site := t.TempDir()
 	if code, out, errs := kumalak(t, "web", "--out", site, "--sims", "8"); code != 0 {
 		t.Fatalf("web: exit %d: %s%s", code, out, errs)
@@ -49,7 +48,7 @@ func TestWebSite(t *testing.T) {
 		ts := httptest.NewServer(http.FileServer(http.Dir(site)))
 		defer ts.Close()
 		p := openSite(t, path, ts.URL+"/")
-		p.run("no animation", chromedp.Click(chromedp.CSS("#animate")))
+		p.Run("no animation", chromedp.Click(chromedp.CSS("#animate")))
 		var reqs []bot.MoveRequest
 		var played []int
 		for _, c := range []struct{ game, human string }{{"togyz", "w"}, {"mangala", "b"}, {"mangala-kale", "w"}} {
@@ -57,7 +56,7 @@ func TestWebSite(t *testing.T) {
 			r, m := botMoves(rec, c.human)
 			reqs, played = append(reqs, r...), append(played, m...)
 		}
-		p.checkConsole()
+		p.CheckConsole()
 		got := nativeMoves(t, conf, reqs)
 		for i := range played {
 			if got[i] != played[i] {
@@ -69,17 +68,17 @@ func TestWebSite(t *testing.T) {
 
 	t.Run("file", func(t *testing.T) {
 		p := openSite(t, path, "file://"+filepath.ToSlash(site)+"/index.html")
-		p.run("no animation", chromedp.Click(chromedp.CSS("#animate")))
-		p.run("pick mangala", p.selectGame("mangala", "w"))
-		p.run("hint", chromedp.Click(chromedp.CSS("#hint")), p.wait(`document.getElementById("hinttext").textContent.startsWith("Hint: ")`))
-		p.run("play pit 1", chromedp.Click(chromedp.CSS("#pit-w-1")),
-			p.wait(`document.getElementById("botmove").textContent.startsWith("Bot played ") && document.querySelector("#board .pit.legal") !== null`))
-		p.run("analyse", chromedp.Click(chromedp.CSS("#analyse")), p.wait(`document.getElementById("anatext").textContent.includes("best")`))
-		p.run("back", chromedp.Click(chromedp.CSS("#analyse")), p.wait(`document.getElementById("analysis").hidden`))
-		if got := p.text(`document.getElementById("agent").textContent`); !strings.Contains(got, "model:sims=8") {
+		p.Run("no animation", chromedp.Click(chromedp.CSS("#animate")))
+		p.Run("pick mangala", p.selectGame("mangala", "w"))
+		p.Run("hint", chromedp.Click(chromedp.CSS("#hint")), p.Wait(`document.getElementById("hinttext").textContent.startsWith("Hint: ")`))
+		p.Run("play pit 1", chromedp.Click(chromedp.CSS("#pit-w-1")),
+			p.Wait(`document.getElementById("botmove").textContent.startsWith("Bot played ") && document.querySelector("#board .pit.legal") !== null`))
+		p.Run("analyse", chromedp.Click(chromedp.CSS("#analyse")), p.Wait(`document.getElementById("anatext").textContent.includes("best")`))
+		p.Run("back", chromedp.Click(chromedp.CSS("#analyse")), p.Wait(`document.getElementById("analysis").hidden`))
+		if got := p.Text(`document.getElementById("agent").textContent`); !strings.Contains(got, "model:sims=8") {
 			t.Errorf("the bot is shown as %q", got)
 		}
-		p.checkConsole()
+		p.CheckConsole()
 	})
 }
 
@@ -99,76 +98,17 @@ func readSiteJS(t *testing.T, site string) siteConfig {
 }
 
 // sitePage drives the site's page in headless Chromium.
-type sitePage struct {
-	t   testing.TB
-	ctx context.Context
-
-	mu       sync.Mutex
-	problems []string // console errors and exceptions
-}
+type sitePage struct{ *webtest.Page }
 
 // openSite starts the browser on url and waits for the bot to be built
 // and the board drawn.
 func openSite(t testing.TB, path, url string) *sitePage {
-	parent, cancelAll := context.WithTimeout(context.Background(), 3*time.Minute)
-	actx, cancelAlloc := chromedp.NewExecAllocator(parent,
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()))
-	ctx, cancel := chromedp.NewContext(actx)
-	p := &sitePage{t: t, ctx: ctx}
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-		cancelAll()
-	})
-	messages := chromedp.Console(ctx)
-	go func() {
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.IsException() || m.Type == chromedp.ConsoleError {
-				p.mu.Lock()
-				p.problems = append(p.problems, m.String())
-				p.mu.Unlock()
-			}
-		}
-	}()
-	p.run("viewport", chromedp.EmulateViewport(1200, 900))
+	p := &sitePage{webtest.Open(t, webtest.Config{Browser: path, Width: 1200, Height: 900, Limit: 3 * time.Minute,
+		WaitTimeout: 60 * time.Second, WaitInterval: 5 * time.Millisecond})}
 	began := time.Now()
 	defer func() { t.Logf("%s: the bot ready in %v", url, time.Since(began).Round(time.Millisecond)) }()
-	p.run("load "+url, chromedp.Navigate(url), p.wait(`document.querySelector("#board .pit") !== null && document.getElementById("game").options.length === 3`))
+	p.Run("load "+url, chromedp.Navigate(url), p.Wait(`document.querySelector("#board .pit") !== null && document.getElementById("game").options.length === 3`))
 	return p
-}
-
-func (p *sitePage) run(what string, steps ...chromedp.Action[chromedp.Void]) {
-	p.t.Helper()
-	if err := chromedp.Do(p.ctx, steps...); err != nil {
-		p.t.Fatalf("%s: %v (page message %q)", what, err, p.textOr(`document.getElementById("message").textContent`))
-	}
-}
-
-func (p *sitePage) text(js string) string {
-	p.t.Helper()
-	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js))
-	if err != nil {
-		p.t.Fatalf("%s: %v", js, err)
-	}
-	return s
-}
-
-func (p *sitePage) textOr(js string) string {
-	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js))
-	if err != nil {
-		return err.Error()
-	}
-	return s
-}
-
-func (p *sitePage) wait(js string) chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(60*time.Second), chromedp.WithPollingInterval(5*time.Millisecond))
 }
 
 // selectGame starts a new game of game, the person playing side human.
@@ -184,14 +124,14 @@ func (p *sitePage) selectGame(game, human string) chromedp.Action[chromedp.Void]
 // playGame plays a whole game of game as human against the bot, clicking
 // a legal pit at each turn, and returns the record the page copies.
 func (p *sitePage) playGame(game, human string) *env.GameRecord {
-	t := p.t
+	t := p.T
 	t.Helper()
 	began := time.Now()
 	spec, err := env.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.run("new "+game, p.selectGame(game, human), p.wait(fmt.Sprintf(`document.querySelectorAll("#board .pit").length === %d &&
+	p.Run("new "+game, p.selectGame(game, human), p.Wait(fmt.Sprintf(`document.querySelectorAll("#board .pit").length === %d &&
 		!document.getElementById("turn").textContent.startsWith("Game over") && document.getElementById("record").childElementCount <= %d`,
 		2*spec.Pits, map[string]int{"w": 0, "b": 1000}[human])))
 	// The driver clicks a legal pit whenever it is the person's turn,
@@ -216,13 +156,13 @@ func (p *sitePage) playGame(game, human string) *env.GameRecord {
 		}
 		throw new Error("no end after 2000 moves");
 	})()`
-	n, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](driver, chromedp.EvalAwaitPromise))
+	n, err := chromedp.Run(p.Ctx, chromedp.Evaluate[int](driver, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("%s: %v", game, err)
 	}
-	turn := p.text(`document.getElementById("turn").textContent`)
-	p.run(game+": copy the record", chromedp.Evaluate[chromedp.Void](`document.getElementById("setup").open = true`), chromedp.Click(chromedp.CSS("#copy")), p.wait(`document.getElementById("recordin").value.startsWith("[Game")`))
-	text := p.text(`document.getElementById("recordin").value`)
+	turn := p.Text(`document.getElementById("turn").textContent`)
+	p.Run(game+": copy the record", chromedp.Evaluate[chromedp.Void](`document.getElementById("setup").open = true`), chromedp.Click(chromedp.CSS("#copy")), p.Wait(`document.getElementById("recordin").value.startsWith("[Game")`))
+	text := p.Text(`document.getElementById("recordin").value`)
 	recs, err := env.ReadRecords(strings.NewReader(text), nil)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("%s: the copied record %q: %v", game, text, err)
@@ -341,31 +281,6 @@ func TestWebNativeReference(t *testing.T) {
 	}
 	b, _ = json.Marshal(moves)
 	fmt.Printf("moves: %s\n", b)
-}
-
-// chromium returns the browser's path, skipping the test when there is
-// none, unless CI=true, where a missing browser fails it.
-func chromium(t testing.TB) string {
-	t.Helper()
-	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed, and CI=true needs the browser test")
-	}
-	t.Skip("chromium is not installed")
-	return ""
-}
-
-// checkConsole fails the test on console errors.
-func (p *sitePage) checkConsole() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, m := range p.problems {
-		p.t.Errorf("browser console: %s", m)
-	}
 }
 
 // TestWebBadInput: web refuses bad flags with exit status 2 and a line

@@ -14,9 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"kumalak/cluster"
+	"kumalak/train"
 )
-
-func init() { commands = append(commands, newWorkerCmd) }
 
 // workerFlags are the settings of one worker process.
 type workerFlags struct {
@@ -174,23 +173,14 @@ func watchWorker(w io.Writer, wk *cluster.Worker, games int, quiet bool) func() 
 		// No spinner goroutine of the library's own (it reads the bar unlocked):
 		// the ticker below renders, and the spinner turns at each render.
 		progressbar.OptionSetSpinnerChangeInterval(0))
-	stop, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				_ = bar.Finish()
-				_, _ = io.WriteString(w, "\n")
-				return
-			case <-t.C:
-				p := wk.Progress()
-				bar.Describe(fmt.Sprintf("worker net v%d  %d samples  %d batches  queued %d", p.Network, p.Samples, p.Batches, p.Queued))
-				_ = bar.Set64(p.Games)
-			}
-		}
-	}()
-	return func() { close(stop); <-finished }
+	stop := train.Every(500*time.Millisecond, func() {
+		p := wk.Progress()
+		bar.Describe(fmt.Sprintf("worker net v%d  %d samples  %d batches  queued %d", p.Network, p.Samples, p.Batches, p.Queued))
+		_ = bar.Set64(p.Games)
+	})
+	return func() {
+		stop()
+		_ = bar.Finish()
+		_, _ = io.WriteString(w, "\n")
+	}
 }

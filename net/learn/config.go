@@ -37,6 +37,11 @@ type Config struct {
 	ValueWeight float64 `yaml:"value_weight"` // weight of the value loss
 	ScoreWeight float64 `yaml:"score_weight"` // weight of the auxiliary score loss; 0 = off
 	Seed        uint64  `yaml:"seed"`         // seeds the auxiliary score head's initial weights
+	// Parallel is the number of copies of the graph that compute one
+	// step's gradient at once, each on its share of the batch (Batch
+	// rows split as evenly as they go), their gradients averaged by rows
+	// before the update: data parallelism over the cores. 1 = one graph.
+	Parallel int `yaml:"parallel"`
 }
 
 // DefaultConfig returns settings that train the default network well.
@@ -51,6 +56,7 @@ func DefaultConfig() Config {
 		ValueWeight: 1,
 		ScoreWeight: 0,
 		Seed:        1,
+		Parallel:    2,
 	}
 }
 
@@ -73,6 +79,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("learn: value_weight %g out of range [0, 100]", c.ValueWeight)
 	case !(c.ScoreWeight >= 0 && c.ScoreWeight <= 100):
 		return fmt.Errorf("learn: score_weight %g out of range [0, 100]", c.ScoreWeight)
+	case c.Parallel < 1 || c.Parallel > min(64, c.Batch):
+		return fmt.Errorf("learn: parallel %d out of range 1..min(64, batch=%d)", c.Parallel, c.Batch)
 	}
 	return nil
 }

@@ -28,6 +28,9 @@ func TestConfigValidate(t *testing.T) {
 		{"weight_decay", func(c *Config) { c.WeightDecay = math.NaN() }},
 		{"value_weight", func(c *Config) { c.ValueWeight = -1 }},
 		{"score_weight", func(c *Config) { c.ScoreWeight = math.Inf(1) }},
+		{"parallel", func(c *Config) { c.Parallel = 0 }},
+		{"parallel", func(c *Config) { c.Parallel = 65 }},
+		{"parallel", func(c *Config) { c.Batch, c.Parallel = 3, 4 }},
 	}
 	for _, b := range bad {
 		c := DefaultConfig()

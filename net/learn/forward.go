@@ -45,22 +45,27 @@ func (t *Trainer) forwardChunk(r rows, priors, values []float32) error {
 	if err := t.load(r); err != nil {
 		return err
 	}
-	defer t.vm.Reset()
+	defer t.reset()
 	defer t.zeroGrads()
-	if err := t.vm.RunAll(); err != nil {
+	if err := t.run(); err != nil {
 		return fmt.Errorf("learn: forward: %w", err)
 	}
-	switch lp := t.gr.read.logp.Data().(type) {
-	case []float32:
-		for i := range priors {
-			priors[i] = float32(math.Exp(float64(lp[i])))
+	A := t.arch.Actions
+	for _, p := range t.reps {
+		lo, hi := min(p.lo, len(values)), min(p.lo+p.gr.batch, len(values))
+		pr := priors[lo*A : hi*A]
+		switch lp := p.gr.read.logp.Data().(type) {
+		case []float32:
+			for i := range pr {
+				pr[i] = float32(math.Exp(float64(lp[i])))
+			}
+		case []float64:
+			for i := range pr {
+				pr[i] = float32(math.Exp(lp[i]))
+			}
 		}
-	case []float64:
-		for i := range priors {
-			priors[i] = float32(math.Exp(lp[i]))
-		}
+		copyOut(values[lo:hi], p.gr.read.v.Data())
 	}
-	copyOut(values, t.gr.read.v.Data())
 	zeroEmptyRows(priors, r.mask, t.arch.Actions)
 	return nil
 }

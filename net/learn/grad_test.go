@@ -38,20 +38,24 @@ func trEvalGrads(t *testing.T, tr *Trainer, b *data.Batch) (float64, [][]float64
 	return loss, grads
 }
 
-// trEvalLoss runs forward and backward on b, calls during (while gradients are
-// available), clears the gradients and returns the total loss.
+// trEvalLoss runs forward and backward on b, as Step does (every replica,
+// their gradients reduced into the first's), calls during (while gradients
+// are available), clears the gradients and returns the total loss.
 func trEvalLoss(t *testing.T, tr *Trainer, b *data.Batch, during func()) float64 {
 	t.Helper()
 	if err := tr.load(rows{b.Obs, b.Mask, b.Policy, b.Value, b.Score, b.N}); err != nil {
 		t.Fatal(err)
 	}
-	defer tr.vm.Reset()
+	defer tr.reset()
 	defer tr.zeroGrads()
-	if err := tr.vm.RunAll(); err != nil {
+	if err := tr.run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.reduceGrads(); err != nil {
 		t.Fatal(err)
 	}
 	during()
-	return scalar(tr.gr.read.total)
+	return tr.losses().Total
 }
 
 // TestGradientsMatchFiniteDifferences checks every gradient of a tiny

@@ -91,13 +91,24 @@ func (b *builder) ok(n *G.Node, err error) *G.Node {
 // matrix makes a named node of shape [r,c] backed by a new array filled
 // from init (may be nil for zeros).
 func (b *builder) matrix(name string, r, c int, init []float32) feed {
+	return b.matrixOn(name, r, c, init, nil)
+}
+
+// matrixOn is matrix on the given float32 backing array (of r*c values,
+// kept as it is) when share is not nil: a node of another graph whose
+// weights this one uses.
+func (b *builder) matrixOn(name string, r, c int, init, share []float32) feed {
 	f := feed{}
 	var back any
-	if b.dt == tensor.Float32 {
+	switch {
+	case share != nil:
+		f.f32 = share
+		back = share
+	case b.dt == tensor.Float32:
 		f.f32 = make([]float32, r*c)
 		copy(f.f32, init)
 		back = f.f32
-	} else {
+	default:
 		f.f64 = make([]float64, r*c)
 		for i, x := range init {
 			f.f64[i] = float64(x)
@@ -157,31 +168,33 @@ func (b *builder) along(f func(*G.Node, ...int) (*G.Node, error), x *G.Node, axe
 	return b.ok(f(x, axes...))
 }
 
-// newGraph builds the graph for p's architecture at the given batch size.
-// The auxiliary score head is present when scoreWeight > 0; its weights are
-// drawn from rng.
-func newGraph(p *net.Params, cfg Config, dt tensor.Dtype, rng *rand.Rand) (*graph, error) {
+// newGraph builds the graph for p's architecture at batch rows. The
+// auxiliary score head is present when scoreWeight > 0; its weights are
+// drawn from rng. With share (a float32 graph of the same architecture and
+// config) the new graph computes on share's weight arrays instead of its
+// own copy of p's: a data-parallel replica, whose gradients are its own.
+func newGraph(p *net.Params, cfg Config, dt tensor.Dtype, rng *rand.Rand, rows int, share *graph) (*graph, error) {
 	c := p.Config
-	gr := &graph{g: G.NewGraph(), dt: dt, batch: cfg.Batch}
+	gr := &graph{g: G.NewGraph(), dt: dt, batch: rows}
 	b := &builder{g: gr.g, dt: dt}
-	B := cfg.Batch
+	B := rows
 	gr.obs = b.matrix("obs", B, c.InputLen, nil)
 	gr.negMask = b.matrix("neg_mask", B, c.Actions, nil)
 	gr.policy = b.matrix("policy_target", B, c.Actions, nil)
 	gr.value = b.matrix("value_target", B, 1, nil)
-	for _, t := range p.Tensors {
+	for i, t := range p.Tensors {
 		r, cols := 1, t.Shape[0]
 		if len(t.Shape) == 2 {
 			r, cols = t.Shape[0], t.Shape[1]
 		}
-		n := b.matrix(t.Name, r, cols, t.Data).node
+		n := b.matrixOn(t.Name, r, cols, t.Data, share.weights32(i)).node
 		gr.params = append(gr.params, n)
 		if len(t.Shape) == 2 {
 			gr.weights = append(gr.weights, n)
 		}
 	}
 	vh := gr.forward(b, c)
-	gr.loss(b, cfg, vh, rng)
+	gr.loss(b, cfg, vh, rng, share)
 	if b.err != nil {
 		return nil, fmt.Errorf("learn: build training graph: %w", b.err)
 	}
@@ -220,7 +233,7 @@ func (gr *graph) forward(b *builder, c net.Config) *G.Node {
 
 // loss builds the scalar losses and gr.total; it adds the auxiliary score
 // head when cfg.ScoreWeight > 0.
-func (gr *graph) loss(b *builder, cfg Config, vh *G.Node, rng *rand.Rand) {
+func (gr *graph) loss(b *builder, cfg Config, vh *G.Node, rng *rand.Rand, share *graph) {
 	gr.learn = append(gr.learn, gr.params...)
 	ce := b.along(G.Sum, b.op2(G.HadamardProd, gr.policy.node, gr.logp))
 	gr.policyLoss = b.op2(G.Mul, ce, b.constant(-1/float64(gr.batch)))
@@ -233,8 +246,9 @@ func (gr *graph) loss(b *builder, cfg Config, vh *G.Node, rng *rand.Rand) {
 		for i := range init {
 			init[i] = float32(rng.NormFloat64() * 0.1 * math.Sqrt(2/float64(vhn)))
 		}
-		sw := b.matrix("score.w", vhn, 1, init).node
-		sb := b.matrix("score.b", 1, 1, nil).node
+		np := len(gr.params)
+		sw := b.matrixOn("score.w", vhn, 1, init, share.weights32(np)).node
+		sb := b.matrixOn("score.b", 1, 1, nil, share.weights32(np+1)).node
 		gr.aux = G.Nodes{sw, sb}
 		gr.learn = append(gr.learn, gr.aux...)
 		gr.weights = append(gr.weights, sw)
@@ -242,6 +256,15 @@ func (gr *graph) loss(b *builder, cfg Config, vh *G.Node, rng *rand.Rand) {
 		total = b.op2(G.Add, total, b.op2(G.Mul, gr.scoreLoss, b.constant(cfg.ScoreWeight)))
 	}
 	gr.total = total
+}
+
+// weights32 returns the float32 array of learnable i (params then aux) of
+// gr; nil for a nil graph.
+func (gr *graph) weights32(i int) []float32 {
+	if gr == nil {
+		return nil
+	}
+	return float32s(gr.learn[i].Value())
 }
 
 // isWeight reports whether n is one of the weight matrices (decayed), not

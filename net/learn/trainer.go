@@ -1,10 +1,12 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"kumalak/net"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -38,27 +40,42 @@ type Losses struct {
 // moments were lost), the rate climbs linearly from the last step's to the
 // scheduled one over WarmupSteps steps instead of jumping.
 //
+// With Config.Parallel > 1 the batch is split among as many copies of the
+// graph, run at once on the same weights, and their gradients are averaged
+// by rows before the update.
+//
 // Training is deterministic: the graph holds no randomness, its ops run one
-// after another, and gonum's parallel matrix products split the output into
-// fixed 64×64 blocks, each summed in a fixed order whatever GOMAXPROCS is, so
-// equal net.Params, config and batches give bit-identical weights.
+// after another, each element of a matrix product (gemmBLAS, or gonum's)
+// is summed in a fixed order whatever GOMAXPROCS is, and the replicas'
+// gradients are added in replica order, so equal net.Params, config and
+// batches give bit-identical weights.
 //
 // After every update, weights and moments below 1e-30 in magnitude are set
 // to zero, so no subnormal number reaches inference or slows the optimizer.
 //
-// Step allocates (about 10 MB per step at batch 256, width 256): gorgonia's
+// Step allocates (about 5 MB per step at batch 256 for the default network): gorgonia's
 // tape machine drops its intermediate values on Reset; the optimizer's
 // update allocates nothing. A Trainer is not safe for concurrent use.
 type Trainer struct {
 	cfg      Config
 	arch     net.Config
-	gr       *graph
+	gr       *graph // the first replica's graph: its weights are the trainer's
 	vm       G.VM
+	reps     []replica // all graph copies (reps[0] is gr and vm), Config.Parallel of them
 	opt      *adamW
 	steps    int     // global steps: the warm-up's clock
 	progress float64 // the run's progress in [0, 1]: the schedule's clock
 	lastLR   float64 // the rate of the last step; 0 before the first
 	rewarm   rewarm
+}
+
+// replica is one copy of the graph and its tape machine, for rows
+// [lo, lo+gr.batch) of a batch; every replica computes on the first one's
+// weight arrays.
+type replica struct {
+	gr *graph
+	vm G.VM
+	lo int
 }
 
 // rewarm is a linear climb of the rate from one begun at step at (-1: none).
@@ -76,25 +93,50 @@ func NewTrainer(p *net.Params, cfg Config) (*Trainer, error) {
 // newTrainer builds a trainer whose graph computes in dt (Float32, or
 // Float64 for gradient checks: such a trainer cannot Step).
 func newTrainer(p *net.Params, cfg Config, dt tensor.Dtype) (*Trainer, error) {
+	useGemm()
 	if err := p.Config.Validate(); err != nil {
 		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5c07e))
-	gr, err := newGraph(p, cfg, dt, rng)
-	if err != nil {
-		return nil, err
+	parts := max(cfg.Parallel, 1)
+	if dt != tensor.Float32 {
+		parts = 1 // replicas share float32 weights; a float64 graph is for checks
 	}
-	t := &Trainer{cfg: cfg, arch: p.Config, gr: gr, rewarm: rewarm{at: -1}}
-	t.vm = G.NewTapeMachine(gr.g, G.BindDualValues(gr.learn...))
-	t.opt = newAdamW(gr.learn, gr.isWeight)
+	t := &Trainer{cfg: cfg, arch: p.Config, rewarm: rewarm{at: -1}}
+	for i := range parts {
+		lo, hi := cfg.Batch*i/parts, cfg.Batch*(i+1)/parts
+		var share *graph
+		if i > 0 {
+			share = t.gr
+		}
+		rng := rand.New(rand.NewPCG(cfg.Seed, 0x5c07e))
+		gr, err := newGraph(p, cfg, dt, rng, hi-lo, share)
+		if err != nil {
+			t.Close()
+			return nil, err
+		}
+		vm := G.NewTapeMachine(gr.g, G.BindDualValues(gr.learn...))
+		t.reps = append(t.reps, replica{gr: gr, vm: vm, lo: lo})
+		if i == 0 {
+			t.gr, t.vm = gr, vm
+		}
+	}
+	t.opt = newAdamW(t.gr.learn, t.gr.isWeight)
 	return t, nil
 }
 
-// Close releases the tape machine.
-func (t *Trainer) Close() error { return t.vm.Close() }
+// Close releases the tape machines.
+func (t *Trainer) Close() error {
+	var first error
+	for _, r := range t.reps {
+		if err := r.vm.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
 
 // Config returns the training configuration.
 func (t *Trainer) Config() Config { return t.cfg }
@@ -148,8 +190,8 @@ func (t *Trainer) Step(b *data.Batch) (Losses, error) {
 	if err := t.load(r); err != nil {
 		return Losses{}, err
 	}
-	defer t.vm.Reset()
-	if err := t.vm.RunAll(); err != nil {
+	defer t.reset()
+	if err := t.run(); err != nil {
 		t.zeroGrads()
 		return Losses{}, fmt.Errorf("learn: train step %d: %w", t.steps, err)
 	}
@@ -157,6 +199,10 @@ func (t *Trainer) Step(b *data.Batch) (Losses, error) {
 	if math.IsNaN(l.Total) || math.IsInf(l.Total, 0) {
 		t.zeroGrads()
 		return l, fmt.Errorf("learn: train step %d: loss is %v", t.steps, l.Total)
+	}
+	if err := t.reduceGrads(); err != nil {
+		t.zeroGrads()
+		return l, fmt.Errorf("learn: train step %d: %w", t.steps, err)
 	}
 	lr, rw := t.nextRate()
 	l.LR = lr
@@ -192,12 +238,73 @@ func (t *Trainer) load(r rows) error {
 	case t.gr.score.node != nil && len(r.score) < B:
 		return fmt.Errorf("learn: batch score has %d values, want %d (score_weight > 0)", len(r.score), B)
 	}
-	t.gr.obs.set(r.obs[:nObs])
-	t.gr.negMask.apply(r.mask, r.mask, negMask)
-	t.gr.policy.apply(r.policy, r.mask, maskedTarget)
-	t.gr.value.set(r.value[:B])
-	if t.gr.score.node != nil {
-		t.gr.score.set(r.score[:B])
+	for _, p := range t.reps {
+		gr, lo, hi := p.gr, p.lo, p.lo+p.gr.batch
+		gr.obs.set(r.obs[lo*c.InputLen : hi*c.InputLen])
+		m := r.mask[lo*c.Actions : hi*c.Actions]
+		gr.negMask.apply(m, m, negMask)
+		gr.policy.apply(r.policy[lo*c.Actions:hi*c.Actions], m, maskedTarget)
+		gr.value.set(r.value[lo:hi])
+		if gr.score.node != nil {
+			gr.score.set(r.score[lo:hi])
+		}
+	}
+	return nil
+}
+
+// run runs every replica's forward and backward pass, the first on this
+// goroutine and the others each on its own, and returns the first error.
+func (t *Trainer) run() error {
+	if len(t.reps) == 1 {
+		return t.vm.RunAll()
+	}
+	errs := make([]error, len(t.reps))
+	var wg sync.WaitGroup
+	for i := 1; i < len(t.reps); i++ {
+		wg.Go(func() { errs[i] = t.reps[i].vm.RunAll() })
+	}
+	errs[0] = t.vm.RunAll()
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// reset resets every replica's tape machine after a run.
+func (t *Trainer) reset() {
+	for _, r := range t.reps {
+		r.vm.Reset()
+	}
+}
+
+// reduceGrads makes the first replica's gradients those of the whole
+// batch: the replicas' gradients of their row means, weighted by their
+// share of the rows and summed in replica order (the same bits whatever
+// the scheduling), and clears the others'.
+func (t *Trainer) reduceGrads() error {
+	if len(t.reps) == 1 {
+		return nil
+	}
+	B := float32(t.cfg.Batch)
+	for j, n := range t.gr.learn {
+		g0, err := n.Grad()
+		if err != nil {
+			return err
+		}
+		dst := float32s(g0)
+		w0 := float32(t.gr.batch) / B
+		for k := range dst {
+			dst[k] *= w0
+		}
+		for _, p := range t.reps[1:] {
+			g, err := p.gr.learn[j].Grad()
+			if err != nil {
+				return err
+			}
+			src, w := float32s(g)[:len(dst)], float32(p.gr.batch)/B
+			for k, x := range src {
+				dst[k] += w * x
+			}
+			clear(src)
+		}
 	}
 	return nil
 }
@@ -218,16 +325,20 @@ func (f *feed) apply(a, b []float32, fn func(x, y float32) float32) {
 	}
 }
 
-// losses reads the loss nodes after a run.
+// losses reads the loss nodes after a run: the replicas' row means,
+// weighted by their rows.
 func (t *Trainer) losses() Losses {
-	r := &t.gr.read
-	return Losses{
-		Policy:        scalar(r.policy),
-		Value:         scalar(r.value),
-		Score:         scalar(r.score),
-		Total:         scalar(r.total),
-		PolicyEntropy: entropy(r.logp.Data()) / float64(t.cfg.Batch),
+	var l Losses
+	B := float64(t.cfg.Batch)
+	for _, p := range t.reps {
+		r, w := &p.gr.read, float64(p.gr.batch)/B
+		l.Policy += w * scalar(r.policy)
+		l.Value += w * scalar(r.value)
+		l.Score += w * scalar(r.score)
+		l.Total += w * scalar(r.total)
+		l.PolicyEntropy += entropy(r.logp.Data()) / B
 	}
+	return l
 }
 
 // entropy returns -sum exp(lp)*lp over a float32 or float64 slice.
@@ -249,10 +360,12 @@ func entropy(logp any) float64 {
 // zeroGrads clears the accumulated gradients (the tape machine adds into
 // them; the optimizer clears them after an update).
 func (t *Trainer) zeroGrads() {
-	for _, n := range t.gr.learn {
-		if g, err := n.Grad(); err == nil {
-			if z, ok := g.(interface{ Zero() }); ok {
-				z.Zero()
+	for _, p := range t.reps {
+		for _, n := range p.gr.learn {
+			if g, err := n.Grad(); err == nil {
+				if z, ok := g.(interface{ Zero() }); ok {
+					z.Zero()
+				}
 			}
 		}
 	}

@@ -5,6 +5,9 @@ import (
 	"kumalak/net"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/blas/gonum"
+	G "gorgonia.org/gorgonia"
 )
 
 // BenchmarkTrainStep measures one Adam step at batch 256 (forward, backward
@@ -57,5 +60,54 @@ func BenchmarkTrainBatch(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N*cfg.Batch)/b.Elapsed().Seconds(), "samples/s")
 		})
+	}
+}
+
+// BenchmarkTrainThroughput measures the default network's training
+// throughput: gonum's matrix products on one graph (gorgonia's default, the
+// "before"), gemmBLAS on one graph, and gemmBLAS on two graph copies
+// (Config.Parallel 2, the default), at batch 256 and 1024, in samples a
+// second of wall time and per CPU-second of the process (the figure that
+// holds on a shared machine). Run it with -cpu 1,2 to see what the second
+// core adds.
+func BenchmarkTrainThroughput(b *testing.B) {
+	c := net.DefaultConfig(100, 9)
+	cases := []struct {
+		name     string
+		blas     G.BLAS
+		parallel int
+	}{
+		{"blas=gonum/parallel=1", gonum.Implementation{}, 1},
+		{"blas=gemm/parallel=1", gemmBLAS{}, 1},
+		{"blas=gemm/parallel=2", gemmBLAS{}, 2},
+	}
+	for _, k := range cases {
+		for _, n := range []int{256, 1024} {
+			b.Run(fmt.Sprintf("%s/batch=%d", k.name, n), func(b *testing.B) {
+				if _, ok := k.blas.(gemmBLAS); ok && !haveGemmKernel {
+					b.Skip("no AVX2 and FMA kernel on this CPU")
+				}
+				cfg := DefaultConfig()
+				cfg.Batch, cfg.Parallel = n, k.parallel
+				tr := trMust(b, trParams(c, 1), cfg)
+				prev := G.WhichBLAS()
+				G.Use(k.blas)
+				defer G.Use(prev)
+				batch := trBatch(c, cfg.Batch, rand.New(rand.NewPCG(1, 1)))
+				b.ReportAllocs()
+				b.ResetTimer()
+				cpu0 := processCPU()
+				for i := 0; i < b.N; i++ {
+					if _, err := tr.Step(batch); err != nil {
+						b.Fatal(err)
+					}
+				}
+				samples := float64(b.N * cfg.Batch)
+				b.ReportMetric(samples/b.Elapsed().Seconds(), "samples/s")
+				if cpu := processCPU() - cpu0; cpu > 0 {
+					b.ReportMetric(samples/cpu, "samples/cpu-s")
+				}
+			})
+		}
 	}
 }
