@@ -1,5 +1,10 @@
 package env
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Drawer is implemented by games that draw their board for people, as the
 // players see it across the table (every kumalak game does).
 type Drawer interface {
@@ -21,4 +26,27 @@ func Drawing(st State) string {
 func LegalPits(st State) []int {
 	var buf [MaxActions]Action
 	return Pits(st.Legal(buf[:0]))
+}
+
+// RowOrder returns the indices (0-based) of p's n pits from left to right
+// as drawn across the table: White's in order, Black's reversed.
+func RowOrder(p Player, n int) []int {
+	o := make([]int, n)
+	for i := range o {
+		o[i] = i
+		if p == Black {
+			o[i] = n - 1 - i
+		}
+	}
+	return o
+}
+
+// RowLabels returns the pit numbers of p's row of n pits as drawn
+// ("  W1  W2 …"), each under a row cell four characters wide.
+func RowLabels(p Player, n int) string {
+	var sb strings.Builder
+	for _, i := range RowOrder(p, n) {
+		fmt.Fprintf(&sb, "  %c%d", p.String()[0], i+1)
+	}
+	return strings.TrimRight(sb.String(), " ")
 }

@@ -28,13 +28,13 @@ func (b *Board) Draw() string {
 	rule := "+" + strings.Repeat("---+", b.rules.Houses)
 	var sb strings.Builder
 	sb.WriteString(b.spec.Name + ", " + b.status() + "\n")
-	sb.WriteString(indent + b.labels(env.Black) + "\n")
+	sb.WriteString(indent + env.RowLabels(env.Black, b.rules.Houses) + "\n")
 	sb.WriteString(indent + rule + "\n")
 	sb.WriteString(indent + b.row(env.Black) + "\n")
 	fmt.Fprintf(&sb, "  b %3d %s %-3d w\n", b.store[env.Black], rule, b.store[env.White])
 	sb.WriteString(indent + b.row(env.White) + "\n")
 	sb.WriteString(indent + rule + "\n")
-	sb.WriteString(indent + b.labels(env.White) + "\n")
+	sb.WriteString(indent + env.RowLabels(env.White, b.rules.Houses) + "\n")
 	return sb.String()
 }
 
@@ -47,33 +47,11 @@ func (b *Board) status() string {
 	return fmt.Sprintf("game over %s (white %d, black %d)", r, b.store[0], b.store[1])
 }
 
-// order returns p's house indices (0-based) from left to right as drawn.
-func (b *Board) order(p env.Player) []int {
-	n := b.rules.Houses
-	o := make([]int, n)
-	for i := range o {
-		o[i] = i
-		if p == env.Black {
-			o[i] = n - 1 - i
-		}
-	}
-	return o
-}
-
-// labels returns the house numbers of p's row as drawn.
-func (b *Board) labels(p env.Player) string {
-	var sb strings.Builder
-	for _, i := range b.order(p) {
-		fmt.Fprintf(&sb, "  %c%d", p.String()[0], i+1)
-	}
-	return strings.TrimRight(sb.String(), " ")
-}
-
 // row returns p's houses as drawn.
 func (b *Board) row(p env.Player) string {
 	var sb strings.Builder
 	sb.WriteString("|")
-	for _, i := range b.order(p) {
+	for _, i := range env.RowOrder(p, b.rules.Houses) {
 		fmt.Fprintf(&sb, "%3d|", b.pits[p][i])
 	}
 	return sb.String()

@@ -28,13 +28,13 @@ func (b *Board) Draw() string {
 	const rule = "+---+---+---+---+---+---+"
 	var sb strings.Builder
 	sb.WriteString(b.Spec().Name + ", " + b.status() + "\n")
-	sb.WriteString(indent + b.labels(env.Black) + "\n")
+	sb.WriteString(indent + env.RowLabels(env.Black, PitsPerSide) + "\n")
 	sb.WriteString(indent + rule + "\n")
 	sb.WriteString(indent + b.row(env.Black) + "\n")
 	fmt.Fprintf(&sb, "  b %3d %s %-3d w\n", b.stores[env.Black], rule, b.stores[env.White])
 	sb.WriteString(indent + b.row(env.White) + "\n")
 	sb.WriteString(indent + rule + "\n")
-	sb.WriteString(indent + b.labels(env.White) + "\n")
+	sb.WriteString(indent + env.RowLabels(env.White, PitsPerSide) + "\n")
 	if b.kale && (b.castle[0] != noCastle || b.castle[1] != noCastle) {
 		sb.WriteString("Kw = white's castle, Kb = black's castle\n")
 	}
@@ -51,32 +51,11 @@ func (b *Board) status() string {
 	return fmt.Sprintf("game over %s (white %d, black %d)", r, w, bl)
 }
 
-// order returns the pit indices (0-based) of p's row from left to right.
-func order(p env.Player) [PitsPerSide]int {
-	var o [PitsPerSide]int
-	for i := range o {
-		o[i] = i
-		if p == env.Black {
-			o[i] = PitsPerSide - 1 - i
-		}
-	}
-	return o
-}
-
-// labels returns the pit numbers of p's row as drawn.
-func (b *Board) labels(p env.Player) string {
-	var sb strings.Builder
-	for _, i := range order(p) {
-		fmt.Fprintf(&sb, "  %c%d", p.String()[0], i+1)
-	}
-	return strings.TrimRight(sb.String(), " ")
-}
-
 // row returns p's pits as drawn, castles marked.
 func (b *Board) row(p env.Player) string {
 	var sb strings.Builder
 	sb.WriteString("|")
-	for _, i := range order(p) {
+	for _, i := range env.RowOrder(p, PitsPerSide) {
 		if int(b.castle[p.Other()]) == i {
 			fmt.Fprintf(&sb, " K%c|", p.Other().String()[0])
 			continue
