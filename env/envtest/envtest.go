@@ -131,6 +131,20 @@ func Allocs(t *testing.T, spec *env.Spec) {
 	}
 }
 
+// FuzzSpecs runs Fuzz on every spec for each input of a fuzz target,
+// seeded with seeds (each with its index as the move seed): the whole
+// FuzzParse of a game package whose parser needs no checks of its own.
+func FuzzSpecs(f *testing.F, seeds []string, specs ...*env.Spec) {
+	for i, s := range seeds {
+		f.Add(s, uint64(i))
+	}
+	f.Fuzz(func(t *testing.T, s string, seed uint64) {
+		for _, spec := range specs {
+			Fuzz(t, spec, s, seed)
+		}
+	})
+}
+
 // Fuzz checks that Parse never panics and that every accepted string passes
 // Check and round-trips; it then plays random moves from the position.
 func Fuzz(t *testing.T, spec *env.Spec, s string, seed uint64) {

@@ -211,12 +211,5 @@ var fuzzSeeds = []string{
 // FuzzParse holds every game's parser to the conformance suite's rules: no
 // panic, an error or a position that checks, round-trips and plays.
 func FuzzParse(f *testing.F) {
-	for i, s := range fuzzSeeds {
-		f.Add(s, uint64(i))
-	}
-	f.Fuzz(func(t *testing.T, s string, seed uint64) {
-		for _, spec := range specs {
-			envtest.Fuzz(t, spec, s, seed)
-		}
-	})
+	envtest.FuzzSpecs(f, fuzzSeeds, specs...)
 }

@@ -55,14 +55,7 @@ var fuzzSeeds = []string{
 }
 
 func FuzzParse(f *testing.F) {
-	for i, s := range fuzzSeeds {
-		f.Add(s, uint64(i))
-	}
-	f.Fuzz(func(t *testing.T, s string, seed uint64) {
-		for _, spec := range specs {
-			envtest.Fuzz(t, spec, s, seed)
-		}
-	})
+	envtest.FuzzSpecs(f, fuzzSeeds, specs...)
 }
 
 func TestParseErrors(t *testing.T) {
