@@ -162,19 +162,26 @@ func TestServe(t *testing.T) {
 	}
 }
 
-// TestEngineShipped: with no --model or --agent the engine plays the shipped
-// togyz model.
-func TestEngineShipped(t *testing.T) {
+// engineUntilBestmove runs `kumalak engine` with no model or agent named,
+// sends first, then quit once a bestmove is out, and returns the output.
+func engineUntilBestmove(t *testing.T, first string) string {
+	t.Helper()
 	root := newRoot()
 	var out, errb syncBuffer
 	root.SetArgs([]string{"engine"})
 	root.SetOut(&out)
 	root.SetErr(&errb)
-	root.SetIn(&gatedReader{first: "kumalak\nposition start\ngo sims 16\n", rest: "quit\n", out: &out, gate: "bestmove"})
+	root.SetIn(&gatedReader{first: first, rest: "quit\n", out: &out, gate: "bestmove"})
 	if code := run(root); code != 0 {
 		t.Fatalf("engine: exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
-	got := out.String()
+	return out.String()
+}
+
+// TestEngineShipped: with no --model or --agent the engine plays the shipped
+// togyz model.
+func TestEngineShipped(t *testing.T) {
+	got := engineUntilBestmove(t, "kumalak\nposition start\ngo sims 16\n")
 	if !strings.Contains(got, "id name kumalak model") || !regexp.MustCompile(`(?m)^bestmove [1-9]`).MatchString(got) {
 		t.Errorf("engine session:\n%s", got)
 	}

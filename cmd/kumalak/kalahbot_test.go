@@ -13,20 +13,11 @@ import (
 // TestKalahDefaultBot: with no --model or --agent, kalah (no shipped
 // model) plays in the engine and in serve's game list.
 func TestKalahDefaultBot(t *testing.T) {
-	root := newRoot()
-	var out, errb syncBuffer
-	root.SetArgs([]string{"engine"})
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetIn(&gatedReader{first: "kumalak\nnewgame kalah\nposition start\ngo sims 16\n", rest: "quit\n", out: &out, gate: "bestmove"})
-	if code := run(root); code != 0 {
-		t.Fatalf("engine: exit %d\n%s\n%s", code, out.String(), errb.String())
-	}
-	if got := out.String(); !strings.Contains(got, "kalah") || !regexp.MustCompile(`(?m)^bestmove [1-6]\b`).MatchString(got) {
+	if got := engineUntilBestmove(t, "kumalak\nnewgame kalah\nposition start\ngo sims 16\n"); !strings.Contains(got, "kalah") || !regexp.MustCompile(`(?m)^bestmove [1-6]\b`).MatchString(got) {
 		t.Errorf("engine session:\n%s", got)
 	}
 
-	root = newRoot()
+	root := newRoot()
 	var sout, serr syncBuffer
 	root.SetArgs([]string{"serve", "--game", "kalah", "--addr", "127.0.0.1:0"})
 	root.SetOut(&sout)
