@@ -36,8 +36,10 @@
 //     move of the best exact value, outside it the exact solver for a time,
 //     the best proven bound when the time runs out; its analysis is exact,
 //     in stones. mcts and model take tablebase=DIR as their search's
-//     oracle (mcts.Oracle), and Spec.WithTablebase gives a folder to every
-//     kind that takes one.
+//     oracle (mcts.Oracle), which proves wins, draws and losses; at a root
+//     inside the tablebase they play the most visited move of the best
+//     exact value (stones included), so their endgames are perfect too.
+//     Spec.WithTablebase gives a folder to every kind that takes one.
 //
 // Perspective: every score and value is from the view of the player to move
 // at the position it belongs to. Turns do not always alternate (mangala's

@@ -52,10 +52,11 @@ type searcher struct {
 	rooted  bool
 	ana     Analysis
 	kids    []mcts.ChildStats
-	multi   int              // lines to report (MultiPV); 0 or 1: one
-	tb      *solve.Tablebase // the search's oracle (tablebase=), closed by Close
-	hash    int              // tree memory in MiB
-	threads int              // search threads
+	multi   int               // lines to report (MultiPV); 0 or 1: one
+	tb      *solve.Tablebase  // the search's oracle (tablebase=), closed by Close
+	tbMoves []solve.MoveValue // scratch: the root's exact move values (perfect)
+	hash    int               // tree memory in MiB
+	threads int               // search threads
 	newEval func() mcts.Evaluator
 	score   scorer // the reported scores' calibration
 }
@@ -222,7 +223,51 @@ func (m *searcher) Move(ctx context.Context, st env.State) (env.Action, error) {
 	}
 	a := m.search.Choose(m.temp)
 	m.analyse()
-	return a, nil
+	return m.perfect(st, a), nil
+}
+
+// perfect returns a, or, when the root st is inside the search's
+// tablebase and a loses stones there, the most visited of the moves that
+// keep the position's exact value. The oracle proves wins, draws and
+// losses alone, so a search that found a win may still play one that wins
+// by fewer stones; inside the tablebase the agent plays perfectly, and
+// its analysis leads with the move played.
+func (m *searcher) perfect(st env.State, a env.Action) env.Action {
+	if m.tb == nil {
+		return a
+	}
+	moves, ok := m.tb.MovesOf(st, m.tbMoves[:0])
+	m.tbMoves = moves
+	if !ok || len(moves) == 0 {
+		return a
+	}
+	best := moves[0].Lo
+	for _, mv := range moves[1:] {
+		best = max(best, mv.Lo)
+	}
+	for _, mv := range moves {
+		if mv.Action == a && mv.Lo == best {
+			return a
+		}
+	}
+	choice, visits := a, -1
+	for _, k := range m.kids {
+		for _, mv := range moves {
+			if mv.Action == k.Action && mv.Lo == best && k.Visits > visits {
+				choice, visits = k.Action, k.Visits
+			}
+		}
+	}
+	if visits < 0 { // no child of the root kept a best move: the tablebase's first
+		for _, mv := range moves {
+			if mv.Lo == best {
+				choice = mv.Action
+				break
+			}
+		}
+	}
+	m.ana.PV = append(m.ana.PV[:0], choice)
+	return choice
 }
 
 // Played moves the root along a played move, keeping its subtree.

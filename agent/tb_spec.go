@@ -13,7 +13,7 @@ import (
 const tablebaseKey = "tablebase"
 
 // tablebaseKeyDoc documents tablebaseKey for mcts and model.
-var tablebaseKeyDoc = key{tablebaseKey, "none", "a mangala tablebase folder: its positions are exact leaves that the solver proves"}
+var tablebaseKeyDoc = key{tablebaseKey, "none", "a mangala tablebase folder: its positions are exact leaves that the solver proves, and inside it the agent plays a move of the exact best value"}
 
 // WithTablebase returns the spec with the tablebase folder dir given to
 // the kinds that take one (tb's dir, mcts's and model's tablebase) unless

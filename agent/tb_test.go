@@ -265,3 +265,38 @@ func isDecisive(tb *solve.Tablebase, b *mangala.Board, m env.Action, v float32) 
 	}
 	return w != v
 }
+
+// TestSearchPerfectInTablebase: an mcts search with the tablebase as its
+// oracle proves wins and losses alone, so it could win by fewer stones
+// than it might; at a root inside the tablebase it plays a move of the
+// best exact value, and its analysis leads with that move.
+func TestSearchPerfectInTablebase(t *testing.T) {
+	tb := openTB(t)
+	j, err := solve.NewJudge(solve.JudgeConfig{Tablebase: tb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newTBAgent(t, "mcts:sims=64,reuse=false", 1)
+	rng := rand.New(rand.NewPCG(5, 6))
+	choices := 0
+	for range 200 {
+		b := endgameBoard(rng, tbStones)
+		var buf [mangala.PitsPerSide]env.Action
+		if len(b.Legal(buf[:0])) > 1 {
+			choices++
+		}
+		m, err := a.Move(context.Background(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lost, ok := j.Check(b, m); !ok || lost != 0 {
+			t.Fatalf("%s: move %d lost %d stones (judged %v)", b, m.Pit(), lost, ok)
+		}
+		if an := a.(Analyzer).Analysis(); an.PV[0] != m {
+			t.Fatalf("%s: played %d, analysis line %v", b, m.Pit(), an.PV)
+		}
+	}
+	if choices < 100 {
+		t.Fatalf("only %d of 200 positions had a choice", choices)
+	}
+}

@@ -656,7 +656,7 @@ func (s *Search) pick(idx int32) int32 {
 	vloss, solver := s.cfg.VirtualLoss, s.cfg.Solver
 	lo, hi := p.children()
 	kids := s.chunks[lo>>chunkBits][lo&chunkMask : (hi-1)&chunkMask+1]
-	best, bestScore := 0, float32(math.Inf(-1))
+	var best uint64 // the best child's scoreKey, 0 before the first
 	for c := range kids {
 		ch := &kids[c]
 		visits := ch.n + ch.vl
@@ -674,11 +674,27 @@ func (s *Search) pick(idx int32) int32 {
 			fv := float32(visits)
 			score = (sg*ch.w-vloss*float32(ch.vl))/fv + cs*ch.prior/(1+fv)
 		}
-		if score > bestScore {
-			best, bestScore = c, score
-		}
+		best = max(best, scoreKey(score, c))
 	}
-	return lo + int32(best)
+	if best == 0 { // every child a proven loss
+		return lo
+	}
+	return lo + int32(math.MaxUint32-uint32(best))
+}
+
+// scoreKey orders the children of a pick as their scores do, the first
+// child winning a tie, in one integer: the score's bits made monotonic
+// (negative floats reversed) above the child's index reversed. pick takes
+// the largest key with a conditional move, where comparing the scores
+// would branch in a pattern that the data sets and a predictor misses. A
+// score is never NaN (values and priors are checked finite) nor -0 (its
+// last term, a prior times a non-negative factor, is +0 or more), so the
+// keys order the children exactly as score > best did, and every key is
+// above 0.
+func scoreKey(score float32, c int) uint64 {
+	b := math.Float32bits(score)
+	b ^= uint32(int32(b)>>31) | 1<<31
+	return uint64(b)<<32 | uint64(math.MaxUint32-uint32(c))
 }
 
 // backup adds one visit valued v (White's view) to every node of path,

@@ -225,3 +225,28 @@ func TestChooseTiesAndProofs(t *testing.T) {
 		t.Errorf("all lost: chose %d, want 3 (longest loss)", a)
 	}
 }
+
+// TestScoreKey checks that scoreKey orders scores as > does, the first
+// child winning ties, over negative, positive, tiny, huge and infinite
+// scores (never NaN nor -0, as pick's scores).
+func TestScoreKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	scores := []float32{0, 1, -1, 0.5, -0.5, 1e-30, -1e-30, 1e30, -1e30, float32(math.Inf(1)), float32(math.Inf(-1)), math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, math.MaxFloat32, -math.MaxFloat32}
+	for range 2000 {
+		scores = append(scores, float32(rng.NormFloat64()*math.Pow(10, float64(rng.IntN(9)-4))))
+	}
+	for i, a := range scores {
+		for _, b := range scores[i:] {
+			for _, c := range [][2]int{{0, 1}, {1, 0}, {3, 8}} {
+				ka, kb := scoreKey(a, c[0]), scoreKey(b, c[1])
+				if ka == 0 || kb == 0 {
+					t.Fatalf("a zero key for %v or %v", a, b)
+				}
+				want := a > b || (a == b && c[0] < c[1])
+				if got := ka > kb; got != want {
+					t.Fatalf("scores %v (child %d) and %v (child %d): key says first larger %v, want %v", a, c[0], b, c[1], got, want)
+				}
+			}
+		}
+	}
+}

@@ -118,6 +118,11 @@ type Verdict struct {
 // Lost returns the stones the move lost against perfect play, >= 0.
 func (v Verdict) Lost() int { return v.BestValue - v.Value }
 
+// Turns reports whether the move turned the result under perfect play: a
+// win to a draw or a loss, or a draw to a loss. A mistake that only wins
+// by fewer stones, or loses by more, does not.
+func (v Verdict) Turns() bool { return sign(v.Value) < sign(v.BestValue) }
+
 // Check returns the stones that move a of before loses against the best
 // move, and false when the judge cannot tell: a position outside the
 // tablebase and the solver's reach, another game, a finished game, or an
@@ -181,6 +186,7 @@ type Tally struct {
 	Judged   int       `json:"judged"`   // choices (two legal moves or more) whose values were known
 	Mistakes int       `json:"mistakes"` // judged moves that lost value
 	Lost     int       `json:"lost"`     // stones lost by all the mistakes
+	Turned   int       `json:"turned"`   // mistakes that turned the result under perfect play: a win to a draw or loss, a draw to a loss
 	Worst    []Mistake `json:"worst"`    // the worst mistakes, most stones lost first
 	keep     int       // the length of Worst to keep
 }
@@ -209,12 +215,22 @@ func (t *Tally) Rate() float64 {
 type Summary struct {
 	Tally
 	Rate           float64 `json:"rate"`             // mistakes per judged choice (forced moves apart)
+	TurnedRate     float64 `json:"turned_rate"`      // result-turning mistakes per judged choice
 	LostPerMistake float64 `json:"lost_per_mistake"` // stones
 }
 
 // Summary returns the tally with its rates.
 func (t *Tally) Summary() Summary {
-	return Summary{Tally: *t, Rate: t.Rate(), LostPerMistake: t.LostPerMistake()}
+	return Summary{Tally: *t, Rate: t.Rate(), TurnedRate: t.TurnedRate(), LostPerMistake: t.LostPerMistake()}
+}
+
+// TurnedRate returns the share of judged moves that turned the result
+// (Turned), 0 with none judged.
+func (t *Tally) TurnedRate() float64 {
+	if t.Judged == 0 {
+		return 0
+	}
+	return float64(t.Turned) / float64(t.Judged)
 }
 
 // LostPerMistake returns the mean stones lost by a mistake, 0 with none.
@@ -232,6 +248,7 @@ func (t *Tally) Merge(u *Tally) {
 	t.Judged += u.Judged
 	t.Mistakes += u.Mistakes
 	t.Lost += u.Lost
+	t.Turned += u.Turned
 	t.keep = max(t.keep, u.keep)
 	for _, m := range u.Worst {
 		t.addWorst(m)
@@ -257,6 +274,9 @@ func (j *Judge) Record(t *Tally, before env.State, a env.Action) (lost int, ok b
 	if v.Lost() > 0 {
 		t.Mistakes++
 		t.Lost += v.Lost()
+		if v.Turns() {
+			t.Turned++
+		}
 		t.addWorst(Mistake{Position: before.String(), Pit: a.Pit(), Best: v.Best.Pit(), Value: v.Value, BestValue: v.BestValue, Lost: v.Lost()})
 	}
 	return v.Lost(), true

@@ -65,6 +65,28 @@ func TestJudgeStagedBlunder(t *testing.T) {
 	}
 }
 
+// TestVerdictTurns: a mistake turns the result when it leaves a worse one
+// under perfect play; winning or losing by other margins does not.
+func TestVerdictTurns(t *testing.T) {
+	for _, c := range []struct {
+		value, best int
+		turns       bool
+	}{
+		{4, 4, false},   // the best move
+		{2, 6, false},   // a smaller win
+		{0, 2, true},    // a win to a draw
+		{-2, 2, true},   // a win to a loss
+		{-2, 0, true},   // a draw to a loss
+		{-8, -2, false}, // a bigger loss
+		{0, 0, false},   // a draw kept
+	} {
+		v := Verdict{Value: c.value, BestValue: c.best}
+		if v.Turns() != c.turns {
+			t.Errorf("value %+d, best %+d: turns %v, want %v", c.value, c.best, v.Turns(), c.turns)
+		}
+	}
+}
+
 // TestJudgeOutside: positions outside the tablebase, other games and
 // finished games are not judged; the solver extends the reach.
 func TestJudgeOutside(t *testing.T) {
@@ -119,9 +141,9 @@ func TestTallyWorst(t *testing.T) {
 	if !slices.Equal(got, []int{6, 6, 4}) {
 		t.Fatalf("worst %v, want [6 6 4]", got)
 	}
-	b := Tally{Moves: 3, Judged: 2, Mistakes: 1, Lost: 8, keep: 3, Worst: []Mistake{{Lost: 8}}}
+	b := Tally{Moves: 3, Judged: 2, Mistakes: 1, Lost: 8, Turned: 1, keep: 3, Worst: []Mistake{{Lost: 8}}}
 	a.Merge(&b)
-	if a.Moves != 3 || a.Lost != 8 || a.Worst[0].Lost != 8 || len(a.Worst) != 3 {
+	if a.Moves != 3 || a.Lost != 8 || a.Turned != 1 || a.Worst[0].Lost != 8 || len(a.Worst) != 3 {
 		t.Errorf("merged %+v", a)
 	}
 }

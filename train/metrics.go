@@ -153,7 +153,7 @@ func (m Metrics) Summary() string {
 		fmt.Fprintf(&sb, "  frozen as rung %s", m.Eval.Rung)
 	}
 	if mm := m.Eval.Mistakes; mm != nil {
-		fmt.Fprintf(&sb, "  mistakes %.1f%% of %d (%.1f stones each)", 100*mm.Rate, mm.Judged, mm.LostPerMistake)
+		fmt.Fprintf(&sb, "  mistakes %.1f%% of %d (%.1f stones each, %.1f%% turning the result)", 100*mm.Rate, mm.Judged, mm.LostPerMistake, 100*mm.TurnedRate)
 	}
 	return sb.String()
 }

@@ -47,9 +47,9 @@ func writeJudge(w io.Writer, r arena.JudgeReport) {
 		fmt.Fprintf(w, ", the solver up to %d", r.Stones+r.Extra)
 	}
 	fmt.Fprintln(w, ")")
-	fmt.Fprintf(w, "  %-28s %6s %6s %6s %8s %7s %8s\n", "player", "moves", "forced", "judged", "mistakes", "rate", "lost/m")
+	fmt.Fprintf(w, "  %-28s %6s %6s %6s %8s %7s %8s %6s %7s\n", "player", "moves", "forced", "judged", "mistakes", "rate", "lost/m", "turned", "rate")
 	for _, p := range r.Players {
-		fmt.Fprintf(w, "  %-28s %6d %6d %6d %8d %6.1f%% %8.2f\n", clip(p.Player, 28), p.Moves, p.Forced, p.Judged, p.Mistakes, 100*p.Rate, p.LostPerMistake)
+		fmt.Fprintf(w, "  %-28s %6d %6d %6d %8d %6.1f%% %8.2f %6d %6.1f%%\n", clip(p.Player, 28), p.Moves, p.Forced, p.Judged, p.Mistakes, 100*p.Rate, p.LostPerMistake, p.Turned, 100*p.TurnedRate)
 	}
 	for _, p := range r.Players {
 		for _, m := range p.Worst {

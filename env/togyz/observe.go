@@ -99,7 +99,9 @@ func (b *Board) need(p env.Player) float32 {
 // stones sown into p's tuzdyk, then the even capture or the new tuzdyk at
 // the last stone's pit. Which conditions hold changes from pit to pit in no
 // pattern a branch predictor learns, so they are computed as 0/1 integers
-// (see lt and eq) rather than branched on.
+// (see lt and eq) rather than branched on, and what depends on the count
+// alone (the laps, how far the sowing reaches, the last pit) comes from
+// tables (sowing, lastSown).
 func (b *Board) gains(p env.Player, out []float32) {
 	dst := (*[PitsPerSide]float32)(out)
 	base := int(p) * PitsPerSide
@@ -119,37 +121,58 @@ func (b *Board) gains(p env.Player, out []float32) {
 			mayTuz &^= 1 << uint(o-base+oppBase) // the opponent's tuzdyk is on p's row, opposite pit o-base
 		}
 	}
+	row := (*[PitsPerSide]uint8)(b.pits[base : base+PitsPerSide])
 	for k := range dst {
 		c := base + k
-		n := int(b.pits[c])
-		// The first pit sown: the pit itself, or the next one for a
-		// single stone.
-		s := c + eq(n, 1)*(int(next[c])-c)
-		q, r := int(divCycle[n][0]), int(divCycle[n][1]) // whole laps add q to every pit
+		n := row[k]
+		sw := &sowing[n]
 		g := 0
 		if t >= 0 { // the same for every pit: predicted
-			g = q + lt(ahead(s, t), r)
+			g = int(sw.laps) + lt(ahead(c, t), int(sw.span))
 		}
-		last := s + r - 1 // the last pit sown, -1..34 before wrapping
-		last += Cycle & (last >> signShift)
-		last -= Cycle & ^((last - Cycle) >> signShift)
+		last := lastSown[c+int(sw.span)]
 		sh := uint(last) & 31 // last is 0..17: the mask keeps the shifts plain
 		// The last pit's count after the sowing. When it is on the
 		// opponent's row it is not the pit the stones were lifted from,
 		// and no tuzdyk but p's is there.
-		v := int(b.pits[last]) + q + lt(ahead(s, last), r)
+		v := int(b.pits[last]) + int(sw.atLast)
 		w := v & (v&1 - 1) // an even count is taken
 		w += 3 * (eq(v, 3) & int(mayTuz>>sh&1))
 		w &= -int(take >> sh & 1)
-		g = (g + w) & -(1 ^ eq(n, 0))
+		g = (g + w) & -int(sw.some)
 		dst[k] = pitObs[uint8(g)][0]
 	}
 }
 
-// divCycle[n] is n/Cycle and n%Cycle.
-var divCycle = func() (t [256][2]uint8) {
+// sowing[n] is what a sowing of n stones from a pit c does, counted from
+// c: sowing starts at c itself (at the next pit for a single stone), and
+// the pits ahead(c, j) < span of c get one stone beyond the laps' laps
+// each (span is n%Cycle, plus 1 for a single stone). The last stone lands
+// span-1 pits after c (lastSown[c+span]), which gets atLast stones in all:
+// laps plus 1, or laps alone when n is a whole number of laps. some is 0
+// for an empty pit, else 1.
+var sowing = func() (t [256]struct{ laps, span, atLast, some uint8 }) {
 	for n := range t {
-		t[n] = [2]uint8{uint8(n / Cycle), uint8(n % Cycle)}
+		q, r := n/Cycle, n%Cycle
+		t[n].laps, t[n].span, t[n].atLast = uint8(q), uint8(r), uint8(q)
+		if r > 0 {
+			t[n].atLast++
+		}
+		if n == 1 {
+			t[n].span = 2
+		}
+		if n > 0 {
+			t[n].some = 1
+		}
+	}
+	return t
+}()
+
+// lastSown[c+span] is the cycle index of the pit span-1 pits after c
+// (c-1 for span 0): where the last stone of a sowing from c lands.
+var lastSown = func() (t [2 * Cycle]uint8) {
+	for i := range t {
+		t[i] = uint8((i - 1 + Cycle) % Cycle)
 	}
 	return t
 }()
