@@ -58,7 +58,7 @@ func TestAnalyzeTablebase(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("analyze: exit %d\n%s\n%s", code, out, errs)
 	}
-	if !strings.Contains(out, "judge    tablebase") || !regexp.MustCompile(`(?m)^  white +1 +0 +1 +1 +100\.0% +12\.00$`).MatchString(out) {
+	if !strings.Contains(out, "judge    tablebase") || !regexp.MustCompile(`(?m)^  white +1 +0 +1 +1 +100\.0% +12\.00 +1 +100\.0%$`).MatchString(out) {
 		t.Fatalf("analyze output:\n%s", out)
 	}
 	code, out, errs = kumalak(t, "analyze", "--game", "mangala", "--agent", "ab:depth=2", "--judge", tb, "--json", "--position", pos, "5")
