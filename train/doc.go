@@ -29,7 +29,10 @@
 //     run. Every game is recorded.
 //  4. Checkpoint: the candidate becomes latest (and best when promoted), the
 //     trainer's state is saved, the iteration's metrics line is appended,
-//     the plots are redrawn, and the state is written, last: writing
+//     the plots are redrawn (at the first checkpoint of a process, one
+//     with a baseline evaluation, the run's last, and otherwise at most
+//     every 30 s: drawing reads the whole metrics log), and the state is
+//     written, last: writing
 //     state.json is the commit point of the iteration. The previous
 //     iteration's trainer state, shards that fell out of the window (beyond
 //     KeepShards) and candidates beyond KeepModels (except the best and
@@ -70,9 +73,9 @@
 //	latest.kmodel                   Latest                   at the start, every checkpoint  the network training continues from
 //	anchors.json                    Anchors                  first baseline evaluation, rung net.Anchors: the baselines' and rungs' ratings, eval.anchor = 0; the ladder's rungs
 //	ladder/iter-NNNN.kmodel         Ladder                   when a network becomes a rung   a frozen network of the run, an anchor (its SHA-256 in anchors.json)
-//	loss.png                        LossPlot                 every checkpoint                the losses against training time
-//	elo.png                         EloPlot                  every checkpoint                the strength against training time
-//	speed.png                       SpeedPlot                every checkpoint                self-play's simulations and network rows per second against training time
+//	loss.png                        LossPlot                 at most 30 s apart              the losses against training time
+//	elo.png                         EloPlot                  at most 30 s apart              the strength against training time
+//	speed.png                       SpeedPlot                at most 30 s apart              self-play's simulations and network rows per second against training time
 //	mistakes.png                    MistakePlot              checkpoints, with a tablebase   the network's mistake rate in tablebase positions
 //	shards/shard-NNNNNN.kshard      Shard(N)                 step 1 of iteration N           its self-play samples (package data)
 //	models/iter-NNNN.kmodel         Model(N)                 step 2 of iteration N           its candidate network

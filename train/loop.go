@@ -20,6 +20,9 @@ import (
 // a resumed run until the checkpoint (state.json) is written, last.
 func (r *Run) iterate(ctx context.Context) error {
 	t0 := r.opt.Now()
+	if !r.mark.IsZero() && r.mark.Before(t0) {
+		t0 = r.mark
+	}
 	it := r.state.Iteration + 1
 	m := Metrics{Iteration: it}
 
@@ -199,20 +202,24 @@ func (r *Run) checkpoint(cand *net.Model, m Metrics, fresh int, t0 time.Time) er
 			return err
 		}
 	}
-	dt := r.opt.Now().Sub(t0)
+	now := r.opt.Now()
+	dt := now.Sub(t0)
 	next := r.state.after(m, fresh, dt)
 	m.Time, m.ElapsedSec, m.IterationSec = r.opt.Now().UTC(), next.ElapsedSec, dt.Seconds()
 	m.Best, m.Samples = next.BestIteration, next.Samples
 	if err := appendMetrics(r.dir.Metrics(), m); err != nil {
 		return err
 	}
-	if err := r.plot(); err != nil {
-		return err
+	if r.plotDue(m, next, now) {
+		if err := r.plot(); err != nil {
+			return err
+		}
+		r.plotted = now
 	}
 	if err := saveState(r.dir, next); err != nil {
 		return err
 	}
-	r.state, r.latest = next, cand
+	r.state, r.latest, r.mark = next, cand, now
 	if promoted {
 		r.best = cand
 	}
@@ -233,6 +240,23 @@ func (r *Run) checkpoint(cand *net.Model, m Metrics, fresh int, t0 time.Time) er
 	}
 	fmt.Fprintln(r.log, m.Summary())
 	return nil
+}
+
+// plotEvery is the longest the plots wait for a redraw: drawing them reads
+// the whole metrics log, so a run of short iterations that redrew them at
+// every one would spend more and more of each iteration on them.
+const plotEvery = 30 * time.Second
+
+// plotDue reports whether the checkpoint of iteration m, whose state next
+// is written at now, redraws the plots: the first of this process, one
+// that measured the baselines, the run's last, or plotEvery after the last
+// drawing.
+func (r *Run) plotDue(m Metrics, next State, now time.Time) bool {
+	if r.plotted.IsZero() || len(m.Eval.Baseline) > 0 || now.Sub(r.plotted) >= plotEvery {
+		return true
+	}
+	c := r.cfg
+	return (c.Iterations > 0 && next.Iteration >= c.Iterations) || (c.Budget > 0 && next.Elapsed() >= c.Budget)
 }
 
 // seed derives the seed of one part of one iteration from the run's seed.

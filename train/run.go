@@ -56,6 +56,13 @@ type Run struct {
 	// iteration whose evaluation would end past the budget plays the final
 	// one instead (finalEval).
 	evalTook time.Duration
+	// mark is when the last iteration's time was taken (zero before the
+	// first of this process): the next iteration's time starts there, so
+	// its checkpoint's tail (metrics, plots, the state, pruning) and the
+	// acknowledgement of workers' samples count in the run's training time.
+	mark time.Time
+	// plotted is when the plots were last drawn (plotDue).
+	plotted time.Time
 
 	// The self-play pool and its batcher live as long as the run; spGen is
 	// the best iteration whose network the batcher holds.

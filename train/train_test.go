@@ -251,3 +251,38 @@ func TestKeepModels(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainingTimeIsWallTime: a run's training time is the wall time of its
+// iterations back to back, the checkpoints' tails (plots, state, pruning)
+// included: from the first iteration's end to the last one's, the
+// iterations' times add up to the clock's. Plots are redrawn at most every
+// plotEvery, at baseline evaluations and at the run's end, which still
+// leaves them drawn.
+func TestTrainingTimeIsWallTime(t *testing.T) {
+	cfg := tinyConfig("mangala")
+	cfg.Iterations, cfg.Eval.BaselineEvery = 5, 4
+	dir := Dir(t.TempDir())
+	r := openRun(t, cfg, dir, false)
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := ReadMetrics(dir.Metrics())
+	if err != nil || len(ms) != 5 {
+		t.Fatalf("metrics: %d lines, %v", len(ms), err)
+	}
+	sum := 0.0
+	for _, m := range ms[1:] {
+		sum += m.IterationSec
+	}
+	wall := ms[4].Time.Sub(ms[0].Time).Seconds()
+	if d := wall - sum; d > 1e-6 || d < -1e-6 {
+		t.Fatalf("iterations 2-5 took %.6f s of training time over %.6f s of wall time", sum, wall)
+	}
+	if d := ms[4].ElapsedSec - ms[0].ElapsedSec - sum; d > 1e-6 || d < -1e-6 {
+		t.Fatalf("elapsed grew by %.6f s, the iterations' times add to %.6f s", ms[4].ElapsedSec-ms[0].ElapsedSec, sum)
+	}
+	st, err := os.Stat(dir.LossPlot())
+	if err != nil || st.ModTime().Before(ms[4].Time.Add(-time.Second)) {
+		t.Fatalf("loss plot not redrawn at the run's end: %v", err)
+	}
+}
