@@ -60,6 +60,12 @@ type Config struct {
 	// perfect play instead of the game's result. Off by default; whether it
 	// helps is to be measured.
 	ExactTargets bool `yaml:"exact_targets"`
+	// TablebaseLeaves makes the positions the pool's oracle knows exact
+	// leaves of every search (the default). Off, the oracle only gives
+	// exact targets (with ExactTargets): the games are played by the
+	// network's own search to their end, and the samples of the endgame
+	// learn from the exact result instead of the game's.
+	TablebaseLeaves bool `yaml:"tablebase_leaves"`
 }
 
 // DefaultConfig returns a configuration for CPU-sized training runs.
@@ -78,6 +84,7 @@ func DefaultConfig() Config {
 		ResignPlies:       3,
 		ResignOffFraction: 0.1,
 		MaxPlies:          600,
+		TablebaseLeaves:   true,
 	}
 }
 

@@ -64,10 +64,13 @@ type worker struct {
 	exact  []float32   // each sample's exact outcome, NaN where unknown (ExactTargets)
 }
 
-// setOracle gives the worker's search the oracle o.
+// setOracle makes o the worker's source of exact targets and, with
+// Config.TablebaseLeaves, its search's oracle.
 func (w *worker) setOracle(o mcts.Oracle) {
 	w.oracle = o
-	w.tree.SetOracle(o)
+	if w.cfg.TablebaseLeaves {
+		w.tree.SetOracle(o)
+	}
 }
 
 // exactOutcome returns the oracle's result for the current position when

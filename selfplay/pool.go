@@ -56,9 +56,10 @@ func NewPool(spec *env.Spec, ev mcts.Evaluator, cfg Config) (*Pool, error) {
 }
 
 // SetOracle makes o, which must be safe for concurrent use, the oracle of
-// every search (mcts.Search.SetOracle: the positions it knows are exact
-// leaves) and, with Config.ExactTargets, the source of exact outcome
-// targets; nil turns it off. It must not be called during Run.
+// every search with Config.TablebaseLeaves (mcts.Search.SetOracle: the
+// positions it knows are exact leaves) and, with Config.ExactTargets, the
+// source of exact outcome targets; nil turns it off. It must not be
+// called during Run.
 func (p *Pool) SetOracle(o mcts.Oracle) {
 	p.oracle = o
 	for _, w := range p.workers {
