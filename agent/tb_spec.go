@@ -67,3 +67,16 @@ func (m *searcher) Close() error {
 	m.search.SetOracle(nil)
 	return err
 }
+
+// SpecWithTablebase is WithTablebase for a spec string: a string that
+// does not parse is returned as it is, for New to report.
+func SpecWithTablebase(spec, dir string) (string, error) {
+	sp, err := ParseSpec(spec)
+	if err != nil || dir == "" {
+		return spec, nil
+	}
+	if sp, err = sp.WithTablebase(dir); err != nil {
+		return "", err
+	}
+	return sp.String(), nil
+}

@@ -216,6 +216,17 @@ func TestTBSpecs(t *testing.T) {
 	if sp, _ := ParseSpec("tb"); must(sp.WithTablebase("a,b")) == nil {
 		t.Error("a folder with a comma accepted")
 	}
+	for in, want := range map[string]string{"mcts:sims=10": "mcts:sims=10,tablebase=" + dir, "ab:depth=3": "ab:depth=3", "nonsense:x": "nonsense:x"} {
+		if got, err := SpecWithTablebase(in, dir); err != nil || got != want {
+			t.Errorf("SpecWithTablebase(%s): %s, %v, want %s", in, got, err, want)
+		}
+	}
+	if got, err := SpecWithTablebase("mcts", ""); err != nil || got != "mcts" {
+		t.Errorf("no folder: %s, %v", got, err)
+	}
+	if _, err := SpecWithTablebase("tb", "a,b"); err == nil {
+		t.Error("SpecWithTablebase: a folder with a comma accepted")
+	}
 }
 
 // must returns the error of a two-result call, for table checks.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -435,6 +436,21 @@ func checkOpenings(start env.State, openings [][]env.Action) error {
 		}
 	}
 	return nil
+}
+
+// ReadOpenings reads the openings file at path (ParseOpenings); its
+// errors name the file.
+func ReadOpenings(path string) ([][]env.Action, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("arena: openings: %w", err)
+	}
+	defer f.Close()
+	open, err := ParseOpenings(f)
+	if err != nil {
+		return nil, fmt.Errorf("%w (file %s)", err, path)
+	}
+	return open, nil
 }
 
 // ParseOpenings reads openings, one a line, as pit numbers separated by

@@ -83,3 +83,39 @@ func (l *JudgeLog) LogGame(r *Record) error {
 	}
 	return writeRecord(l.inner, r)
 }
+
+// JudgeReport is a judge's findings, as arena writes them beside a
+// match's logs and analyze prints them: the judge's setting and a tally
+// per player.
+type JudgeReport struct {
+	Tablebase string        `json:"tablebase"`
+	Stones    int           `json:"stones"`       // the tablebase's
+	Extra     int           `json:"extra_stones"` // judged above it by the solver
+	Players   []PlayerTally `json:"players"`
+}
+
+// NewJudgeReport returns the report of j's tallies of players.
+func NewJudgeReport(j *solve.Judge, players []PlayerTally) JudgeReport {
+	c := j.Config()
+	r := JudgeReport{Extra: c.Extra, Players: players}
+	if c.Tablebase != nil {
+		r.Tablebase, r.Stones = c.Tablebase.Dir(), c.Tablebase.Stones()
+	}
+	return r
+}
+
+// Report returns the report of the log's tallies, its players in order.
+func (l *JudgeLog) Report() JudgeReport { return NewJudgeReport(l.judge, l.Players()) }
+
+// JudgeGame judges every move of game with j: the report's players are
+// "white" and "black".
+func JudgeGame(j *solve.Judge, game *env.GameRecord) (JudgeReport, error) {
+	var t [2]solve.Tally
+	if err := j.Game(game.StartState(), game.Moves, &t); err != nil {
+		return JudgeReport{}, fmt.Errorf("arena: judge: %w", err)
+	}
+	return NewJudgeReport(j, []PlayerTally{
+		{Player: "white", Summary: t[env.White].Summary()},
+		{Player: "black", Summary: t[env.Black].Summary()},
+	}), nil
+}

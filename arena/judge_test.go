@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"kumalak/env"
 	_ "kumalak/env/games" // registers every game
@@ -93,5 +94,47 @@ func TestJudgeLog(t *testing.T) {
 	bad.Moves[0] = 9
 	if err := NewJudgeLog(nil, spec, j).LogGame(bad); err == nil || !strings.Contains(err.Error(), "pit 9 out of range") {
 		t.Errorf("a bad record: %v", err)
+	}
+}
+
+// TestJudgeGame: a record judged whole tallies each side's moves as white
+// and black, in a report that names the judge's setting, as a JudgeLog's
+// report of the same game does for its players.
+func TestJudgeGame(t *testing.T) {
+	spec, _ := env.Lookup("mangala")
+	tb := solvetest.Open(t)
+	j, err := solve.NewJudge(solve.JudgeConfig{Tablebase: tb, Extra: 1, Limit: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := judgedGame(t, "a", "b", 0)
+	st, moves, err := r.Replay(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := JudgeGame(j, &env.GameRecord{Spec: spec, Start: st, Moves: moves})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewJudgeLog(nil, spec, j, "a", "b")
+	if err := l.LogGame(r); err != nil {
+		t.Fatal(err)
+	}
+	logged := l.Report()
+	if rep.Tablebase != tb.Dir() || rep.Stones != tb.Stones() || rep.Extra != 1 || logged.Tablebase != rep.Tablebase || logged.Extra != 1 {
+		t.Errorf("setting %+v, logged %+v", rep, logged)
+	}
+	if len(rep.Players) != 2 || rep.Players[0].Player != "white" || rep.Players[1].Player != "black" ||
+		rep.Players[0].Moves+rep.Players[1].Moves != len(moves) {
+		t.Fatalf("players %+v of %d moves", rep.Players, len(moves))
+	}
+	for i := range 2 {
+		if rep.Players[i].Summary.Moves != logged.Players[i].Summary.Moves || rep.Players[i].Mistakes != logged.Players[i].Mistakes {
+			t.Errorf("%s: %+v, logged %+v", rep.Players[i].Player, rep.Players[i], logged.Players[i])
+		}
+	}
+	moves[0] = env.Action(8)
+	if _, err := JudgeGame(j, &env.GameRecord{Spec: spec, Start: st, Moves: moves}); err == nil || !strings.HasPrefix(err.Error(), "arena: judge: ") {
+		t.Errorf("an illegal move: %v", err)
 	}
 }

@@ -2,6 +2,8 @@ package arena
 
 import (
 	"math"
+	"strconv"
+	"strings"
 )
 
 // SPRT is a sequential probability ratio test of H0: the Elo difference is
@@ -17,6 +19,20 @@ type SPRT struct {
 // NewSPRT returns the test of elo0 against elo1 with alpha = beta = 0.05.
 func NewSPRT(elo0, elo1 float64) SPRT {
 	return SPRT{Elo0: elo0, Elo1: elo1, Alpha: 0.05, Beta: 0.05}
+}
+
+// ParseSPRT reads the bounds "elo0,elo1" (e.g. "0,10") of a test with
+// error rates alpha and beta, and validates it. Its errors are
+// ValueErrors.
+func ParseSPRT(bounds string, alpha, beta float64) (SPRT, error) {
+	a, b, ok := strings.Cut(bounds, ",")
+	e0, err0 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	e1, err1 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if !ok || err0 != nil || err1 != nil {
+		return SPRT{}, invalid("sprt %q: want elo0,elo1, e.g. 0,10", bounds)
+	}
+	s := SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}
+	return s, s.Validate()
 }
 
 // Validate names the first bad field.

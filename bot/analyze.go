@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"kumalak/agent"
@@ -53,6 +54,26 @@ func (t Thresholds) Validate() error {
 		return &ValueError{Reason: fmt.Sprintf("thresholds %g/%g/%g: want 0 < inaccuracy <= mistake <= blunder <= 1", t.Inaccuracy, t.Mistake, t.Blunder)}
 	}
 	return nil
+}
+
+// ParseThresholds reads the three thresholds, inaccuracy, mistake and
+// blunder, written as "0.05,0.1,0.2", and validates them. Its errors are
+// ValueErrors.
+func ParseThresholds(s string) (Thresholds, error) {
+	words := strings.Split(s, ",")
+	if len(words) != 3 {
+		return Thresholds{}, &ValueError{Reason: fmt.Sprintf("%q: want three numbers, e.g. 0.05,0.1,0.2", s)}
+	}
+	var v [3]float32
+	for i, w := range words {
+		f, err := strconv.ParseFloat(strings.TrimSpace(w), 32)
+		if err != nil {
+			return Thresholds{}, &ValueError{Reason: fmt.Sprintf("%q: %q is not a number (want three, e.g. 0.05,0.1,0.2)", s, w)}
+		}
+		v[i] = float32(f)
+	}
+	t := Thresholds{Inaccuracy: v[0], Mistake: v[1], Blunder: v[2]}
+	return t, t.Validate()
 }
 
 // ValueError is the error of Thresholds.Validate: Reason reads without the

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -222,6 +223,53 @@ func TestThresholdsMark(t *testing.T) {
 	if Blunder.Symbol() != "??" || Mistake.Symbol() != "?" || Inaccuracy.Symbol() != "?!" || Good.String() != "" {
 		t.Error("mark names")
 	}
+}
+
+func TestParseThresholds(t *testing.T) {
+	for _, c := range []struct {
+		in, err string
+		want    Thresholds
+	}{
+		{in: "0.05,0.1,0.2", want: DefaultThresholds()},
+		{in: " 0.1 , 0.1,1", want: Thresholds{Inaccuracy: 0.1, Mistake: 0.1, Blunder: 1}},
+		{in: "0.05,0.1", err: `bot: "0.05,0.1": want three numbers, e.g. 0.05,0.1,0.2`},
+		{in: "0.05,x,0.2", err: `bot: "0.05,x,0.2": "x" is not a number (want three, e.g. 0.05,0.1,0.2)`},
+		{in: "0.2,0.1,0.3", err: "bot: thresholds 0.2/0.1/0.3: want 0 < inaccuracy <= mistake <= blunder <= 1"},
+		{in: "0,0.1,0.2", err: "bot: thresholds 0/0.1/0.2: want 0 < inaccuracy <= mistake <= blunder <= 1"},
+		{in: "NaN,0.1,0.2", err: "bot: thresholds NaN/0.1/0.2: want 0 < inaccuracy <= mistake <= blunder <= 1"},
+	} {
+		got, err := ParseThresholds(c.in)
+		if c.err != "" {
+			if _, ok := errors.AsType[*ValueError](err); !ok || err.Error() != c.err {
+				t.Errorf("%q: %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q: %+v, %v, want %+v", c.in, got, err, c.want)
+		}
+	}
+}
+
+// FuzzParseThresholds: what ParseThresholds accepts is valid and reads
+// back the same from its own writing.
+func FuzzParseThresholds(f *testing.F) {
+	for _, s := range []string{"0.05,0.1,0.2", "1,1,1", "0.2,0.1,0.3", ",,", "1e-3, 2e-3 ,0.5", "NaN,1,1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		th, err := ParseThresholds(s)
+		if err != nil {
+			return
+		}
+		if err := th.Validate(); err != nil {
+			t.Fatalf("%q: accepted %+v: %v", s, th, err)
+		}
+		again, err := ParseThresholds(fmt.Sprintf("%g,%g,%g", th.Inaccuracy, th.Mistake, th.Blunder))
+		if err != nil || again != th {
+			t.Fatalf("%q: %+v reads back as %+v, %v", s, th, again, err)
+		}
+	})
 }
 
 // TestMoveNumbers: moves are numbered as records number them: togyz in

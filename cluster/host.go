@@ -24,6 +24,11 @@ const DefaultListen = "127.0.0.1:4222"
 // the server and the token file whose token it serves, "" when it made
 // none.
 func StartHost(cfg ServerConfig, tokenFile string) (*Server, string, error) {
+	return startHost(cfg, tokenFile, DefaultListen)
+}
+
+// startHost is StartHost with usual as the address that gives way.
+func startHost(cfg ServerConfig, tokenFile, usual string) (*Server, string, error) {
 	made := ""
 	if cfg.Token == "" && len(cfg.NKeys) == 0 && !LoopbackAddr(cmp.Or(cfg.Listen, "127.0.0.1:0")) {
 		tok, err := keptToken(tokenFile)
@@ -33,7 +38,7 @@ func StartHost(cfg ServerConfig, tokenFile string) (*Server, string, error) {
 		cfg.Token, made = tok, tokenFile
 	}
 	srv, err := StartServer(cfg)
-	if errors.Is(err, ErrAddrInUse) && cfg.Listen == DefaultListen {
+	if errors.Is(err, ErrAddrInUse) && cfg.Listen == usual {
 		cfg.Listen = "127.0.0.1:0" // another trainer has the usual port: any will do on loopback
 		srv, err = StartServer(cfg)
 	}

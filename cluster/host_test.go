@@ -1,11 +1,15 @@
 package cluster
 
 import (
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestLoopbackAddr(t *testing.T) {
@@ -120,4 +124,83 @@ func TestStartHost(t *testing.T) {
 	if _, _, err := StartHost(ServerConfig{Dir: t.TempDir(), Listen: "10.255.255.1:x"}, tokenFile); err == nil {
 		t.Error("a bad address: no error")
 	}
+}
+
+// TestStartHostConcurrent: trainers that start at the same moment on the
+// usual address each get a server, one there and the others on free
+// ports; none waits for a bind that failed (once, all but one waited 30 s
+// and failed: the address was free when probed, taken when bound).
+func TestStartHostConcurrent(t *testing.T) {
+	usual := freeAddr(t)
+	const n = 3
+	addrs := make(chan string, n)
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cfg := ServerConfig{Dir: filepath.Join(t.TempDir(), "nats", strconv.Itoa(i)), Listen: usual}
+			srv, _, err := startHost(cfg, filepath.Join(t.TempDir(), "token"), usual)
+			if err != nil {
+				errs <- err
+				return
+			}
+			t.Cleanup(srv.Close)
+			addrs <- srv.Addr()
+		}()
+	}
+	start := time.Now()
+	wg.Wait()
+	close(addrs)
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	seen := map[string]bool{}
+	for a := range addrs {
+		if seen[a] {
+			t.Errorf("two servers on %s", a)
+		}
+		seen[a] = true
+	}
+	if !seen[usual] {
+		t.Errorf("none on the usual %s: %v", usual, seen)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("starting took %v", d)
+	}
+}
+
+// TestStartServerAddrInUse: a server on an address another holds fails
+// at once with ErrAddrInUse.
+func TestStartServerAddrInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	start := time.Now()
+	srv, err := StartServer(ServerConfig{Dir: t.TempDir(), Listen: l.Addr().String()})
+	if err == nil {
+		srv.Close()
+		t.Fatalf("started on the held %s", l.Addr())
+	}
+	if !errors.Is(err, ErrAddrInUse) {
+		t.Errorf("%v: not ErrAddrInUse", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("failing took %v", d)
+	}
+}
+
+// freeAddr returns a loopback address that was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -66,20 +68,67 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := probe(opts.Host, opts.Port); err != nil {
-		return nil, err
-	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: start server: %w", err)
 	}
-	go ns.Start()
+	var fail startLog
+	ns.SetLogger(&fail, false, false)
+	ns.Start() // returns once it listens, or has logged why it cannot
+	if err := fail.err(); err != nil {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+		if errors.Is(err, syscall.EADDRINUSE) {
+			err = fmt.Errorf("%w (%v)", ErrAddrInUse, err)
+		}
+		return nil, fmt.Errorf("cluster: start server on %s: %w", cfg.Listen, err)
+	}
 	if !ns.ReadyForConnections(30 * time.Second) {
 		ns.Shutdown()
-		return nil, fmt.Errorf("cluster: start server on %s: not ready after 30s (is the address in use?)", cfg.Listen)
+		return nil, fmt.Errorf("cluster: start server on %s: not ready after 30s", cfg.Listen)
 	}
 	return &Server{ns: ns, cfg: cfg, secret: secret}, nil
 }
+
+// startLog is the embedded server's logger: it keeps the first fatal
+// error (a listen address another process holds, a storage folder that
+// cannot be used), which the server only logs, and drops the rest.
+// Checking it after Start closes the race that a probe of the address
+// before starting leaves open: two trainers starting at once both find
+// the port free, and the later bind failed without a word.
+type startLog struct {
+	mu    sync.Mutex
+	fatal error
+}
+
+func (l *startLog) err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.fatal
+}
+
+// Fatalf implements server.Logger: it keeps the first fatal error, the
+// error among v when there is one (so that errors.Is sees its cause).
+func (l *startLog) Fatalf(format string, v ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fatal != nil {
+		return
+	}
+	l.fatal = errors.New(fmt.Sprintf(format, v...))
+	for _, a := range v {
+		if e, ok := a.(error); ok {
+			l.fatal = e
+			break
+		}
+	}
+}
+
+func (*startLog) Noticef(string, ...any) {}
+func (*startLog) Warnf(string, ...any)   {}
+func (*startLog) Errorf(string, ...any)  {}
+func (*startLog) Debugf(string, ...any)  {}
+func (*startLog) Tracef(string, ...any)  {}
 
 func serverOptions(cfg *ServerConfig) (*server.Options, string, error) {
 	if cfg.Dir == "" {
@@ -218,19 +267,6 @@ func serverTLS(o *server.Options, cfg *ServerConfig) error {
 	}
 	o.TLSConfig, o.TLS, o.TLSTimeout = tc, true, 5
 	return nil
-}
-
-// probe fails at once, wrapping ErrAddrInUse, when host:port cannot be
-// listened on (the server itself would only fail to become ready).
-func probe(host string, port int) error {
-	if port <= 0 {
-		return nil
-	}
-	l, err := stdnet.Listen("tcp", stdnet.JoinHostPort(host, strconv.Itoa(port)))
-	if err != nil {
-		return fmt.Errorf("cluster: start server on %s: %w (%v)", stdnet.JoinHostPort(host, strconv.Itoa(port)), ErrAddrInUse, err)
-	}
-	return l.Close()
 }
 
 func splitListen(addr string) (string, int, error) {

@@ -46,6 +46,7 @@ type Judge struct {
 	solver *Solver // nil with Extra 0
 	max    int     // the most stones on the board of a judged position
 	buf    []MoveValue
+	owned  bool // the tablebase is the judge's to close (OpenJudge)
 }
 
 // NewJudge returns a judge, or an error naming a bad field of cfg.
@@ -71,6 +72,40 @@ func NewJudge(cfg JudgeConfig) (*Judge, error) {
 		j.solver = s
 	}
 	return j, nil
+}
+
+// OpenJudge returns a judge of game's moves with the tablebase in dir
+// (cfg.Tablebase is that one): tablebases are of Game, another game is an
+// error. The judge owns the tablebase; Close closes it.
+func OpenJudge(game, dir string, cfg JudgeConfig) (*Judge, error) {
+	if game != Game {
+		return nil, fmt.Errorf("solve: judge: tablebases are of %s, not %s", Game, game)
+	}
+	tb, err := Open(dir, -1)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Tablebase = tb
+	j, err := NewJudge(cfg)
+	if err != nil {
+		tb.Close()
+		return nil, err
+	}
+	j.owned = true
+	return j, nil
+}
+
+// Config returns the judge's settings, the defaults filled in.
+func (j *Judge) Config() JudgeConfig { return j.cfg }
+
+// Close closes the tablebase OpenJudge opened; a judge from NewJudge
+// leaves its tablebase to its caller and has nothing to close.
+func (j *Judge) Close() error {
+	if !j.owned {
+		return nil
+	}
+	j.owned = false
+	return j.cfg.Tablebase.Close()
 }
 
 // Verdict is the judgement of one move: its value and the best one, as

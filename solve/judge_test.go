@@ -3,6 +3,7 @@ package solve
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -233,5 +234,45 @@ func TestJudgeForced(t *testing.T) {
 	}
 	if w := tallies[env.White]; w.Moves != 2 || w.Forced != 1 || w.Judged != 1 || w.Mistakes != 0 {
 		t.Errorf("tally %+v, want 2 moves, 1 forced, 1 judged, no mistake", w)
+	}
+}
+
+// TestOpenJudge: the judge OpenJudge makes judges by the tablebase in the
+// folder and closes it; a game without tablebases and a folder without
+// one are errors.
+func TestOpenJudge(t *testing.T) {
+	dir := sharedDir(t)
+	j, err := OpenJudge(Game, dir, JudgeConfig{Extra: 2, Limit: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := j.Config()
+	if c.Tablebase == nil || c.Tablebase.Dir() != dir || c.Extra != 2 || c.Worst != 5 {
+		t.Errorf("config %+v", c)
+	}
+	b, worst, best := blunderPosition(t, c.Tablebase, rand.New(rand.NewPCG(1, 2)))
+	if lost, ok := j.Check(b, worst.Action); !ok || lost != best.Lo-worst.Lo {
+		t.Errorf("worst move: lost %d (%v), want %d", lost, ok, best.Lo-worst.Lo)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Tablebase.maps) != 0 {
+		t.Error("Close left the tablebase open")
+	}
+	if err := j.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
+	if _, err := OpenJudge("togyz", dir, JudgeConfig{}); err == nil || err.Error() != "solve: judge: tablebases are of mangala, not togyz" {
+		t.Errorf("togyz: %v", err)
+	}
+	if _, err := OpenJudge(Game, t.TempDir(), JudgeConfig{}); err == nil {
+		t.Error("a folder without a tablebase: no error")
+	}
+	if _, err := OpenJudge(Game, dir, JudgeConfig{Extra: 2}); err == nil || !strings.Contains(err.Error(), "Limit") {
+		t.Errorf("Extra without a Limit: %v", err)
+	}
+	if err := newJudge(t, JudgeConfig{Tablebase: c.Tablebase}).Close(); err != nil {
+		t.Errorf("NewJudge's Close: %v", err)
 	}
 }

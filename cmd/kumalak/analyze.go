@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"kumalak/arena"
 	"kumalak/bot"
 	"kumalak/env"
 )
@@ -21,27 +21,6 @@ type analyzeFlags struct {
 	plot  string
 	index int
 	marks string
-}
-
-// thresholds returns --marks as the marks' thresholds (the default when
-// not given), or a usage error.
-func (f *analyzeFlags) thresholds() (bot.Thresholds, error) {
-	var marks []float32
-	for _, w := range strings.Split(f.marks, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(w), 32)
-		if err != nil {
-			return bot.Thresholds{}, badInput("analyze", "--marks %q: %q is not a number (want three, e.g. 0.05,0.1,0.2)", f.marks, w)
-		}
-		marks = append(marks, float32(v))
-	}
-	if len(marks) != 3 {
-		return bot.Thresholds{}, badInput("analyze", "--marks wants three numbers, e.g. 0.05,0.1,0.2")
-	}
-	t := bot.Thresholds{Inaccuracy: marks[0], Mistake: marks[1], Blunder: marks[2]}
-	if err := t.Validate(); err != nil {
-		return t, badInput("analyze", "--marks: %s", reason(err))
-	}
-	return t, nil
 }
 
 func newAnalyzeCmd() *cobra.Command {
@@ -90,9 +69,9 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	if err != nil {
 		return err
 	}
-	thresholds, err := f.thresholds()
+	thresholds, err := bot.ParseThresholds(f.marks)
 	if err != nil {
-		return err
+		return badInput("analyze", "--marks: %s", reason(err))
 	}
 	if len(args) == 0 {
 		return badInput("analyze", "give a record file, - for standard input, or moves")
@@ -128,7 +107,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	var out []*bot.GameAnalysis
-	var judged []judgeReport
+	var judged []arena.JudgeReport
 	for _, game := range games {
 		an, err := bot.Analyze(ctx, bot.AnalyzeConfig{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact, Verdict: ex.verdict()})
 		if err != nil {
@@ -136,7 +115,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 		}
 		out = append(out, an)
 		if ex.judge != nil {
-			rep, err := ex.judgeGame(game)
+			rep, err := arena.JudgeGame(ex.judge, game)
 			if err != nil {
 				return fmt.Errorf("analyze: %w", err)
 			}
@@ -155,7 +134,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 // judge's table when judging (judged[i] is out[i]'s), or as JSON: an array
 // of the analyses, or when judging an object holding the analyses and the
 // judges' reports.
-func printAnalyses(w io.Writer, out []*bot.GameAnalysis, judged []judgeReport, judging, asJSON bool) error {
+func printAnalyses(w io.Writer, out []*bot.GameAnalysis, judged []arena.JudgeReport, judging, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -163,7 +142,7 @@ func printAnalyses(w io.Writer, out []*bot.GameAnalysis, judged []judgeReport, j
 		if judging {
 			v = struct {
 				Analyses []*bot.GameAnalysis `json:"analyses"`
-				Judge    []judgeReport       `json:"judge"`
+				Judge    []arena.JudgeReport `json:"judge"`
 			}{out, judged}
 		}
 		if err := enc.Encode(v); err != nil {
@@ -179,7 +158,7 @@ func printAnalyses(w io.Writer, out []*bot.GameAnalysis, judged []judgeReport, j
 			return fmt.Errorf("analyze: %w", err)
 		}
 		if judging {
-			judged[i].writeText(w)
+			writeJudge(w, judged[i])
 		}
 	}
 	return nil

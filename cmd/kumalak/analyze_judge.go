@@ -1,7 +1,6 @@
 package main
 
 import (
-	"kumalak/arena"
 	"kumalak/bot"
 	"kumalak/env"
 	"kumalak/solve"
@@ -11,11 +10,9 @@ import (
 // analysis (--tablebase) and the judge of mistakes (--judge, or
 // --tablebase alone).
 type exactSetup struct {
-	tbs   []*solve.Tablebase // to close
+	tb    *solve.Tablebase // of --tablebase, to close
 	exact bot.Exact
 	judge *solve.Judge
-	jtb   *solve.Tablebase
-	extra int
 }
 
 // exactOf opens the tablebases of --tablebase and --judge for game.
@@ -32,39 +29,28 @@ func exactOf(game *env.Spec, dir string, jf *judgeFlags) (*exactSetup, error) {
 		if err != nil {
 			return nil, badInput("analyze", "--tablebase: %v", err)
 		}
-		ex.tbs = append(ex.tbs, tb)
-		ex.exact = tb.Exact
+		ex.tb, ex.exact = tb, tb.Exact
 		if jf.dir == "" {
 			jf.dir = dir
 		}
 	}
-	j, tb, err := jf.judge("analyze", game)
+	j, err := jf.judge("analyze", game)
 	if err != nil {
 		ex.close()
 		return nil, err
 	}
-	ex.tbs = append(ex.tbs, tb)
-	ex.judge, ex.jtb, ex.extra = j, tb, jf.extra
+	ex.judge = j
 	return ex, nil
 }
 
 // close unmaps the tablebases.
 func (ex *exactSetup) close() {
-	for _, tb := range ex.tbs {
-		tb.Close()
+	if ex.tb != nil {
+		ex.tb.Close()
 	}
-}
-
-// judgeGame judges every move of game for white and black.
-func (ex *exactSetup) judgeGame(game *env.GameRecord) (judgeReport, error) {
-	var t [2]solve.Tally
-	if err := ex.judge.Game(game.StartState(), game.Moves, &t); err != nil {
-		return judgeReport{}, err
+	if ex.judge != nil {
+		ex.judge.Close()
 	}
-	return newJudgeReport(ex.jtb, ex.extra, []arena.PlayerTally{
-		{Player: "white", Summary: t[env.White].Summary()},
-		{Player: "black", Summary: t[env.Black].Summary()},
-	}), nil
 }
 
 // verdict returns the judge's exact move values for the analysis marks, or

@@ -8,8 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -18,6 +16,7 @@ import (
 	"kumalak/agent"
 	"kumalak/arena"
 	"kumalak/env"
+	"kumalak/solve"
 )
 
 // matchFlags are the flags shared by arena and tournament.
@@ -60,13 +59,9 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 		c.Clock = &tc
 	}
 	if f.openings != "" {
-		file, err := os.Open(f.openings)
-		if err != nil {
+		var err error
+		if c.Openings, err = arena.ReadOpenings(f.openings); err != nil {
 			return nil, c, badInput(cmd, "--openings: %v", err)
-		}
-		defer file.Close()
-		if c.Openings, err = arena.ParseOpenings(file); err != nil {
-			return nil, c, badInput(cmd, "--openings %s: %v", f.openings, err)
 		}
 	}
 	if err := c.Validate(); err != nil {
@@ -143,21 +138,6 @@ func describe(p arena.Progress) string {
 	return s
 }
 
-// parseSPRT reads "elo0,elo1".
-func parseSPRT(s string, alpha, beta float64) (*arena.SPRT, error) {
-	a, b, ok := strings.Cut(s, ",")
-	e0, err0 := strconv.ParseFloat(strings.TrimSpace(a), 64)
-	e1, err1 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	if !ok || err0 != nil || err1 != nil {
-		return nil, fmt.Errorf("--sprt %q: want elo0,elo1, e.g. 0,10", s)
-	}
-	t := arena.SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}
-	if err := t.Validate(); err != nil {
-		return nil, err
-	}
-	return &t, nil
-}
-
 func newArenaCmd() *cobra.Command {
 	var f matchFlags
 	var a, b, sprt, tbDir string
@@ -184,26 +164,30 @@ func newArenaCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a, b, err = withTablebase("arena", tbDir, a, b); err != nil {
-				return err
+			for _, s := range []*string{&a, &b} {
+				if *s, err = agent.SpecWithTablebase(*s, tbDir); err != nil {
+					return badInput("arena", "--tablebase: %v", err)
+				}
 			}
 			if err := checkAgents("arena", spec, a, b); err != nil {
 				return err
 			}
 			if sprt != "" {
-				if cfg.SPRT, err = parseSPRT(sprt, alpha, beta); err != nil {
-					return badInput("arena", "%s", reason(err))
+				t, err := arena.ParseSPRT(sprt, alpha, beta)
+				if err != nil {
+					return badInput("arena", "--sprt: %s", reason(err))
 				}
+				cfg.SPRT = &t
 			}
 			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg}
-			j, tb, err := jf.judge("arena", spec)
+			j, err := jf.judge("arena", spec)
 			if err != nil {
 				return err
 			}
-			if tb != nil {
-				defer tb.Close()
+			if j != nil {
+				defer j.Close()
 			}
-			return runMatch(c, &f, m, judging{j: j, tb: tb, extra: jf.extra})
+			return runMatch(c, &f, m, j)
 		},
 	}
 	f.add(c, 100, "games to play (in pairs: one opening, colours swapped)")
@@ -218,8 +202,9 @@ func newArenaCmd() *cobra.Command {
 	return c
 }
 
-// runMatch plays m with a progress bar and prints its result.
-func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error {
+// runMatch plays m with a progress bar and prints its result, and the
+// judge's report when j is not nil.
+func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) error {
 	logs, err := f.records("arena", m.Spec)
 	if err != nil {
 		return err // "arena: logs: ..."
@@ -228,8 +213,8 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error
 		m.Records = logs.Logs
 	}
 	var jl *arena.JudgeLog
-	if jd.j != nil {
-		jl = arena.NewJudgeLog(m.Records, m.Spec, jd.j, m.A, m.B)
+	if j != nil {
+		jl = arena.NewJudgeLog(m.Records, m.Spec, j, m.A, m.B)
 		m.Records = jl
 	}
 	bar := newBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
@@ -240,8 +225,8 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, jd judging) error
 	_ = bar.Finish()
 	printResult(c.OutOrStdout(), m, res)
 	if jl != nil {
-		rep := newJudgeReport(jd.tb, jd.extra, jl.Players())
-		rep.writeText(c.OutOrStdout())
+		rep := jl.Report()
+		writeJudge(c.OutOrStdout(), rep)
 		if logs != nil {
 			path := logs.JudgePath()
 			if err := writeJSONFile(path, rep); err != nil && runErr == nil {

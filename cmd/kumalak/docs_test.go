@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,6 +60,7 @@ func TestDocCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a tiny run and runs every documented command")
 	}
+	t.Parallel() // mostly waiting out deadlines: beside the tests that compute
 	cmds := docCommands(t)
 	if len(cmds) < 15 {
 		t.Fatalf("found only %d documented commands: %v", len(cmds), cmds)
@@ -247,15 +249,34 @@ func equalLines(a, b []string) bool {
 
 // freePort returns args with the value of --addr or --listen replaced by
 // 127.0.0.1:0, so that a port already in use on the test machine fails no
-// documented server.
+// documented server, and a --nats URL on loopback by one at a port nothing
+// listens on, so that no documented worker joins a trainer that happens to
+// run on the test machine.
 func freePort(args []string) []string {
 	out := slices.Clone(args)
 	for i := range out {
-		if (out[i] == "--addr" || out[i] == "--listen") && i+1 < len(out) {
+		if i+1 == len(out) {
+			break
+		}
+		switch v := out[i+1]; {
+		case out[i] == "--addr" || out[i] == "--listen":
 			out[i+1] = "127.0.0.1:0"
+		case out[i] == "--nats" && (strings.Contains(v, "://127.0.0.1:") || strings.Contains(v, "://localhost:")):
+			out[i+1] = "nats://" + unusedAddr()
 		}
 	}
 	return out
+}
+
+// unusedAddr returns a loopback address that nothing listened on a moment
+// ago ("127.0.0.1:1" when none can be found).
+func unusedAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "127.0.0.1:1"
+	}
+	defer l.Close()
+	return l.Addr().String()
 }
 
 // docResult is how one documented command ended: its exit status (-1
@@ -314,8 +335,10 @@ func docFixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	run := filepath.Join(dir, "runs", "togyz")
+	if err := os.CopyFS(run, os.DirFS(tinyRun(t).dir)); err != nil {
+		t.Fatal(err)
+	}
 	steps := [][]string{
-		{"train", "--config", "../../configs/tiny.yaml", "--run", run, "--quiet"},
 		{"export", "--run", run},
 		{"export", "--run", run, "--out", filepath.Join(dir, "togyz.kmodel")},
 		{"tablebase", "build", "--game", "mangala", "--stones", "10", "--out", filepath.Join(dir, "tb", "mangala"), "--quiet"},
@@ -327,6 +350,38 @@ func docFixture(t *testing.T) string {
 		}
 	}
 	return dir
+}
+
+// tinyTrained is the tiny config trained once for the tests that need a
+// run (TestDocCommands, TestTrainExportInfo): its folder, which no test
+// changes (each copies it), and how the training ended.
+type tinyTrained struct {
+	dir       string
+	code      int
+	out, errs string
+	once      sync.Once
+	root      string // a folder of the test binary, removed by TestMain
+}
+
+var tiny tinyTrained
+
+// tinyRun trains configs/tiny.yaml the first time it is called, and
+// returns that run; the run's folder lasts as long as the test binary.
+func tinyRun(t *testing.T) *tinyTrained {
+	t.Helper()
+	tiny.once.Do(func() {
+		root, err := os.MkdirTemp("", "kumalak-tiny-")
+		if err != nil {
+			tiny.code, tiny.errs = -1, err.Error()
+			return
+		}
+		tiny.root, tiny.dir = root, filepath.Join(root, "tiny")
+		tiny.code, tiny.out, tiny.errs = kumalak(t, "train", "--config", "../../configs/tiny.yaml", "--run", tiny.dir, "--quiet")
+	})
+	if tiny.code != 0 {
+		t.Fatalf("train the tiny run: exit %d\n%s\n%s", tiny.code, tiny.out, tiny.errs)
+	}
+	return &tiny
 }
 
 // copyFixture makes dst a folder for one documented command: configs/ and
@@ -371,7 +426,11 @@ func TestMain(m *testing.M) {
 		root.SetArgs(os.Args[1:])
 		os.Exit(run(root))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if tiny.root != "" {
+		os.RemoveAll(tiny.root)
+	}
+	os.Exit(code)
 }
 
 // TestNoOutsideReferences fails when a file of the repository points at a

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kumalak/agent"
 	"kumalak/arena"
 	"kumalak/env"
 	"kumalak/solve"
@@ -29,41 +28,20 @@ func (f *judgeFlags) add(c *cobra.Command) {
 	fl.DurationVar(&f.limit, "judge-time", 200*time.Millisecond, "the solver's time per position judged above the tablebase")
 }
 
-// judge opens the tablebase and returns the judge, or nil without --judge.
-func (f *judgeFlags) judge(cmd string, spec *env.Spec) (*solve.Judge, *solve.Tablebase, error) {
+// judge returns the judge of --judge (solve.OpenJudge), or nil without it.
+func (f *judgeFlags) judge(cmd string, spec *env.Spec) (*solve.Judge, error) {
 	if f.dir == "" {
-		return nil, nil, nil
+		return nil, nil
 	}
-	if spec.Name != solve.Game {
-		return nil, nil, badInput(cmd, "--judge: tablebases are of %s, not %s", solve.Game, spec.Name)
-	}
-	tb, err := solve.Open(f.dir, -1)
+	j, err := solve.OpenJudge(spec.Name, f.dir, solve.JudgeConfig{Extra: f.extra, Limit: f.limit})
 	if err != nil {
-		return nil, nil, badInput(cmd, "--judge: %v", err)
+		return nil, badInput(cmd, "--judge: %v", err)
 	}
-	j, err := solve.NewJudge(solve.JudgeConfig{Tablebase: tb, Extra: f.extra, Limit: f.limit})
-	if err != nil {
-		tb.Close()
-		return nil, nil, badInput(cmd, "--judge: %v", err)
-	}
-	return j, tb, nil
+	return j, nil
 }
 
-// judgeReport is the judge's JSON: the setting and a tally per player.
-type judgeReport struct {
-	Tablebase string              `json:"tablebase"`
-	Stones    int                 `json:"stones"`       // the tablebase's
-	Extra     int                 `json:"extra_stones"` // judged above it by the solver
-	Players   []arena.PlayerTally `json:"players"`
-}
-
-// newJudgeReport returns the report of the players' tallies.
-func newJudgeReport(tb *solve.Tablebase, extra int, players []arena.PlayerTally) judgeReport {
-	return judgeReport{Tablebase: tb.Dir(), Stones: tb.Stones(), Extra: extra, Players: players}
-}
-
-// writeText prints the report as a table and the worst mistakes.
-func (r judgeReport) writeText(w io.Writer) {
+// writeJudge prints the report as a table and the worst mistakes.
+func writeJudge(w io.Writer, r arena.JudgeReport) {
 	fmt.Fprintf(w, "judge    tablebase %s (%d stones", r.Tablebase, r.Stones)
 	if r.Extra > 0 {
 		fmt.Fprintf(w, ", the solver up to %d", r.Stones+r.Extra)
@@ -96,33 +74,4 @@ func writeJSONFile(path string, v any) error {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
-}
-
-// judging is the judge of a match, when --judge is given: the judge, its
-// tablebase and the stones judged above it.
-type judging struct {
-	j     *solve.Judge
-	tb    *solve.Tablebase
-	extra int
-}
-
-// withTablebase gives the tablebase folder dir to the specs a and b where
-// their kind takes one (agent.Spec.WithTablebase); a bad spec is left for
-// checkAgents to report.
-func withTablebase(cmd, dir, a, b string) (string, string, error) {
-	if dir == "" {
-		return a, b, nil
-	}
-	out := [2]string{a, b}
-	for i, s := range out {
-		sp, err := agent.ParseSpec(s)
-		if err != nil {
-			continue
-		}
-		if sp, err = sp.WithTablebase(dir); err != nil {
-			return "", "", badInput(cmd, "--tablebase: %v", err)
-		}
-		out[i] = sp.String()
-	}
-	return out[0], out[1], nil
 }

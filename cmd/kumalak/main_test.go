@@ -134,22 +134,24 @@ func TestConfigsDecode(t *testing.T) {
 	}
 }
 
-// TestTrainExportInfo trains two tiny iterations, resumes the finished run
-// with a larger iteration count, exports it and reads the card back.
+// TestTrainExportInfo checks the two tiny iterations of tinyRun (trained
+// once for this test and TestDocCommands), resumes a copy of the finished
+// run with a larger iteration count, exports it and reads the card back.
 func TestTrainExportInfo(t *testing.T) {
+	t.Parallel()
+	tr := tinyRun(t)
+	if out := tr.out; !strings.Contains(out, "best model: "+filepath.Join(tr.dir, "best.kmodel")) || strings.Count(out, "\niter ") != 2 {
+		t.Fatalf("train: want the best model and one summary line per iteration:\n%s", out)
+	}
 	run := filepath.Join(t.TempDir(), "tiny")
-	code, out, errs := kumalak(t, "train", "--config", "../../configs/tiny.yaml", "--run", run, "--quiet")
-	if code != 0 || !strings.Contains(out, "best model: "+filepath.Join(run, "best.kmodel")) {
-		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
+	if err := os.CopyFS(run, os.DirFS(tr.dir)); err != nil {
+		t.Fatal(err)
 	}
-	if strings.Count(out, "\niter ") != 2 {
-		t.Errorf("want one summary line per iteration:\n%s", out)
-	}
-	code, _, errs = kumalak(t, "train", "--config", "../../configs/tiny.yaml", "--run", run)
+	code, _, errs := kumalak(t, "train", "--config", "../../configs/tiny.yaml", "--run", run)
 	if code == 0 || !strings.Contains(errs, "--resume") {
 		t.Fatalf("training over an existing run without --resume: exit %d %s", code, errs)
 	}
-	code, out, errs = kumalak(t, "train", "--run", run, "--resume", "--iterations", "3", "--quiet")
+	code, out, errs := kumalak(t, "train", "--run", run, "--resume", "--iterations", "3", "--quiet")
 	if code != 0 || !strings.Contains(out, "iteration 2 done") || !strings.Contains(out, "inference kernel ") || strings.Count(out, "\niter ") != 1 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errs)
 	}

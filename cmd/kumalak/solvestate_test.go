@@ -11,6 +11,7 @@ import (
 // file, and checks that the second run resumes to the same answer without
 // searching; a corrupt state and a kale position are refused.
 func TestSolveState(t *testing.T) {
+	t.Parallel()
 	state := filepath.Join(t.TempDir(), "solve.state")
 	pos := "0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w"
 	want := "value +10 (final store difference for white, to move)\nresult white wins\nmove 2 -2\nmove 4 -8\nmove 5 +10  best\n"

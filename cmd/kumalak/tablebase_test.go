@@ -10,6 +10,7 @@ import (
 // TestTablebaseAndSolve builds a tiny tablebase, resumes it, solves a
 // position with and without it and checks the answers agree.
 func TestTablebaseAndSolve(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "tb")
 	code, out, errs := kumalak(t, "tablebase", "build", "--game", "mangala", "--stones", "8", "--out", dir, "--quiet")
 	if code != 0 || !strings.Contains(out, "level  8         75582 entries") || !strings.Contains(out, "levels 0..8") {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"kumalak/arena"
 )
 
 // tinyTablebase builds a 10-stone mangala tablebase for a test.
@@ -37,7 +39,7 @@ func TestArenaTBJudge(t *testing.T) {
 		t.Fatalf("judge files %v", files)
 	}
 	b, _ := os.ReadFile(files[0])
-	var rep judgeReport
+	var rep arena.JudgeReport
 	if err := json.Unmarshal(b, &rep); err != nil || len(rep.Players) != 2 || rep.Stones != 10 || rep.Players[0].Judged == 0 {
 		t.Fatalf("judge JSON %s: %v", b, err)
 	}
@@ -56,13 +58,13 @@ func TestAnalyzeTablebase(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("analyze: exit %d\n%s\n%s", code, out, errs)
 	}
-	if !strings.Contains(out, "judge    tablebase") || !regexp.MustCompile(`(?m)^  white +1 +0 +1 +1 +100\.0% +12\.00$`).MatchString(out) {
+	if !strings.Contains(out, "judge    tablebase") || !regexp.MustCompile(`(?m)^  white +1 +0 +1 +1 +100\.0% +12\.00 +1 +100\.0%$`).MatchString(out) {
 		t.Fatalf("analyze output:\n%s", out)
 	}
 	code, out, errs = kumalak(t, "analyze", "--game", "mangala", "--agent", "ab:depth=2", "--judge", tb, "--json", "--position", pos, "5")
 	var v struct {
-		Analyses []json.RawMessage `json:"analyses"`
-		Judge    []judgeReport     `json:"judge"`
+		Analyses []json.RawMessage   `json:"analyses"`
+		Judge    []arena.JudgeReport `json:"judge"`
 	}
 	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || len(v.Judge) != 1 || v.Judge[0].Players[0].Mistakes != 0 {
 		t.Fatalf("analyze --json: exit %d\n%s\n%s", code, out, errs)

@@ -155,6 +155,7 @@ func TestTrainerAndWorkers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
+	t.Parallel()
 	cfg, run := clusterConfig(t), filepath.Join(t.TempDir(), "run")
 	listen := fmt.Sprintf("127.0.0.1:%d", freeTCPPort(t))
 	url := "nats://" + listen
