@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kumalak/agent"
 	"kumalak/env"
 	"kumalak/env/envtest"
 	_ "kumalak/env/mangala"
@@ -61,8 +62,14 @@ func TestBalancedOpenings(t *testing.T) {
 	if want := "[[4 0 4 4] [1 1 3 5] [5 1 1 1] [2 1 0 0] [3 2 3 1] [1 5 0 1]]"; err != nil || fmt.Sprint(old) != want {
 		t.Errorf("unbalanced openings %v, %v; want %s", old, err, want)
 	}
-	// No opening can pass: a clear error, not a hang.
-	none := &balancer{b: Balance{Depth: 1, Margin: -1}, ab: bal.ab, st: spec.New(), score: map[string]float64{}}
+	// No opening can pass: a clear error, not a hang. (A depth-1 search
+	// rates the 1000 draws: the game's own depth would take half a minute
+	// under the race detector.)
+	shallow, err := agent.New(spec, "ab:depth=1,mob=0,tt=0", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := &balancer{b: Balance{Depth: 1, Margin: -1}, ab: shallow, st: spec.New(), score: map[string]float64{}}
 	if _, err := makeOpenings(spec.New(), 2, 4, 1, none); err == nil || !strings.Contains(err.Error(), "within -1 stones") {
 		t.Errorf("impossible balance: %v", err)
 	}

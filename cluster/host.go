@@ -59,11 +59,21 @@ func LoopbackAddr(addr string) bool {
 	return isLoopback(host)
 }
 
+// ReadToken returns the token a token file holds, its spaces and line
+// end trimmed: the file StartHost keeps, copied to a worker.
+func ReadToken(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("cluster: token: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
 // keptToken returns the token kept in path, making one there first when
 // there is none.
 func keptToken(path string) (string, error) {
-	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
-		return strings.TrimSpace(string(b)), nil
+	if tok, err := ReadToken(path); err == nil && tok != "" {
+		return tok, nil
 	}
 	tok, err := NewToken()
 	if err != nil {

@@ -204,3 +204,34 @@ func freeAddr(t *testing.T) string {
 	defer l.Close()
 	return l.Addr().String()
 }
+
+func TestWorkerID(t *testing.T) {
+	for _, c := range []struct {
+		host string
+		pid  int
+		want string
+	}{
+		{"vm-1", 42, "vm-1-42"},
+		{"box.lan", 7, "box_lan-7"},
+		{"", 3, "worker-3"},
+		{strings.Repeat("h", 70), 1, strings.Repeat("h", 64)},
+	} {
+		got := WorkerID(c.host, c.pid)
+		if got != c.want || ValidWorker(got) != nil {
+			t.Errorf("WorkerID(%q, %d) = %q (%v), want %q", c.host, c.pid, got, ValidWorker(got), c.want)
+		}
+	}
+}
+
+func TestReadToken(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(path, []byte("  abc123\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := ReadToken(path); err != nil || tok != "abc123" {
+		t.Errorf("ReadToken: %q, %v", tok, err)
+	}
+	if _, err := ReadToken(path + ".none"); err == nil || !strings.HasPrefix(err.Error(), "cluster: token: ") {
+		t.Errorf("a missing file: %v", err)
+	}
+}

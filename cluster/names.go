@@ -51,6 +51,22 @@ func ValidName(kind, s string) error {
 	return nil
 }
 
+// WorkerID returns a worker id made of a host name and a process id,
+// "<host>-<pid>", with anything ValidName refuses replaced by '_' and cut
+// to 64 characters; an empty host is "worker". It is a valid id.
+func WorkerID(host string, pid int) string {
+	if host == "" {
+		host = "worker"
+	}
+	id := []byte(host + "-" + strconv.Itoa(pid))
+	for i, ch := range id {
+		if ValidName("worker", string(ch)) != nil {
+			id[i] = '_'
+		}
+	}
+	return string(id[:min(len(id), 64)])
+}
+
 // LocalSource is the name the trainer's metrics give its own self-play
 // samples; no worker may take it.
 const LocalSource = "local"

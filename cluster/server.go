@@ -115,7 +115,7 @@ func (l *startLog) Fatalf(format string, v ...any) {
 	if l.fatal != nil {
 		return
 	}
-	l.fatal = errors.New(fmt.Sprintf(format, v...))
+	l.fatal = fmt.Errorf(format, v...)
 	for _, a := range v {
 		if e, ok := a.(error); ok {
 			l.fatal = e

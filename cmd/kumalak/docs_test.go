@@ -458,8 +458,9 @@ func TestNoOutsideReferences(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		lower := bytes.ToLower(b)
 		for _, o := range outside {
-			if i := bytes.Index(bytes.ToLower(b), bytes.ToLower([]byte(o))); i >= 0 {
+			if i := bytes.Index(lower, bytes.ToLower([]byte(o))); i >= 0 {
 				line := 1 + bytes.Count(b[:i], []byte("\n"))
 				t.Errorf("%s:%d refers to %q, outside the repository", path, line, o)
 			}

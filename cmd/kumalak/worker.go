@@ -5,8 +5,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -53,11 +51,11 @@ func (n *natsFlags) secret(cmd string) (string, error) {
 	case n.token != "":
 		return n.token, nil
 	case n.tokenFile != "":
-		b, err := os.ReadFile(n.tokenFile)
+		tok, err := cluster.ReadToken(n.tokenFile)
 		if err != nil {
 			return "", badInput(cmd, "--token-file: %v", err)
 		}
-		return strings.TrimSpace(string(b)), nil
+		return tok, nil
 	}
 	return os.Getenv("KUMALAK_NATS_TOKEN"), nil
 }
@@ -141,20 +139,10 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 	return nil
 }
 
-// defaultWorkerID is "<host>-<pid>" with anything but letters, digits, '-'
-// and '_' replaced.
+// defaultWorkerID is cluster.WorkerID of this host and process.
 func defaultWorkerID() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "worker"
-	}
-	id := []byte(host + "-" + strconv.Itoa(os.Getpid()))
-	for i, ch := range id {
-		if cluster.ValidName("worker", string(ch)) != nil {
-			id[i] = '_'
-		}
-	}
-	return string(id[:min(len(id), 64)])
+	host, _ := os.Hostname() // "" on error: WorkerID names it "worker"
+	return cluster.WorkerID(host, os.Getpid())
 }
 
 // watchWorker shows a progress bar of the worker's games until the

@@ -68,6 +68,35 @@ func TestOneFolder(t *testing.T) {
 	}
 }
 
+// TestGameTestsFinds: the detector of TestOneFolder finds each way of
+// telling a game by its name, and passes a name used as a default.
+func TestGameTestsFinds(t *testing.T) {
+	const src = `package p
+var margins = map[string]float64{"togyz": 1.5}
+func f(g string) int {
+	def := "mangala"
+	if g == "togyz" || def != g {
+		return 1
+	}
+	switch g {
+	case "kalah":
+		return 2
+	}
+	if strings.HasPrefix(g, "mangala") {
+		return 3
+	}
+	return 0
+}`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{"togyz": true, "mangala": true, "kalah": true}
+	if got := gameTests(f, names); len(got) != 4 {
+		t.Errorf("found %d places that tell a game by its name, want 4 (map key, ==, case, HasPrefix)", len(got))
+	}
+}
+
 // gameTests returns where f tells games apart by a literal game name.
 func gameTests(f *ast.File, names map[string]bool) []token.Pos {
 	isGame := func(e ast.Expr) bool {
