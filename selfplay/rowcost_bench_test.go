@@ -3,7 +3,6 @@
 package selfplay_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
@@ -67,20 +66,10 @@ func benchRowCost(b *testing.B, cfg selfplay.Config, window time.Duration) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := pool.Run(ctx, 1<<30, 1, nil)
-		done <- err
-	}()
-	time.Sleep(window / 4)
-	r0, n0, s0, c0 := ev.rows.Load(), ev.nanos.Load(), pool.Progress().Positions, cpuTime(b)
-	time.Sleep(window)
-	r1, n1, s1, c1 := ev.rows.Load(), ev.nanos.Load(), pool.Progress().Positions, cpuTime(b)
-	cancel()
-	if err := <-done; err != nil && err != context.Canceled {
-		b.Fatal(err)
-	}
+	var r0, n0, s0, r1, n1, s1 int64
+	var c0, c1 time.Duration
+	runPool(b, pool, window, func() { r0, n0, s0, c0 = ev.rows.Load(), ev.nanos.Load(), pool.Progress().Positions, cpuTime(b) },
+		func() { r1, n1, s1, c1 = ev.rows.Load(), ev.nanos.Load(), pool.Progress().Positions, cpuTime(b) })
 	rows, cpu, netCPU := float64(r1-r0), (c1 - c0).Seconds(), float64(n1-n0)/1e9
 	b.ReportMetric(rows/cpu, "rows/cpu-s")
 	b.ReportMetric(1e6*netCPU/rows, "net-us/row")

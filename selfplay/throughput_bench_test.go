@@ -129,20 +129,12 @@ func benchThroughput(b *testing.B, width int, cfg selfplay.Config, bc net.Batche
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := pool.Run(ctx, 1<<30, 1, nil)
-		done <- err
-	}()
-	time.Sleep(window / 4) // trees fill, every game under way
-	s0, c0, i0, t0 := bat.Stats(), cpuTime(b), schedIdle(), time.Now()
-	time.Sleep(window)
-	s1, c1, i1, t1 := bat.Stats(), cpuTime(b), schedIdle(), time.Now()
-	cancel()
-	if err := <-done; err != nil && err != context.Canceled {
-		b.Fatal(err)
-	}
+	var s0, s1 net.BatcherStats
+	var c0, c1 time.Duration
+	var i0, i1 float64
+	var t0, t1 time.Time
+	runPool(b, pool, window, func() { s0, c0, i0, t0 = bat.Stats(), cpuTime(b), schedIdle(), time.Now() },
+		func() { s1, c1, i1, t1 = bat.Stats(), cpuTime(b), schedIdle(), time.Now() })
 	rows := float64(s1.NetRows - s0.NetRows)
 	fill := rows / float64(max(1, s1.Batches-s0.Batches))
 	wall, cpu := t1.Sub(t0).Seconds(), (c1 - c0).Seconds()
@@ -155,6 +147,27 @@ func benchThroughput(b *testing.B, width int, cfg selfplay.Config, bc net.Batche
 	b.ReportMetric(rows/cpu/kernel, "net-share")
 	b.ReportMetric((i1-i0)/(wall*procs), "idle")
 	b.ReportMetric(rows/wall/(procs*kernel), "capacity")
+}
+
+// runPool runs pool's games without end, takes the first readings by
+// before once its trees have filled (a quarter of window) and the second
+// by after window later, then stops the games.
+func runPool(b *testing.B, pool *selfplay.Pool, window time.Duration, before, after func()) {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := pool.Run(ctx, 1<<30, 1, nil)
+		done <- err
+	}()
+	time.Sleep(window / 4) // trees fill, every game under way
+	before()
+	time.Sleep(window)
+	after()
+	cancel()
+	if err := <-done; err != nil && err != context.Canceled {
+		b.Fatal(err)
+	}
 }
 
 // kernelRate runs the network alone on one locked thread at batch n for
