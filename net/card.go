@@ -2,6 +2,7 @@ package net
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -200,4 +201,17 @@ func (e Match) EloText() string {
 		return fmt.Sprintf("%+.0f", x)
 	}
 	return fmt.Sprintf("%s [%s, %s]", f(e.Elo), f(e.EloLo), f(e.EloHi))
+}
+
+// CardJSON returns c as the JSON the bot shows (the format of the model
+// file's "card" key), nil for no card.
+func CardJSON(c *Card) (json.RawMessage, error) {
+	if c == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("net: model card: %w", err)
+	}
+	return b, nil
 }

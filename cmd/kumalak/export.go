@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -114,16 +113,4 @@ func kernelName() string {
 		return fmt.Sprintf("%s (%v)", k, err)
 	}
 	return k
-}
-
-// cardJSON returns a model's card as the JSON the bot shows, nil for none.
-func cardJSON(c *net.Card) (json.RawMessage, error) {
-	if c == nil {
-		return nil, nil
-	}
-	b, err := json.Marshal(c)
-	if err != nil {
-		return nil, fmt.Errorf("model card: %w", err)
-	}
-	return b, nil
 }

@@ -38,9 +38,10 @@ var layout = []layoutRow{
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
 	{"train", false, []string{"env", "env/games", gameRow, "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
 	{"bot", false, []string{"env", "agent", "protocol"}},
-	{"bot/webtest", false, nil},      // the browser of the web tests of bot and cmd/kumalak (tests only)
-	{"cmd/kumalak", false, nil},      // everything
-	{"cmd/kumalak-wasm", false, nil}, // the static site's bot: everything it plays with
+	{"bot/site", false, []string{"env", "agent", "bot", "models", "net"}}, // kumalak web's static site
+	{"bot/webtest", false, nil},                                           // the browser of the web tests of bot and cmd/kumalak (tests only)
+	{"cmd/kumalak", false, nil},                                           // everything
+	{"cmd/kumalak-wasm", false, nil},                                      // the static site's bot: everything it plays with
 }
 
 // gameRow stands for every game folder, env/<game>: a game is one folder,

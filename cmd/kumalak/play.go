@@ -77,7 +77,7 @@ func modelSpec(cmd, path string) (sp agent.Spec, game string, card json.RawMessa
 		return sp, "", nil, badInput(cmd, "--model: %v", err)
 	}
 	sims := agent.ModelSims(meta.Card)
-	if card, err = cardJSON(meta.Card); err != nil {
+	if card, err = net.CardJSON(meta.Card); err != nil {
 		return sp, "", nil, badInput(cmd, "--model %s: %v", path, err)
 	}
 	if sp, err = agent.ModelSpec(path, min(sims, agent.MaxSims)); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"kumalak/bot"
+	"kumalak/bot/site"
 	"kumalak/bot/webtest"
 	"kumalak/env"
 )
@@ -82,17 +83,12 @@ func TestWebSite(t *testing.T) {
 	})
 }
 
-// readSiteJS reads the games of the site's site.js.
-func readSiteJS(t *testing.T, site string) siteConfig {
+// readSiteJS reads the manifest of the site's site.js.
+func readSiteJS(t *testing.T, dir string) site.Manifest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(site, "site.js"))
+	conf, err := site.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
-	}
-	_, js, _ := strings.Cut(string(b), "var KUMALAK_SITE = ")
-	var conf siteConfig
-	if err := json.Unmarshal([]byte(strings.TrimSuffix(strings.TrimSpace(js), ";")), &conf); err != nil {
-		t.Fatalf("site.js: %v", err)
 	}
 	return conf
 }
@@ -205,11 +201,11 @@ const nativeRefEnv = "KUMALAK_WEB_REFERENCE"
 // nativeMoves answers the requests with the native bot of the site's
 // games, in a child process on net's portable kernel, whose float32
 // arithmetic is the wasm's.
-func nativeMoves(t *testing.T, conf siteConfig, reqs []bot.MoveRequest) []int {
+func nativeMoves(t *testing.T, conf site.Manifest, reqs []bot.MoveRequest) []int {
 	t.Helper()
 	in := filepath.Join(t.TempDir(), "requests.json")
 	b, err := json.Marshal(struct {
-		Games    []siteGame
+		Games    []site.Game
 		Requests []bot.MoveRequest
 	}{conf.Games, reqs})
 	if err != nil {
@@ -246,7 +242,7 @@ func TestWebNativeReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	var job struct {
-		Games    []siteGame
+		Games    []site.Game
 		Requests []bot.MoveRequest
 	}
 	if err := json.Unmarshal(b, &job); err != nil {
