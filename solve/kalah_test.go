@@ -255,3 +255,42 @@ func BenchmarkKalahSearch(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
+
+// TestKalahValueOnly: a solve that stops at the value proves the full
+// solve's value and best moves, leaves every other move's upper bound
+// below the value, and searches no more than the full solve.
+func TestKalahValueOnly(t *testing.T) {
+	left := 0 // moves the value-only solves left inexact
+	for _, name := range []string{"kalah:houses=3,seeds=3", "kalah:houses=4,seeds=2", "kalah:houses=3,seeds=4,capture=empty"} {
+		spec := kalahSpec(t, name)
+		var rs [2]Result
+		for i, only := range []bool{false, true} {
+			s, err := New(Config{TTBits: 16, ValueOnly: only})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rs[i], err = s.Solve(spec.New(), 0); err != nil || !rs[i].Exact() {
+				t.Fatalf("%s (value only %v): %d..%d, %v", name, only, rs[i].Lo, rs[i].Hi, err)
+			}
+		}
+		full, only := rs[0], rs[1]
+		if only.Lo != full.Lo || only.Nodes > full.Nodes {
+			t.Errorf("%s: value only %+d in %d nodes, full %+d in %d", name, only.Lo, only.Nodes, full.Lo, full.Nodes)
+		}
+		for i, m := range only.Moves {
+			if !m.Exact() {
+				left++
+			}
+			best := full.Moves[i].Lo == full.Lo
+			switch {
+			case best && (!m.Exact() || m.Lo != full.Lo):
+				t.Errorf("%s: best move %d %+d..%+d, want %+d", name, m.Action.Pit(), m.Lo, m.Hi, full.Lo)
+			case !best && (m.Hi >= full.Lo || m.Lo > full.Moves[i].Lo || m.Hi < full.Moves[i].Lo):
+				t.Errorf("%s: move %d %+d..%+d, full %+d, value %+d", name, m.Action.Pit(), m.Lo, m.Hi, full.Moves[i].Lo, full.Lo)
+			}
+		}
+	}
+	if left == 0 {
+		t.Error("the value-only solves refined every move to its exact value")
+	}
+}

@@ -109,7 +109,7 @@ func (s *Solver) ksolve(j *kjob, limit time.Duration) (Result, error) {
 		}
 	}
 	for !stop.Load() {
-		i := pickKRoot(roots)
+		i := pickKRoot(roots, s.cfg.ValueOnly)
 		if i < 0 {
 			break
 		}
@@ -169,21 +169,27 @@ func kalahGame(r kalah.Rules) string {
 }
 
 // pickKRoot returns the inexact root move whose value has the highest
-// upper bound, or -1 when all are exact.
-func pickKRoot(roots []kroot) int {
-	best, bestHi := -1, 0
+// upper bound, or -1 when all are exact; with valueOnly also -1 when every
+// inexact move's upper bound lies below another move's lower bound (that
+// move is then exact: the value and the best moves are proved).
+func pickKRoot(roots []kroot, valueOnly bool) int {
+	best, bestHi, maxLo := -1, 0, -1<<20
 	for i := range roots {
 		rt := &roots[i]
+		lo, hi := rt.c.gain-rt.hi, rt.c.gain-rt.lo
+		if rt.c.extra || rt.c.over {
+			lo, hi = rt.c.gain+rt.lo, rt.c.gain+rt.hi
+		}
+		maxLo = max(maxLo, lo)
 		if rt.lo == rt.hi {
 			continue
-		}
-		hi := rt.c.gain - rt.lo
-		if rt.c.extra {
-			hi = rt.c.gain + rt.hi
 		}
 		if best < 0 || hi > bestHi {
 			best, bestHi = i, hi
 		}
+	}
+	if valueOnly && best >= 0 && bestHi < maxLo {
+		return -1
 	}
 	return best
 }

@@ -26,6 +26,11 @@ type Config struct {
 	// the end) and when it ends, stopped or not.
 	State     string
 	SaveEvery time.Duration
+	// ValueOnly stops a kalah or classic mangala solve once the position's
+	// value and its best moves are proved: every other move keeps the
+	// bounds that put it below the value, unrefined. The published solves
+	// of Kalah state only this.
+	ValueOnly bool
 	// Log, when set, receives a line of progress after every finished
 	// null-window test of a root move and every save.
 	Log func(string)

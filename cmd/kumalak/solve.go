@@ -20,6 +20,7 @@ func newSolveCmd() *cobra.Command {
 	var limit time.Duration
 	var ttBits, threads int
 	var statePath string
+	var valueOnly bool
 	var saveEvery time.Duration
 	c := &cobra.Command{
 		Use:   "solve",
@@ -37,10 +38,13 @@ func newSolveCmd() *cobra.Command {
 			"--state FILE makes a kalah or classic mangala solve resumable: it resumes from FILE when\n" +
 			"it exists (the same game and position) and saves there, atomically and checksummed, every\n" +
 			"--save-every and when it stops (finished, --time, Ctrl-C or SIGTERM); a run killed at any\n" +
-			"moment loses at most the work since the last save. Progress goes to stderr.",
+			"moment loses at most the work since the last save. Progress goes to stderr.\n" +
+			"--value-only (kalah, classic mangala) stops once the value and the best moves are proved;\n" +
+			"the other moves keep the bounds that put them below the value.",
 		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala\n" +
 			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s\n" +
 			"  kumalak solve --game kalah:houses=4,seeds=3 --threads 2\n" +
+			"  kumalak solve --game kalah:houses=5,seeds=3 --value-only\n" +
 			"  kumalak solve --game mangala --tablebase tb/mangala --state solve-mangala.state --save-every 10m --threads 2",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -56,9 +60,12 @@ func newSolveCmd() *cobra.Command {
 			}
 			cfg := solve.DefaultConfig()
 			cfg.TTBits, cfg.Threads = ttBits, threads
-			cfg.State, cfg.SaveEvery = statePath, saveEvery
+			cfg.State, cfg.SaveEvery, cfg.ValueOnly = statePath, saveEvery, valueOnly
 			if err := cfg.Validate(); err != nil {
 				return badInput("solve", "--tt-bits, --threads, --save-every: %v", err)
+			}
+			if b, ok := st.(interface{ Kale() bool }); ok && b.Kale() && valueOnly {
+				return badInput("solve", "--value-only: mangala-kale solves prove every move (kalah and classic mangala can stop at the value)")
 			}
 			if statePath != "" {
 				if b, ok := st.(interface{ Kale() bool }); ok && b.Kale() {
@@ -110,6 +117,7 @@ func newSolveCmd() *cobra.Command {
 	fl.IntVar(&ttBits, "tt-bits", 22, "log2 of the transposition table's slots (16 bytes each)")
 	fl.IntVar(&threads, "threads", 1, "kalah, classic mangala: threads searching with one shared table (lazy SMP)")
 	fl.StringVar(&statePath, "state", "", "kalah, classic mangala: resume from and save to this file (a resumable solve)")
+	fl.BoolVar(&valueOnly, "value-only", false, "kalah, classic mangala: stop once the value and the best moves are proved")
 	fl.DurationVar(&saveEvery, "save-every", 10*time.Minute, "with --state: save this often (0: only when it stops)")
 	return c
 }
