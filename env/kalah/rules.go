@@ -11,11 +11,11 @@ import (
 // Capture is the capture rule of a Kalah game.
 type Capture uint8
 
-// The capture rules. With Opposite (the rule of Irving, Donkers and
-// Uiterwijk's table and of the (6,4) and (6,5) values), a last stone sown
+// The capture rules. With Opposite (the standard rule, the default), a last stone sown
 // into an empty house of the mover's takes itself and the stones of the
 // opposite house into the mover's store when that house holds stones; with
-// Empty (Rawlings's (6,6) rule, "empty capture") it does so even when the
+// Empty ("empty capture", the rule of Irving, Donkers and Uiterwijk's
+// (6,4) and (6,5) values and of Rawlings's (6,6)) it does so even when the
 // opposite house is empty (the last stone alone goes to the store); None
 // never captures (the tests' Kala).
 const (
