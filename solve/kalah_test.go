@@ -10,6 +10,7 @@ import (
 
 	"kumalak/env"
 	"kumalak/env/kalah"
+	"kumalak/env/mangala"
 )
 
 func kalahSpec(t testing.TB, name string) *env.Spec {
@@ -269,20 +270,32 @@ func BenchmarkKalahSearch(b *testing.B) {
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
-// TestKalahValueOnly: a solve that stops at the value proves the full
+// TestKalahValueOnly: a kalah or classic mangala solve that stops at the value proves the full
 // solve's value and best moves, leaves every other move's upper bound
 // below the value, and searches no more than the full solve.
 func TestKalahValueOnly(t *testing.T) {
 	left := 0 // moves the value-only solves left inexact
+	starts := map[string]func() env.State{}
 	for _, name := range []string{"kalah:houses=3,seeds=3", "kalah:houses=4,seeds=2", "kalah:houses=3,seeds=4,capture=empty"} {
-		spec := kalahSpec(t, name)
+		starts[name] = kalahSpec(t, name).New
+	}
+	for _, pos := range []string{"3,0,4,2,1,3/2,1,0,5,2,1 14 10 - - w", "0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w"} {
+		starts[pos] = func() env.State {
+			b, err := mangala.Parse(pos, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+	}
+	for name, start := range starts {
 		var rs [2]Result
 		for i, only := range []bool{false, true} {
 			s, err := New(Config{TTBits: 16, ValueOnly: only})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rs[i], err = s.Solve(spec.New(), 0); err != nil || !rs[i].Exact() {
+			if rs[i], err = s.Solve(start(), 0); err != nil || !rs[i].Exact() {
 				t.Fatalf("%s (value only %v): %d..%d, %v", name, only, rs[i].Lo, rs[i].Hi, err)
 			}
 		}
