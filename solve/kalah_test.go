@@ -270,9 +270,10 @@ func BenchmarkKalahSearch(b *testing.B) {
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
-// TestKalahValueOnly: a kalah or classic mangala solve that stops at the value proves the full
-// solve's value and best moves, leaves every other move's upper bound
-// below the value, and searches no more than the full solve.
+// TestKalahValueOnly: a kalah or classic mangala solve that stops at the
+// value proves the full solve's value and best moves, leaves every other
+// move's upper bound below the value, and searches no more than the full
+// solve.
 func TestKalahValueOnly(t *testing.T) {
 	left := 0 // moves the value-only solves left inexact
 	starts := map[string]func() env.State{}

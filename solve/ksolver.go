@@ -2,6 +2,7 @@ package solve
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -109,7 +110,7 @@ func (s *Solver) ksolve(j *kjob, limit time.Duration) (Result, error) {
 		}
 	}
 	for !stop.Load() {
-		i := pickKRoot(roots, s.cfg.ValueOnly)
+		i := pickKRoot(j, roots, s.cfg.ValueOnly)
 		if i < 0 {
 			break
 		}
@@ -172,14 +173,11 @@ func kalahGame(r kalah.Rules) string {
 // upper bound, or -1 when all are exact; with valueOnly also -1 when every
 // inexact move's upper bound lies below another move's lower bound (that
 // move is then exact: the value and the best moves are proved).
-func pickKRoot(roots []kroot, valueOnly bool) int {
-	best, bestHi, maxLo := -1, 0, -1<<20
+func pickKRoot(j *kjob, roots []kroot, valueOnly bool) int {
+	best, bestHi, maxLo := -1, 0, math.MinInt
 	for i := range roots {
 		rt := &roots[i]
-		lo, hi := rt.c.gain-rt.hi, rt.c.gain-rt.lo
-		if rt.c.extra || rt.c.over {
-			lo, hi = rt.c.gain+rt.lo, rt.c.gain+rt.hi
-		}
+		lo, hi := rootBounds(j, rt)
 		maxLo = max(maxLo, lo)
 		if rt.lo == rt.hi {
 			continue

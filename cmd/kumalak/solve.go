@@ -64,11 +64,13 @@ func newSolveCmd() *cobra.Command {
 			if err := cfg.Validate(); err != nil {
 				return badInput("solve", "--tt-bits, --threads, --save-every: %v", err)
 			}
-			if b, ok := st.(interface{ Kale() bool }); ok && b.Kale() && valueOnly {
+			b, ok := st.(interface{ Kale() bool })
+			kale := ok && b.Kale()
+			if kale && valueOnly {
 				return badInput("solve", "--value-only: mangala-kale solves prove every move (kalah and classic mangala can stop at the value)")
 			}
 			if statePath != "" {
-				if b, ok := st.(interface{ Kale() bool }); ok && b.Kale() {
+				if kale {
 					return badInput("solve", "--state: mangala-kale solves are not resumable (kalah and classic mangala are)")
 				}
 				errw := c.ErrOrStderr()
