@@ -671,8 +671,9 @@ func (s *Search) pick(idx int32) int32 {
 		case visits == 0:
 			score = fpu + cs*ch.prior
 		default:
+			// Q + U over one division: (a/n + b/(1+n)) = (a(1+n) + bn) / (n(1+n)).
 			fv := float32(visits)
-			score = (sg*ch.w-vloss*float32(ch.vl))/fv + cs*ch.prior/(1+fv)
+			score = ((sg*ch.w-vloss*float32(ch.vl))*(1+fv) + cs*ch.prior*fv) / (fv * (1 + fv))
 		}
 		best = max(best, scoreKey(score, c))
 	}
@@ -761,7 +762,8 @@ func (s *Search) finish(w *worker) {
 }
 
 // setPriors copies the evaluator's priors onto idx's children,
-// renormalised over them (uniform when they sum to nothing).
+// renormalised over them (uniform when they sum to nothing, or to too
+// little to invert).
 func (s *Search) setPriors(idx int32, row []float32) {
 	lo, hi := s.nd(idx).children()
 	kids := s.chunks[lo>>chunkBits][lo&chunkMask : (hi-1)&chunkMask+1]
@@ -775,9 +777,9 @@ func (s *Search) setPriors(idx int32, row []float32) {
 		ch.prior = p
 		sum += p
 	}
-	if sum > 0 && !math.IsInf(float64(sum), 1) {
+	if inv := 1 / sum; sum > 0 && !math.IsInf(float64(sum), 1) && !math.IsInf(float64(inv), 1) {
 		for c := range kids {
-			kids[c].prior /= sum
+			kids[c].prior *= inv
 		}
 		return
 	}

@@ -250,3 +250,35 @@ func TestScoreKey(t *testing.T) {
 		}
 	}
 }
+
+// TestSetPriors renormalises the evaluator's priors over the children's
+// actions, ignores what is not a finite positive number, and falls back
+// to uniform priors when nothing usable is left (or the sum is too small
+// to invert).
+func TestSetPriors(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	tiny := float32(math.SmallestNonzeroFloat32)
+	for _, tc := range []struct {
+		name string
+		row  []float32 // priors by action; the children hold actions 0..len(want)-1
+		want []float32
+	}{
+		{"sums to one", []float32{0.5, 0.25, 0.25}, []float32{0.5, 0.25, 0.25}},
+		{"rescaled", []float32{2, 1, 1}, []float32{0.5, 0.25, 0.25}},
+		{"a move not a child ignored", []float32{1, 1, 0, 6}, []float32{0.5, 0.5, 0}},
+		{"negative, NaN and +Inf dropped", []float32{-1, nan, inf, 3}, []float32{0, 0, 0, 1}},
+		{"all zero", []float32{0, 0, 0, 0}, []float32{0.25, 0.25, 0.25, 0.25}},
+		{"subnormal sum", []float32{tiny, 0}, []float32{0.5, 0.5}},
+		{"sum overflows", []float32{3e38, 3e38}, []float32{0.5, 0.5}},
+	} {
+		s := newTest(kala6, Uniform{}, DefaultConfig(), 1)
+		kids := make([][4]float32, len(tc.want))
+		handTree(s, env.White, 0, 0, kids)
+		s.setPriors(0, tc.row)
+		for i, w := range tc.want {
+			if got := s.nd(1 + int32(i)).prior; math.Abs(float64(got-w)) > 1e-6 {
+				t.Errorf("%s: child %d prior %v, want %v", tc.name, i, got, w)
+			}
+		}
+	}
+}
