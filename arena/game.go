@@ -30,6 +30,7 @@ type Record struct {
 	Moves    []int  `json:"moves"`              // moves the agents chose, pit numbers
 	Result   string `json:"result"`             // "1-0", "0-1" or "1/2-1/2"
 	Reason   string `json:"reason,omitempty"`   // why the game ended, when not by the rules
+	Forfeit  string `json:"forfeit,omitempty"`  // "white" or "black": the side that lost by failing (Reason says how)
 	Final    string `json:"final"`              // the last position string
 	Notation string `json:"notation,omitempty"` // opening and moves in the game's notation
 	// TimeControl is the clock the game was played at (agent.TimeControl's

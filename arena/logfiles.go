@@ -1,12 +1,15 @@
 package arena
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/google/renameio/v2"
 
 	"kumalak/env"
 )
@@ -39,6 +42,67 @@ func CreateLogs(dir, event string, spec *env.Spec, now time.Time) (*LogFiles, er
 	}
 	l := &Logs{JSON: js, Text: text, Spec: spec, Event: "kumalak " + event, Site: "kumalak", Date: now.Format("2006.01.02")}
 	return &LogFiles{Logs: l, json: js, text: text}, nil
+}
+
+// ResumeLogs opens the logs of an earlier event of spec's game to go on
+// writing to them: jsonPath's JSON lines (ReadLog; a torn last line is
+// dropped and reported by torn) and the record file beside it (.kgn).
+// Both are first rewritten from the records read, atomically, so that a
+// write cut short by a kill never stays in them; the record file's Date
+// tag is the day in the log's name (CreateLogs's), else the JSON file's.
+func ResumeLogs(jsonPath, event string, spec *env.Spec) (*LogFiles, []Record, bool, error) {
+	fail := func(err error) (*LogFiles, []Record, bool, error) {
+		return nil, nil, false, fmt.Errorf("arena: resume %s: %w", jsonPath, err)
+	}
+	if !strings.HasSuffix(jsonPath, ".jsonl") {
+		return fail(errors.New("want the .jsonl log of a match"))
+	}
+	f, err := os.Open(jsonPath)
+	if err != nil {
+		return fail(err)
+	}
+	recs, torn, err := ReadLog(f)
+	info, serr := f.Stat()
+	f.Close()
+	if le, ok := errors.AsType[*LogError](err); ok {
+		return nil, nil, false, fmt.Errorf("arena: resume %s: line %d is not a game's record: %w", jsonPath, le.Line, le.Err)
+	}
+	if err = errors.Join(err, serr); err != nil {
+		return fail(err)
+	}
+	base := strings.TrimSuffix(jsonPath, ".jsonl")
+	day := info.ModTime()
+	if i := strings.LastIndexByte(base, '-'); i > 9 {
+		if t, err := time.Parse("20060102-150405", base[i-8:]); err == nil {
+			day = t
+		}
+	}
+	var js, text bytes.Buffer
+	l := &Logs{JSON: &js, Text: &text, Spec: spec, Event: "kumalak " + event, Site: "kumalak", Date: day.Format("2006.01.02")}
+	for i := range recs {
+		if err := l.LogGame(&recs[i]); err != nil {
+			return fail(err)
+		}
+	}
+	for _, w := range []struct {
+		path string
+		b    []byte
+	}{{jsonPath, js.Bytes()}, {base + ".kgn", text.Bytes()}} {
+		if err := renameio.WriteFile(w.path, w.b, 0o644); err != nil {
+			return fail(err)
+		}
+	}
+	jf, err := os.OpenFile(jsonPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fail(err)
+	}
+	tf, err := os.OpenFile(base+".kgn", os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		jf.Close()
+		return fail(err)
+	}
+	l.JSON, l.Text = jf, tf
+	return &LogFiles{Logs: l, json: jf, text: tf}, recs, torn, nil
 }
 
 // JSONPath is the JSON lines' path.

@@ -87,6 +87,13 @@ type Match struct {
 	Progress func(Progress) // called after every game; may be nil
 	Records  io.Writer      // receives one JSON line per game; may be nil
 	Notation Notation       // writes Record.Notation; nil = the game's own (Spec.FormatMoves)
+	// Done are games of an earlier run of this match (ReadLog of its log,
+	// killed or shorter): Run checks that each is a game of this match (its
+	// number, agents, colours, opening, start and clock), counts it and
+	// plays only the others. They are not written to Records again.
+	Done []Record
+
+	skip map[int]bool // the game numbers of Done
 }
 
 // Result is the outcome of a match, from A's view.
@@ -130,6 +137,16 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 		return res, err
 	}
 	t := tally{res: &res, total: m.Config.Games, pending: map[int]float64{}}
+	if m.skip, err = m.resume(start, openings, &t); err != nil {
+		return res, err
+	}
+	if n := len(m.skip); n > 0 && m.Progress != nil {
+		m.Progress(Progress{Done: n, Total: m.Config.Games, A: m.A, B: m.B, Counts: res.Counts, LLR: res.LLR})
+	}
+	if res.Stopped || res.Counts.Games() == m.Config.Games {
+		t.finish()
+		return res, nil
+	}
 	err = m.run(ctx, start, openings, &t, 0, m.Config.Games)
 	t.finish()
 	return res, err
@@ -254,6 +271,9 @@ func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env
 	for p := range pairs {
 		open := openings[p%len(openings)]
 		for g := 2 * p; g < 2*p+2 && g < m.Config.Games; g++ {
+			if m.skip[g] {
+				continue
+			}
 			white, black, aWhite := a, b, g%2 == 0
 			if !aWhite {
 				white, black = b, a

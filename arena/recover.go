@@ -135,7 +135,7 @@ func (m *Match) forfeit(start env.State, open []env.Action, white, black player,
 		st.Apply(a) // played and checked
 	}
 	rec := &Record{Game: st.Spec().Name, White: white.spec, Black: black.spec, Start: start.String(), Opening: env.Pits(open),
-		Moves: env.Pits(w.moves), Result: res.String(), Reason: reason, Final: st.String()}
+		Moves: env.Pits(w.moves), Result: res.String(), Reason: reason, Forfeit: colour, Final: st.String()}
 	if n, nerr := note(start, all); nerr == nil {
 		rec.Notation = n
 	}

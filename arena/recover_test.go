@@ -121,6 +121,15 @@ func TestMatchRecovers(t *testing.T) {
 				t.Fatalf("records of lost games: %+v, want one with %q", lost, c.reason)
 			}
 			r := lost[0]
+			if r.Forfeit != r.A {
+				t.Errorf("forfeit %q, want A's colour %q", r.Forfeit, r.A)
+			}
+			// Resumed from its log, the match counts the forfeit again.
+			m.Done, m.Records = recs, nil
+			if again, err := m.Run(context.Background()); err != nil || again.ForfeitsA != 1 || again.Counts != res.Counts {
+				t.Errorf("resumed from the whole log: %+v, %v; want %+v", again, err, res)
+			}
+			m.Done = nil
 			if want := "0-1"; r.A == "black" {
 				want = "1-0"
 				if r.Result != want {

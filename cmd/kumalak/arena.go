@@ -140,7 +140,7 @@ func describe(p arena.Progress) string {
 
 func newArenaCmd() *cobra.Command {
 	var f matchFlags
-	var a, b, sprt, tbDir string
+	var a, b, sprt, tbDir, resume string
 	var alpha, beta float64
 	var jf judgeFlags
 	c := &cobra.Command{
@@ -180,6 +180,9 @@ func newArenaCmd() *cobra.Command {
 				cfg.SPRT = &t
 			}
 			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg}
+			if resume != "" && jf.dir != "" {
+				return badInput("arena", "--resume with --judge: judge the finished match's records with kumalak analyze --judge")
+			}
 			j, err := jf.judge("arena", spec)
 			if err != nil {
 				return err
@@ -187,7 +190,7 @@ func newArenaCmd() *cobra.Command {
 			if j != nil {
 				defer j.Close()
 			}
-			return runMatch(c, &f, m, j)
+			return runMatch(c, &f, m, j, resume)
 		},
 	}
 	f.add(c, 100, "games to play (in pairs: one opening, colours swapped)")
@@ -197,6 +200,7 @@ func newArenaCmd() *cobra.Command {
 	fl.StringVar(&sprt, "sprt", "", "run an SPRT of elo0 against elo1, e.g. 0,10 (stops when it decides)")
 	fl.Float64Var(&alpha, "alpha", 0.05, "SPRT false-positive rate")
 	fl.Float64Var(&beta, "beta", 0.05, "SPRT false-negative rate")
+	fl.StringVar(&resume, "resume", "", "go on with the match logged in this .jsonl file (one killed, or to more --games): its games are checked against the flags, counted and not played again; new games are added to it and its .kgn")
 	fl.StringVar(&tbDir, "tablebase", "", "mangala tablebase folder given to both agents (tb's dir, mcts's and model's tablebase)")
 	jf.add(c)
 	return c
@@ -204,10 +208,26 @@ func newArenaCmd() *cobra.Command {
 
 // runMatch plays m with a progress bar and prints its result, and the
 // judge's report when j is not nil.
-func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) error {
-	logs, err := f.records("arena", m.Spec)
+// With resume, it goes on with the match logged there.
+func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge, resume string) error {
+	var logs *arena.LogFiles
+	var err error
+	if resume == "" {
+		logs, err = f.records("arena", m.Spec)
+	} else {
+		var torn bool
+		if logs, m.Done, torn, err = arena.ResumeLogs(resume, "arena", m.Spec); err == nil {
+			note := ""
+			if torn {
+				note = " (its last line, cut short, dropped)"
+			}
+			fmt.Fprintf(c.OutOrStdout(), "resumed  %d games of %s%s\n", len(m.Done), resume, note)
+		} else {
+			err = usageError{err} // "arena: resume FILE: ..."
+		}
+	}
 	if err != nil {
-		return err // "arena: logs: ..."
+		return err // "arena: logs: ..." or "arena: resume ...: ..."
 	}
 	if logs != nil {
 		m.Records = logs.Logs
@@ -234,6 +254,9 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) e
 			}
 			fmt.Fprintf(c.OutOrStdout(), "judged   %s\n", path)
 		}
+	}
+	if re, ok := errors.AsType[*arena.ResumeError](runErr); ok {
+		runErr = badInput("arena", "--resume %s: game %d of the log: %s", resume, re.Index+1, re.Reason)
 	}
 	runErr = closeLogs(logs, c.OutOrStdout(), "arena", runErr)
 	if errors.Is(runErr, context.Canceled) {

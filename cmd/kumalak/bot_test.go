@@ -217,3 +217,48 @@ func (g *gatedReader) Read(p []byte) (int, error) {
 	g.rest = g.rest[n:]
 	return n, nil
 }
+
+// TestArenaResume: a match killed mid-write (its log's last line torn)
+// goes on with --resume to its planned games, and to more; a log of other
+// agents is refused with exit 2.
+func TestArenaResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"arena", "--game", "mangala", "--a", "ab:depth=2", "--b", "greedy", "--games", "6", "--out", dir, "--quiet", "--seed", "5"}
+	if code, _, errs := kumalak(t, args...); code != 0 {
+		t.Fatalf("arena: exit %d\n%s", code, errs)
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(logs) != 1 {
+		t.Fatalf("logs %v", logs)
+	}
+	b, _ := os.ReadFile(logs[0])
+	lines := strings.SplitAfter(string(b), "\n")
+	torn := strings.Join(lines[:2], "") + lines[2][:len(lines[2])/2]
+	if err := os.WriteFile(logs[0], []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := kumalak(t, append(args, "--resume", logs[0])...)
+	if code != 0 || !strings.Contains(out, "resumed  2 games") || !strings.Contains(out, "cut short") || !strings.Contains(out, "6 games") {
+		t.Fatalf("arena --resume: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = kumalak(t, append(args[:len(args)-3], "--games", "8", "--seed", "5", "--resume", logs[0])...)
+	if code != 0 || !strings.Contains(out, "resumed  6 games") || !strings.Contains(out, "8 games") {
+		t.Fatalf("arena --resume to 8 games: exit %d\n%s\n%s", code, out, errs)
+	}
+	b, _ = os.ReadFile(logs[0])
+	if n := strings.Count(string(b), "\n"); n != 8 {
+		t.Errorf("%d lines in the log, want 8", n)
+	}
+	kgn, _ := os.ReadFile(strings.TrimSuffix(logs[0], ".jsonl") + ".kgn")
+	if n := strings.Count(string(kgn), "[Round "); n != 8 {
+		t.Errorf("%d records in the .kgn, want 8", n)
+	}
+	code, _, errs = kumalak(t, "arena", "--game", "mangala", "--a", "ab:depth=3", "--b", "greedy", "--games", "8", "--seed", "5", "--quiet", "--resume", logs[0])
+	if code != 2 || !regexp.MustCompile(`game \d+ of the log`).MatchString(errs) || !strings.Contains(errs, "ab:depth=2") {
+		t.Errorf("other agents: exit %d, %s", code, errs)
+	}
+	code, _, errs = kumalak(t, "arena", "--game", "mangala", "--a", "ab:depth=2", "--quiet", "--resume", filepath.Join(dir, "none.jsonl"))
+	if code != 2 || !strings.Contains(errs, "none.jsonl") {
+		t.Errorf("no such log: exit %d, %s", code, errs)
+	}
+}
