@@ -136,20 +136,26 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	t := tally{res: &res, total: m.Config.Games, pending: map[int]float64{}}
+	err = m.play(ctx, start, openings, &res, 0, m.Config.Games)
+	return res, err
+}
+
+// play counts the games of m.Done into res, plays the others and computes
+// the Elo estimate; done and total are as run's.
+func (m *Match) play(ctx context.Context, start env.State, openings [][]env.Action, res *Result, done, total int) error {
+	t := tally{res: res, total: m.Config.Games, pending: map[int]float64{}}
+	defer t.finish()
+	var err error
 	if m.skip, err = m.resume(start, openings, &t); err != nil {
-		return res, err
+		return err
 	}
 	if n := len(m.skip); n > 0 && m.Progress != nil {
-		m.Progress(Progress{Done: n, Total: m.Config.Games, A: m.A, B: m.B, Counts: res.Counts, LLR: res.LLR})
+		m.Progress(Progress{Done: done + n, Total: total, A: m.A, B: m.B, Counts: res.Counts, LLR: res.LLR})
 	}
 	if res.Stopped || res.Counts.Games() == m.Config.Games {
-		t.finish()
-		return res, nil
+		return nil
 	}
-	err = m.run(ctx, start, openings, &t, 0, m.Config.Games)
-	t.finish()
-	return res, err
+	return m.run(ctx, start, openings, &t, done, total)
 }
 
 // prepare returns the start position and the openings.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"sort"
@@ -30,6 +31,10 @@ type Tournament struct {
 	Progress func(Progress) // called after every game; Done and Total count the whole tournament
 	Records  io.Writer      // receives one JSON line per game; may be nil
 	Notation Notation       // writes Record.Notation; nil = the game's own (Spec.FormatMoves)
+	// Done are games of an earlier run of this tournament (ReadLog of its
+	// log): each pairing's match counts and skips its own (Match.Done); a
+	// game of no pairing is refused.
+	Done []Record
 }
 
 // Standing is one player's line of the table.
@@ -59,16 +64,19 @@ func (t *Tournament) Run(ctx context.Context) (TournamentResult, error) {
 	c.SPRT = nil
 	n := len(t.Players)
 	total, done := c.Games*n*(n-1)/2, 0
+	byPairing, err := t.donePairings()
+	if err != nil {
+		return out, err
+	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			m := &Match{Spec: t.Spec, A: t.Players[i], B: t.Players[j], Config: c,
-				NewAgent: t.NewAgent, Progress: t.Progress, Records: t.Records, Notation: t.Notation}
+				NewAgent: t.NewAgent, Progress: t.Progress, Records: t.Records, Notation: t.Notation,
+				Done: byPairing[[2]string{t.Players[i], t.Players[j]}]}
 			res := Result{A: m.A, B: m.B}
 			start, openings, err := m.prepare(c)
 			if err == nil {
-				tl := tally{res: &res, total: c.Games, pending: map[int]float64{}}
-				err = m.run(ctx, start, openings, &tl, done, total)
-				tl.finish()
+				err = m.play(ctx, start, openings, &res, done, total)
 			}
 			out.Matches = append(out.Matches, res)
 			if err != nil {
@@ -78,6 +86,29 @@ func (t *Tournament) Run(ctx context.Context) (TournamentResult, error) {
 		}
 	}
 	out.Standings, out.Anchor = t.rate(out.Matches)
+	return out, nil
+}
+
+// donePairings sorts the games of t.Done by pairing: the players in the
+// order of Players.
+func (t *Tournament) donePairings() (map[[2]string][]Record, error) {
+	order := map[string]int{}
+	for i, p := range t.Players {
+		order[p] = i
+	}
+	out := map[[2]string][]Record{}
+	for _, r := range t.Done {
+		a, b := r.White, r.Black
+		i, okA := order[a]
+		j, okB := order[b]
+		if !okA || !okB || a == b {
+			return nil, &ResumeError{Index: r.Index, Reason: fmt.Sprintf("White %q and Black %q are not a pairing of this tournament's players", a, b)}
+		}
+		if i > j {
+			a, b = b, a
+		}
+		out[[2]string{a, b}] = append(out[[2]string{a, b}], r)
+	}
 	return out, nil
 }
 

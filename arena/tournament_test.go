@@ -1,8 +1,10 @@
 package arena
 
 import (
+	"bytes"
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,5 +111,42 @@ func TestTournamentErrors(t *testing.T) {
 		if _, err := tour.Run(context.Background()); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.players, err, tc.want)
 		}
+	}
+}
+
+// TestTournamentResume: a tournament resumed from part of its log plays
+// only the missing games of each pairing; a game of no pairing is refused.
+func TestTournamentResume(t *testing.T) {
+	c := DefaultConfig()
+	c.Games, c.OpeningPlies, c.Parallel = 4, 2, 2
+	players := []string{"random", "greedy", "ab:depth=2"}
+	var buf bytes.Buffer
+	full := &Tournament{Spec: envtest.Kalah3, Players: players, Config: c, Prior: 1, Records: &buf}
+	if _, err := full.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	all := readRecords(t, &buf)
+	if len(all) != 12 {
+		t.Fatalf("%d records, want 12", len(all))
+	}
+	var more bytes.Buffer
+	tr := &Tournament{Spec: envtest.Kalah3, Players: players, Config: c, Prior: 1, Records: &more, Done: all[:7]}
+	res, err := tr.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(readRecords(t, &more)); n != 5 {
+		t.Errorf("resumed after 7 games: played %d, want 5", n)
+	}
+	for _, m := range res.Matches {
+		if m.Counts.Games() != 4 {
+			t.Errorf("%s vs %s: %d games, want 4", m.A, m.B, m.Counts.Games())
+		}
+	}
+	stray := slices.Clone(all[:1])
+	stray[0].White = "ab:depth=5"
+	tr = &Tournament{Spec: envtest.Kalah3, Players: players, Config: c, Prior: 1, Done: stray}
+	if _, err := tr.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "not a pairing") {
+		t.Errorf("a game of no pairing: %v", err)
 	}
 }

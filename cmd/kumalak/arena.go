@@ -24,7 +24,7 @@ type matchFlags struct {
 	gameFlags
 	games, parallel, plies, maxPlies int
 	seed                             uint64
-	openings, out, tc                string
+	openings, out, tc, resume        string
 	quiet, balanced                  bool
 }
 
@@ -42,6 +42,7 @@ func (f *matchFlags) add(c *cobra.Command, games int, gamesHelp string) {
 	fl.IntVar(&f.maxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated by the stores")
 	fl.StringVar(&f.out, "out", "runs/arena", "folder for the game logs (JSON lines and a record file); empty: keep none")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fl.StringVar(&f.resume, "resume", "", "go on with the "+c.Name()+" logged in this .jsonl file (one killed, or to more --games): its games are checked against the flags, counted and not played again; new games are added to it and its .kgn")
 }
 
 // config returns the game and the match settings, or a usage error.
@@ -87,12 +88,35 @@ func checkAgents(cmd string, spec *env.Spec, specs ...string) error {
 }
 
 // records creates the game logs of the event in --out
-// (arena.CreateLogs), or returns nil with no --out.
-func (f *matchFlags) records(event string, spec *env.Spec) (*arena.LogFiles, error) {
-	if f.out == "" {
-		return nil, nil
+// (arena.CreateLogs), or returns nil with no --out; with --resume it opens
+// that log instead (arena.ResumeLogs), says so on w, and returns its games.
+func (f *matchFlags) records(w io.Writer, event string, spec *env.Spec) (*arena.LogFiles, []arena.Record, error) {
+	if f.resume != "" {
+		logs, done, torn, err := arena.ResumeLogs(f.resume, event, spec)
+		if err != nil {
+			return nil, nil, usageError{err} // "arena: resume FILE: ..."
+		}
+		note := ""
+		if torn {
+			note = " (its last line, cut short, dropped)"
+		}
+		fmt.Fprintf(w, "resumed  %d games of %s%s\n", len(done), f.resume, note)
+		return logs, done, nil
 	}
-	return arena.CreateLogs(f.out, event, spec, time.Now())
+	if f.out == "" {
+		return nil, nil, nil
+	}
+	logs, err := arena.CreateLogs(f.out, event, spec, time.Now())
+	return logs, nil, err
+}
+
+// refused makes a game of the --resume log that is not of this event a
+// usage error.
+func (f *matchFlags) refused(cmd string, err error) error {
+	if re, ok := errors.AsType[*arena.ResumeError](err); ok {
+		return badInput(cmd, "--resume %s: game %d of the log: %s", f.resume, re.Index+1, re.Reason)
+	}
+	return err
 }
 
 // closeLogs names the logs on w and closes them; the error of the run,
@@ -140,7 +164,7 @@ func describe(p arena.Progress) string {
 
 func newArenaCmd() *cobra.Command {
 	var f matchFlags
-	var a, b, sprt, tbDir, resume string
+	var a, b, sprt, tbDir string
 	var alpha, beta float64
 	var jf judgeFlags
 	c := &cobra.Command{
@@ -180,7 +204,7 @@ func newArenaCmd() *cobra.Command {
 				cfg.SPRT = &t
 			}
 			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg}
-			if resume != "" && jf.dir != "" {
+			if f.resume != "" && jf.dir != "" {
 				return badInput("arena", "--resume with --judge: judge the finished match's records with kumalak analyze --judge")
 			}
 			j, err := jf.judge("arena", spec)
@@ -190,7 +214,7 @@ func newArenaCmd() *cobra.Command {
 			if j != nil {
 				defer j.Close()
 			}
-			return runMatch(c, &f, m, j, resume)
+			return runMatch(c, &f, m, j)
 		},
 	}
 	f.add(c, 100, "games to play (in pairs: one opening, colours swapped)")
@@ -200,7 +224,6 @@ func newArenaCmd() *cobra.Command {
 	fl.StringVar(&sprt, "sprt", "", "run an SPRT of elo0 against elo1, e.g. 0,10 (stops when it decides)")
 	fl.Float64Var(&alpha, "alpha", 0.05, "SPRT false-positive rate")
 	fl.Float64Var(&beta, "beta", 0.05, "SPRT false-negative rate")
-	fl.StringVar(&resume, "resume", "", "go on with the match logged in this .jsonl file (one killed, or to more --games): its games are checked against the flags, counted and not played again; new games are added to it and its .kgn")
 	fl.StringVar(&tbDir, "tablebase", "", "mangala tablebase folder given to both agents (tb's dir, mcts's and model's tablebase)")
 	jf.add(c)
 	return c
@@ -208,27 +231,12 @@ func newArenaCmd() *cobra.Command {
 
 // runMatch plays m with a progress bar and prints its result, and the
 // judge's report when j is not nil.
-// With resume, it goes on with the match logged there.
-func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge, resume string) error {
-	var logs *arena.LogFiles
-	var err error
-	if resume == "" {
-		logs, err = f.records("arena", m.Spec)
-	} else {
-		var torn bool
-		if logs, m.Done, torn, err = arena.ResumeLogs(resume, "arena", m.Spec); err == nil {
-			note := ""
-			if torn {
-				note = " (its last line, cut short, dropped)"
-			}
-			fmt.Fprintf(c.OutOrStdout(), "resumed  %d games of %s%s\n", len(m.Done), resume, note)
-		} else {
-			err = usageError{err} // "arena: resume FILE: ..."
-		}
-	}
+func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) error {
+	logs, done, err := f.records(c.OutOrStdout(), "arena", m.Spec)
 	if err != nil {
 		return err // "arena: logs: ..." or "arena: resume ...: ..."
 	}
+	m.Done = done
 	if logs != nil {
 		m.Records = logs.Logs
 	}
@@ -255,10 +263,7 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge, r
 			fmt.Fprintf(c.OutOrStdout(), "judged   %s\n", path)
 		}
 	}
-	if re, ok := errors.AsType[*arena.ResumeError](runErr); ok {
-		runErr = badInput("arena", "--resume %s: game %d of the log: %s", resume, re.Index+1, re.Reason)
-	}
-	runErr = closeLogs(logs, c.OutOrStdout(), "arena", runErr)
+	runErr = closeLogs(logs, c.OutOrStdout(), "arena", f.refused("arena", runErr))
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())
 	}

@@ -261,4 +261,23 @@ func TestArenaResume(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "none.jsonl") {
 		t.Errorf("no such log: exit %d, %s", code, errs)
 	}
+	// A tournament the same way.
+	tdir := t.TempDir()
+	targs := []string{"tournament", "--game", "mangala", "--players", "random", "--players", "greedy", "--players", "ab:depth=2", "--games", "2", "--quiet", "--out", tdir}
+	if code, _, errs := kumalak(t, targs...); code != 0 {
+		t.Fatalf("tournament: exit %d\n%s", code, errs)
+	}
+	tlogs, _ := filepath.Glob(filepath.Join(tdir, "*.jsonl"))
+	b, _ = os.ReadFile(tlogs[0])
+	lines = strings.SplitAfter(string(b), "\n")
+	if err := os.WriteFile(tlogs[0], []byte(strings.Join(lines[:3], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = kumalak(t, append(targs, "--resume", tlogs[0])...)
+	if code != 0 || !strings.Contains(out, "resumed  3 games") || !strings.Contains(out, "ab:depth=2") {
+		t.Fatalf("tournament --resume: exit %d\n%s\n%s", code, out, errs)
+	}
+	if b, _ = os.ReadFile(tlogs[0]); strings.Count(string(b), "\n") != 6 {
+		t.Errorf("tournament log after resuming:\n%s", b)
+	}
 }

@@ -94,13 +94,17 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if err := t.Validate(); err != nil {
 		return badInput("tournament", "%s", reason(err))
 	}
-	logs, err := f.records("tournament", t.Spec)
+	logs, done, err := f.records(c.OutOrStdout(), "tournament", t.Spec)
 	if err != nil {
+		if _, ok := errors.AsType[usageError](err); ok {
+			return err
+		}
 		return fmt.Errorf("tournament: %w", err)
 	}
 	if logs != nil {
 		t.Records = logs.Logs
 	}
+	t.Done = done
 	n := len(t.Players)
 	bar := newBar(c.ErrOrStderr(), t.Config.Games*n*(n-1)/2, f.quiet)
 	t.Progress = showProgress(bar)
@@ -111,7 +115,7 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if runErr == nil {
 		printTable(c.OutOrStdout(), t, res)
 	}
-	runErr = closeLogs(logs, c.OutOrStdout(), "tournament", runErr)
+	runErr = closeLogs(logs, c.OutOrStdout(), "tournament", f.refused("tournament", runErr))
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
 	}
