@@ -671,9 +671,8 @@ func (s *Search) pick(idx int32) int32 {
 		case visits == 0:
 			score = fpu + cs*ch.prior
 		default:
-			// Q + U over one division: (a/n + b/(1+n)) = (a(1+n) + bn) / (n(1+n)).
 			fv := float32(visits)
-			score = ((sg*ch.w-vloss*float32(ch.vl))*(1+fv) + cs*ch.prior*fv) / (fv * (1 + fv))
+			score = (sg*ch.w-vloss*float32(ch.vl))/fv + cs*ch.prior/(1+fv)
 		}
 		best = max(best, scoreKey(score, c))
 	}
