@@ -34,6 +34,15 @@
 // anew for the next game. One failing 3 games in a row, or that cannot be
 // built again, ends the match with that error.
 //
+// Resuming: a match killed, or to be extended to more games, goes on from
+// its log. ReadLog reads the JSON lines back (dropping a last line cut
+// short by the kill), ResumeLogs reopens both logs to append to them, and
+// Match.Done (Tournament.Done for a round robin) takes the games read:
+// each is checked to be a game of this match (its number, agents, colours,
+// opening, start and clock; a ResumeError names the first that is not),
+// counted, and not played again. Record.Forfeit keeps who lost by failing,
+// so a resumed match counts its forfeits too.
+//
 // Tournaments rate players by a maximum-likelihood Bradley-Terry fit of all
 // pairings (draws as half points, optional virtual draws as a prior),
 // anchored on "random" = 0 when it plays, else on the first player, with
