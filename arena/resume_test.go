@@ -150,3 +150,22 @@ func FuzzReadLog(f *testing.F) {
 		}
 	})
 }
+
+// TestResumeSPRTDecided: when the games of the log already decide the
+// SPRT, the resumed match plays nothing and reports the verdict.
+func TestResumeSPRTDecided(t *testing.T) {
+	m, buf := toyMatch("ab:depth=4", "random", 400)
+	s := NewSPRT(0, 100)
+	m.Config.SPRT = &s
+	first, err := m.Run(context.Background())
+	if err != nil || !first.Stopped {
+		t.Fatalf("first run: %+v, %v", first, err)
+	}
+	again, out := toyMatch("ab:depth=4", "random", 400)
+	again.Config.SPRT = &s
+	again.Done = readRecords(t, buf)
+	res, err := again.Run(context.Background())
+	if err != nil || !res.Stopped || res.Verdict != first.Verdict || res.Counts != first.Counts || out.Len() != 0 {
+		t.Errorf("resumed: %+v, %v, %d bytes played; want the first run's verdict and nothing played", res, err, out.Len())
+	}
+}
