@@ -170,7 +170,8 @@ func (s *Server) replay(req StateRequest) (env.State, env.State, []int, *apiErro
 func (s *Server) readRecord(start env.State, text string) (env.State, []int, *apiError) {
 	rr := env.NewRecordReaderFrom(strings.NewReader(text), start)
 	g, err := rr.Next()
-	if errors.Is(err, io.EOF) {
+	if errors.Is(err, io.EOF) || err == nil && len(g.Moves) == 0 && len(g.Tags) == 0 {
+		// Nothing but move numbers or a result ("1.", "*") is no game either.
 		return nil, nil, badRequest("bad_record", "no moves and no tags")
 	}
 	if err != nil {

@@ -48,6 +48,11 @@ func TestStateRecordAndPlies(t *testing.T) {
 	if code, body := post(t, ts, "/api/state", `{"game":"togyz","record":"1. 76 98x"}`, nil); code != http.StatusBadRequest || !strings.Contains(body, "move 2") {
 		t.Errorf("bad record: %d %s", code, body)
 	}
+	for _, rec := range []string{"1.", "0.", "*", "1. 1-0"} {
+		if code, body := post(t, ts, "/api/state", `{"game":"mangala","record":"`+rec+`"}`, nil); code != http.StatusBadRequest || !strings.Contains(body, "no moves and no tags") {
+			t.Errorf("record %q: %d %s, want no moves and no tags", rec, code, body)
+		}
+	}
 	if code, body := post(t, ts, "/api/state", `{"game":"togyz","record":"1. 76","moves":[7]}`, nil); code != http.StatusBadRequest || !strings.Contains(body, "not both") {
 		t.Errorf("record and moves: %d %s", code, body)
 	}
