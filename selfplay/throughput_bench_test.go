@@ -251,3 +251,46 @@ func (e *countRows) Evaluate(obs, mask, priors, values []float32) error {
 	e.rows.Add(int64(len(values)))
 	return mcts.Uniform{}.Evaluate(obs, mask, priors, values)
 }
+
+// BenchmarkIterations plays self-play as a training run does, in
+// iterations: configs/togyz.yaml's 96 games at once, Run for 192 games and
+// again, four times, so that each iteration's tail (its last games
+// playing out with fewer and fewer games left) counts, as it does in
+// `make run`. Per case: rows/s over the four iterations' wall time,
+// rows/cpu-s, and cpu/s (CPU seconds per wall second: what the cores did
+// not idle). Compare -cpu 1 and -cpu 2 for the two-core speed-up:
+//
+//	go test ./selfplay/ -run '^$' -bench Iterations -benchtime 1x -cpu 1,2
+func BenchmarkIterations(b *testing.B) {
+	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
+	nc.Width, nc.Blocks, nc.ValueHidden = 128, 2, 64
+	params := net.NewParams(nc)
+	params.Init(rand.New(rand.NewPCG(1, 2)))
+	bc := net.DefaultBatcherConfig()
+	bc.MaxBatch, bc.MinBatch, bc.Workers = 128, 1, runtime.GOMAXPROCS(0)
+	bat := net.NewBatcher(params, bc)
+	defer bat.Close()
+	cfg := selfplay.DefaultConfig()
+	cfg.Games = 96
+	cfg.Search.Kind, cfg.Search.Batch = mcts.PUCT, 1
+	cfg.FullSims, cfg.CheapSims, cfg.FullFraction = 200, 40, 0.25
+	pool, err := selfplay.NewPool(togyz.Spec, bat, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	seed := uint64(1)
+	for b.Loop() {
+		s0, c0, t0 := bat.Stats(), cpuTime(b), time.Now()
+		for range 4 {
+			if _, err := pool.Run(context.Background(), 192, seed, nil); err != nil {
+				b.Fatal(err)
+			}
+			seed++
+		}
+		s1, c1, wall := bat.Stats(), cpuTime(b), time.Since(t0).Seconds()
+		rows, cpu := float64(s1.NetRows-s0.NetRows), (c1 - c0).Seconds()
+		b.ReportMetric(rows/wall, "rows/s")
+		b.ReportMetric(rows/cpu, "rows/cpu-s")
+		b.ReportMetric(cpu/wall, "cpu/s")
+	}
+}
