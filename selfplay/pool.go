@@ -29,7 +29,6 @@ type Pool struct {
 	// (games, steppers) they were made for
 	steppers []*stepper
 	split    [2]int
-	tail     *tail // the last run's (tests)
 	running  atomic.Bool
 
 	// progress of the current (or last) Run
@@ -124,11 +123,8 @@ func (p *Pool) Run(ctx context.Context, games int, seed uint64, out func(GameRes
 		k = runtime.GOMAXPROCS(0)
 	}
 	if k = min(k, n); k > 0 {
-		t, stop := newTail(inner, k)
-		defer stop()
-		p.tail = t
 		for _, st := range p.stepperFor(n, k) {
-			wg.Go(func() { fail(st.loop(inner, seed, games, &next, results, t)) })
+			wg.Go(func() { fail(st.loop(inner, seed, games, &next, results)) })
 		}
 	} else {
 		for _, w := range p.workers[:n] {
@@ -165,11 +161,6 @@ func (p *Pool) stepperFor(n, k int) []*stepper {
 			p.steppers = append(p.steppers, newStepper(p.workers[j*n/k:(j+1)*n/k], p.ev))
 		}
 		p.split = [2]int{n, k}
-	}
-	for j, st := range p.steppers { // the last run's tail may have moved games between them
-		for i, w := range p.workers[j*n/k : (j+1)*n/k] {
-			st.slots[i] = slot{w: w}
-		}
 	}
 	return p.steppers
 }

@@ -3,7 +3,6 @@ package selfplay
 import (
 	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"kumalak/mcts"
@@ -47,95 +46,9 @@ func newStepper(ws []*worker, ev mcts.Evaluator) *stepper {
 	return st
 }
 
-// tail is shared by the steppers of one Run. Once every game is claimed,
-// a stepper whose games have all ended would idle its core while another
-// plays out the run's last games; instead it waits here, and a stepper
-// that still has two or more games hands it half of them between two of
-// its batches (a game in the middle of a search keeps its tree and goes
-// on where it was). A game's moves do not depend on the goroutine that
-// steps it.
-type tail struct {
-	mu     sync.Mutex
-	cond   sync.Cond
-	loose  []slot       // games handed over, waiting for a stepper
-	hungry atomic.Int32 // steppers waiting for games
-	busy   int          // steppers that have not yet run out of games
-	done   bool         // the run's context ended
-	handed atomic.Int64 // games handed over (tests)
-}
-
-// newTail returns the tail of k steppers, woken when ctx ends; stop
-// releases its goroutine.
-func newTail(ctx context.Context, k int) (t *tail, stop func()) {
-	t = &tail{busy: k}
-	t.cond.L = &t.mu
-	release := context.AfterFunc(ctx, func() {
-		t.mu.Lock()
-		t.done = true
-		t.cond.Broadcast()
-		t.mu.Unlock()
-	})
-	return t, func() { release() }
-}
-
-// give hands half of st's live games (st has live of them) to the
-// waiting steppers, when one waits and nothing handed over is left for it.
-func (st *stepper) give(t *tail, live int) {
-	if t == nil || live < 2 || t.hungry.Load() == 0 {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.loose) > 0 || t.hungry.Load() == 0 {
-		return
-	}
-	for i, n := 0, live/2; i < len(st.slots) && n > 0; i++ {
-		if sl := &st.slots[i]; sl.live {
-			t.loose = append(t.loose, slot{w: sl.w, live: true, searching: sl.searching})
-			sl.live, sl.searching = false, false
-			t.handed.Add(1)
-			n--
-		}
-	}
-	t.cond.Broadcast()
-}
-
-// take waits, once st has run out of games, for games handed over by the
-// other steppers and puts them in st's free slots; it reports false when
-// there are none to wait for (every stepper has run out, or the run's
-// context ended).
-func (st *stepper) take(t *tail) bool {
-	if t == nil {
-		return false
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.busy--
-	if t.busy == 0 {
-		t.cond.Broadcast() // those waiting: nothing more will come
-	}
-	t.hungry.Add(1)
-	for len(t.loose) == 0 && t.busy > 0 && !t.done {
-		t.cond.Wait()
-	}
-	t.hungry.Add(-1)
-	if len(t.loose) == 0 || t.done {
-		return false
-	}
-	for i := range st.slots {
-		if sl := &st.slots[i]; !sl.live && len(t.loose) > 0 {
-			*sl = t.loose[len(t.loose)-1]
-			t.loose = t.loose[:len(t.loose)-1]
-		}
-	}
-	t.busy++
-	return true
-}
-
 // loop plays the run's next unclaimed games until none is left, ctx ends
-// or a search fails, as worker.loop does with one game at a time; with a
-// tail, it shares the run's last games with the other steppers.
-func (st *stepper) loop(ctx context.Context, seed uint64, games int, next *atomic.Int64, out chan<- GameResult, t *tail) error {
+// or a search fails, as worker.loop does with one game at a time.
+func (st *stepper) loop(ctx context.Context, seed uint64, games int, next *atomic.Int64, out chan<- GameResult) error {
 	claim := func(sl *slot) {
 		sl.live, sl.searching = false, false
 		if i := int(next.Add(1) - 1); i < games {
@@ -152,13 +65,7 @@ func (st *stepper) loop(ctx context.Context, seed uint64, games int, next *atomi
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rows, live := 0, 0
-		for i := range st.slots {
-			if st.slots[i].live {
-				live++
-			}
-		}
-		st.give(t, live)
+		rows := 0
 		for i := range st.slots {
 			sl := &st.slots[i]
 			for sl.live {
@@ -176,9 +83,6 @@ func (st *stepper) loop(ctx context.Context, seed uint64, games int, next *atomi
 			}
 		}
 		if rows == 0 {
-			if st.take(t) {
-				continue
-			}
 			return nil
 		}
 		err := st.ev.Evaluate(st.obs[:rows*nobs], st.mask[:rows*na], st.priors[:rows*na], st.values[:rows])

@@ -111,7 +111,7 @@ func TestSteppedAllocations(t *testing.T) {
 		out := make(chan GameResult, games)
 		play := func() {
 			var next atomic.Int64
-			if err := st.loop(context.Background(), 1, games, &next, out, nil); err != nil {
+			if err := st.loop(context.Background(), 1, games, &next, out); err != nil {
 				t.Fatal(err)
 			}
 			for range games {
@@ -121,86 +121,6 @@ func TestSteppedAllocations(t *testing.T) {
 		play() // grow the arenas and scratch buffers
 		if allocs := testing.AllocsPerRun(20, play); allocs > 4*games {
 			t.Fatalf("%s: %v allocations per %d stepped games, want at most %d", kind, allocs, games, 4*games)
-		}
-	}
-}
-
-// TestSteppedTailHandsOver: a stepper out of games waits in the tail
-// until another hands it half of its live games (their searches' state
-// kept), or until no stepper has games left; and a run whose steppers hand
-// games over still plays the games of one goroutine a game.
-func TestSteppedTailHandsOver(t *testing.T) {
-	cfg := testConfig()
-	mk := func(n int) *stepper {
-		var ws []*worker
-		for range n {
-			ws = append(ws, newWorker(toySpec, &toyEval{}, cfg, func(int64, int64) {}))
-		}
-		return newStepper(ws, &toyEval{})
-	}
-	a, b := mk(4), mk(4)
-	for i := range b.slots {
-		b.slots[i].live, b.slots[i].searching = true, i%2 == 0
-	}
-	tl, stop := newTail(context.Background(), 2)
-	defer stop()
-	b.give(tl, 4) // nobody waits: nothing is handed
-	if tl.handed.Load() != 0 {
-		t.Fatal("handed games with no stepper waiting")
-	}
-	got := make(chan bool)
-	go func() { got <- a.take(tl) }()
-	for tl.hungry.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	b.give(tl, 4)
-	if !<-got || tl.handed.Load() != 2 {
-		t.Fatalf("take after a hand-over: handed %d", tl.handed.Load())
-	}
-	var moved []*worker
-	for _, sl := range a.slots {
-		if sl.live {
-			moved = append(moved, sl.w)
-		}
-	}
-	left := 0
-	for _, sl := range b.slots {
-		if sl.live {
-			left++
-			for _, w := range moved {
-				if w == sl.w {
-					t.Errorf("a game is live in both steppers")
-				}
-			}
-		}
-	}
-	if len(moved) != 2 || left != 2 {
-		t.Fatalf("%d games moved, %d left, want 2 and 2", len(moved), left)
-	}
-	// b runs out and waits; a runs out too: both stop waiting.
-	go func() { got <- b.take(tl) }()
-	if a.take(tl) || <-got {
-		t.Error("take reported games when every stepper had run out")
-	}
-
-	// A whole run with a tail plays the games of one goroutine a game, run
-	// after run (the steppers' slots get their own workers back each run).
-	cfg.Games, cfg.Steppers, cfg.FullFraction = 16, -1, 0.5
-	want, wst := collect(t, &toyEval{}, cfg, 16, 5)
-	cfg.Steppers = 2
-	p, err := NewPool(toySpec, &toyEval{}, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for run := range 3 {
-		var games []GameResult
-		st, err := p.Run(context.Background(), 16, 5, func(g GameResult) { games = append(games, g) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		st.Elapsed = wst.Elapsed
-		if !sameGames(want, games) || st != wst {
-			t.Fatalf("run %d (%d games handed over): other games than one goroutine a game", run, p.tail.handed.Load())
 		}
 	}
 }
