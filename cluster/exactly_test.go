@@ -202,20 +202,20 @@ func TestStoredTwiceIsDuplicate(t *testing.T) {
 	s := startServer(t, ServerConfig{})
 	nc := trainerDial(t, s.URL())
 	st := tinySettings(t, "twice")
-	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Hour})
 	js := jsOf(t, nc)
+	// An operator made the duplicate window short before the run (Setup
+	// keeps a stream it finds). Shortening it later by an edit takes
+	// effect only when the server's purge timer, armed with the old
+	// window, fires: over a minute on a loaded machine.
+	if _, err := js.CreateStream(testCtx(t), jetstream.StreamConfig{Name: StreamName, Subjects: []string{SubjectPrefix + ">"},
+		Storage: jetstream.FileStorage, Duplicates: 100 * time.Millisecond, MaxAge: StreamMaxAge}); err != nil {
+		t.Fatal(err)
+	}
+	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Hour})
 	publishN(t, js, st, "w1", 0, 2, 3, 0)
 	ts.iterate(false)
-	// The duplicate window ends (an operator's edit makes it short).
-	str, err := js.Stream(testCtx(t), StreamName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := str.CachedInfo().Config
-	cfg.Duplicates = 100 * time.Millisecond
-	if _, err := js.UpdateStream(testCtx(t), cfg); err != nil {
-		t.Fatal(err)
-	}
+	// The re-send arrives after the duplicate window: the stream stores it
+	// again.
 	resend := fakeBatch(st.Layout, st.Run, "w1", "w1.s1.2", 0, 3)
 	eventually(t, "the stream to store the re-send", func() bool {
 		dup, err := Publish(testCtx(t), js, resend)
