@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,8 +41,12 @@ func CreateLogs(dir, event string, spec *env.Spec, now time.Time) (*LogFiles, er
 		js.Close()
 		return nil, fmt.Errorf("arena: logs: %w", err)
 	}
-	l := &Logs{JSON: js, Text: text, Spec: spec, Event: "kumalak " + event, Site: "kumalak", Date: now.Format("2006.01.02")}
-	return &LogFiles{Logs: l, json: js, text: text}, nil
+	return &LogFiles{Logs: newLogs(js, text, spec, event, now), json: js, text: text}, nil
+}
+
+// newLogs returns the Logs of an event of spec's game begun on day.
+func newLogs(js, text io.Writer, spec *env.Spec, event string, day time.Time) *Logs {
+	return &Logs{JSON: js, Text: text, Spec: spec, Event: "kumalak " + event, Site: "kumalak", Date: day.Format("2006.01.02")}
 }
 
 // ResumeLogs opens the logs of an earlier event of spec's game to go on
@@ -78,7 +83,7 @@ func ResumeLogs(jsonPath, event string, spec *env.Spec) (*LogFiles, []Record, bo
 		}
 	}
 	var js, text bytes.Buffer
-	l := &Logs{JSON: &js, Text: &text, Spec: spec, Event: "kumalak " + event, Site: "kumalak", Date: day.Format("2006.01.02")}
+	l := newLogs(&js, &text, spec, event, day)
 	for i := range recs {
 		if err := l.LogGame(&recs[i]); err != nil {
 			return fail(err)

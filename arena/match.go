@@ -92,8 +92,6 @@ type Match struct {
 	// number, agents, colours, opening, start and clock), counts it and
 	// plays only the others. They are not written to Records again.
 	Done []Record
-
-	skip map[int]bool // the game numbers of Done
 }
 
 // Result is the outcome of a match, from A's view.
@@ -145,17 +143,17 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 func (m *Match) play(ctx context.Context, start env.State, openings [][]env.Action, res *Result, done, total int) error {
 	t := tally{res: res, total: m.Config.Games, pending: map[int]float64{}}
 	defer t.finish()
-	var err error
-	if m.skip, err = m.resume(start, openings, &t); err != nil {
+	skip, err := m.resume(start, openings, &t)
+	if err != nil {
 		return err
 	}
-	if n := len(m.skip); n > 0 && m.Progress != nil {
+	if n := len(skip); n > 0 && m.Progress != nil {
 		m.Progress(Progress{Done: done + n, Total: total, A: m.A, B: m.B, Counts: res.Counts, LLR: res.LLR})
 	}
 	if res.Stopped || res.Counts.Games() == m.Config.Games {
 		return nil
 	}
-	return m.run(ctx, start, openings, &t, done, total)
+	return m.run(ctx, start, openings, skip, &t, done, total)
 }
 
 // prepare returns the start position and the openings.
@@ -190,13 +188,13 @@ func (m *Match) newAgent() NewAgentFunc {
 // run plays the games with the workers and feeds the tally; done is the
 // count of games finished before this match (tournaments), total the games
 // of the whole run.
-func (m *Match) run(parent context.Context, start env.State, openings [][]env.Action, t *tally, done, total int) error {
+func (m *Match) run(parent context.Context, start env.State, openings [][]env.Action, skip map[int]bool, t *tally, done, total int) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	out := make(chan gameOut)
 	workers := min(m.Config.Parallel, (m.Config.Games+1)/2)
 	for w := 0; w < workers; w++ {
-		go m.worker(ctx, w, start, openings, share(ctx, w, workers, (m.Config.Games+1)/2), out)
+		go m.worker(ctx, w, start, openings, skip, share(ctx, w, workers, (m.Config.Games+1)/2), out)
 	}
 	var firstErr error
 	for running := workers; running > 0; {
@@ -241,7 +239,7 @@ func share(ctx context.Context, w, workers, n int) iter.Seq[int] {
 
 // worker plays the pairs it receives with its own two agents, closes them
 // (io.Closer), then sends an empty gameOut.
-func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][]env.Action, pairs iter.Seq[int], out chan<- gameOut) {
+func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][]env.Action, skip map[int]bool, pairs iter.Seq[int], out chan<- gameOut) {
 	defer func() { out <- gameOut{} }()
 	seed := m.Config.Seed ^ uint64(w+1)*0x9e3779b97f4a7c15
 	a, err := m.guarded(m.A, seed)
@@ -250,7 +248,7 @@ func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][
 		var b *guard
 		if b, err = m.guarded(m.B, seed^0xb); err == nil {
 			defer closeAgent(b, out)
-			m.playPairs(ctx, start, openings, player{a, m.A}, player{b, m.B}, pairs, out)
+			m.playPairs(ctx, start, openings, skip, player{a, m.A}, player{b, m.B}, pairs, out)
 			return
 		}
 	}
@@ -269,7 +267,7 @@ func closeAgent(a agent.Agent, out chan<- gameOut) {
 
 // playPairs plays both games of each pair received: A as White, then as
 // Black.
-func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env.Action, a, b player, pairs iter.Seq[int], out chan<- gameOut) {
+func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env.Action, skip map[int]bool, a, b player, pairs iter.Seq[int], out chan<- gameOut) {
 	note := m.Notation
 	if note == nil {
 		note = m.Spec.FormatMoves
@@ -277,7 +275,7 @@ func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env
 	for p := range pairs {
 		open := openings[p%len(openings)]
 		for g := 2 * p; g < 2*p+2 && g < m.Config.Games; g++ {
-			if m.skip[g] {
+			if skip[g] { // played in an earlier run (Done)
 				continue
 			}
 			white, black, aWhite := a, b, g%2 == 0
@@ -298,13 +296,27 @@ func (m *Match) playPairs(ctx context.Context, start env.State, openings [][]env
 			if !aWhite {
 				rec.A = "black"
 			}
-			score := float64(r.Value(env.Black)+1) / 2
-			if aWhite {
-				score = float64(r.Value(env.White)+1) / 2
-			}
-			out <- gameOut{rec: rec, score: score, aWhite: aWhite, forfeit: forfeit}
+			out <- gameOut{rec: rec, score: scoreOf(r, aWhite), aWhite: aWhite, forfeit: forfeit}
 		}
 	}
+}
+
+// scoreOf is A's score in a game ending r, A playing White when aWhite.
+func scoreOf(r env.Result, aWhite bool) float64 {
+	if aWhite {
+		return float64(r.Value(env.White)+1) / 2
+	}
+	return float64(r.Value(env.Black)+1) / 2
+}
+
+// forfeitOf is gameOut.forfeit for a game that the side of colour lost by
+// failing ("white" or "black"), A playing White when aWhite: 1 when that
+// was A, 2 when B.
+func forfeitOf(colour string, aWhite bool) int {
+	if (colour == "white") == aWhite {
+		return 1
+	}
+	return 2
 }
 
 // take counts one finished game, writes its record and reports progress.

@@ -139,9 +139,5 @@ func (m *Match) forfeit(start env.State, open []env.Action, white, black player,
 	if n, nerr := note(start, all); nerr == nil {
 		rec.Notation = n
 	}
-	forfeit := 1 // A lost
-	if (loser == w) != aWhite {
-		forfeit = 2
-	}
-	return rec, res, forfeit, nil
+	return rec, res, forfeitOf(colour, aWhite), nil
 }

@@ -123,18 +123,11 @@ func (m *Match) doneGame(r *Record, start env.State, openings [][]env.Action) (g
 	if err != nil || res == env.Ongoing {
 		return bad("result %q is not a finished game's", r.Result)
 	}
-	side := env.White
-	if !aWhite {
-		side = env.Black
-	}
-	g := gameOut{rec: r, score: float64(res.Value(side)+1) / 2, aWhite: aWhite}
+	g := gameOut{rec: r, score: scoreOf(res, aWhite), aWhite: aWhite}
 	switch r.Forfeit {
 	case "":
 	case "white", "black":
-		g.forfeit = 2
-		if (r.Forfeit == "white") == aWhite {
-			g.forfeit = 1
-		}
+		g.forfeit = forfeitOf(r.Forfeit, aWhite)
 	default:
 		return bad("forfeit %q: want white, black or none", r.Forfeit)
 	}
