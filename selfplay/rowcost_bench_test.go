@@ -3,7 +3,6 @@
 package selfplay_test
 
 import (
-	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -57,10 +56,7 @@ func BenchmarkRowCost(b *testing.B) {
 }
 
 func benchRowCost(b *testing.B, cfg selfplay.Config, window time.Duration) {
-	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
-	nc.Width, nc.Blocks, nc.ValueHidden = 128, 2, 64
-	params := net.NewParams(nc)
-	params.Init(rand.New(rand.NewPCG(1, 2)))
+	params := randomTogyzNet(128)
 	ev := &timedNet{f: net.NewInfer(params, cfg.Games*cfg.Search.Batch)}
 	pool, err := selfplay.NewPool(togyz.Spec, ev, cfg)
 	if err != nil {

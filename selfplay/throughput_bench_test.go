@@ -112,10 +112,7 @@ var throughputModel = flag.String("throughput.model", "", "BenchmarkThroughput: 
 
 // benchThroughput runs one pool until it is warm, then measures a window.
 func benchThroughput(b *testing.B, width int, cfg selfplay.Config, bc net.BatcherConfig, window time.Duration) {
-	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
-	nc.Width, nc.Blocks, nc.ValueHidden = width, 2, 64
-	params := net.NewParams(nc)
-	params.Init(rand.New(rand.NewPCG(1, 2)))
+	params := randomTogyzNet(width)
 	if *throughputModel != "" {
 		m, err := net.LoadFor(*throughputModel, togyz.Spec.Name, togyz.Spec.ObsVersion)
 		if err != nil {
@@ -168,6 +165,16 @@ func runPool(b *testing.B, pool *selfplay.Pool, window time.Duration, before, af
 	if err := <-done; err != nil && err != context.Canceled {
 		b.Fatal(err)
 	}
+}
+
+// randomTogyzNet is the default network's shape at width, with the random
+// weights every self-play benchmark plays with (seeded the same).
+func randomTogyzNet(width int) *net.Params {
+	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
+	nc.Width, nc.Blocks, nc.ValueHidden = width, 2, 64
+	params := net.NewParams(nc)
+	params.Init(rand.New(rand.NewPCG(1, 2)))
+	return params
 }
 
 // kernelRate runs the network alone on one locked thread at batch n for
@@ -262,10 +269,7 @@ func (e *countRows) Evaluate(obs, mask, priors, values []float32) error {
 //
 //	go test ./selfplay/ -run '^$' -bench Iterations -benchtime 1x -cpu 1,2
 func BenchmarkIterations(b *testing.B) {
-	nc := net.DefaultConfig(togyz.Spec.ObsLen, togyz.Spec.NumActions)
-	nc.Width, nc.Blocks, nc.ValueHidden = 128, 2, 64
-	params := net.NewParams(nc)
-	params.Init(rand.New(rand.NewPCG(1, 2)))
+	params := randomTogyzNet(128)
 	bc := net.DefaultBatcherConfig()
 	bc.MaxBatch, bc.MinBatch, bc.Workers = 128, 1, runtime.GOMAXPROCS(0)
 	bat := net.NewBatcher(params, bc)
