@@ -148,8 +148,10 @@ func newBar(w io.Writer, total int, quiet bool) *progressbar.ProgressBar {
 // showProgress moves bar with an arena's progress reports.
 func showProgress(bar *progressbar.ProgressBar) func(arena.Progress) {
 	return func(p arena.Progress) {
-		bar.Describe(describe(p))
+		// The count first: Describe draws the bar at once, Set only
+		// past the throttle (a resumed match's first report would show 0).
 		_ = bar.Set(p.Done)
+		bar.Describe(describe(p))
 	}
 }
 
