@@ -26,8 +26,9 @@ type EngineServerConfig struct {
 	Seed   uint64   // seed of the agents' randomness
 	// Slice is the time of one search slice in infinite mode for agents
 	// searching by time (alpha-beta), and the longest wait between info
-	// lines; SliceSims the simulations of one slice for agents searching
-	// by simulations (mcts, model), which run every search in slices.
+	// lines; SliceSims the simulations of the first slice for agents
+	// searching by simulations (mcts, model), which run every search in
+	// slices, doubling while a slice takes under a tenth of Slice.
 	Slice     time.Duration
 	SliceSims int
 }

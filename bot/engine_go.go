@@ -101,23 +101,39 @@ func (s *search) once() {
 }
 
 // bySims runs slices of simulations on the agent, whose tree carries over
-// from slice to slice, until the limits or stop.
+// from slice to slice, until the limits or stop. A slice starts at
+// SliceSims simulations and doubles while slices take under a tenth of
+// Slice: a multi-threaded search starts and joins its threads in every
+// slice, and a long search should not stop every 64 simulations to read
+// its tree, while info lines still come every Slice. A slice of a timed
+// search carries the time left, so that none runs past it.
 func (s *search) bySims() {
-	size := s.e.cfg.SliceSims
-	if s.lim.Sims > 0 && !s.infinite {
+	size, done := s.e.cfg.SliceSims, 0
+	if s.lim.Sims > 0 && !s.infinite { // slices of equal size to start
 		k := (s.lim.Sims + size - 1) / size
 		size = (s.lim.Sims + k - 1) / k
 	}
-	if s.failed = s.limit(agent.Limits{Sims: size}); s.failed != nil {
-		return
-	}
-	var done int
 	for {
-		before := s.nodes
+		l := agent.Limits{Sims: size}
+		if s.lim.Sims > 0 && !s.infinite {
+			l.Sims = min(size, s.lim.Sims-done)
+		}
+		if s.lim.Time > 0 && !s.infinite {
+			if l.Time = s.lim.Time - time.Since(s.began); l.Time <= 0 {
+				return
+			}
+		}
+		if s.failed = s.limit(l); s.failed != nil {
+			return
+		}
+		before, t := s.nodes, time.Now()
 		if s.failed = s.slice(); s.failed != nil {
 			return
 		}
-		done += size
+		done += l.Sims
+		if time.Since(t) < s.e.cfg.Slice/10 {
+			size = min(2*size, maxSliceSims)
+		}
 		switch {
 		case s.ctx.Err() != nil:
 			return
@@ -130,6 +146,9 @@ func (s *search) bySims() {
 		}
 	}
 }
+
+// maxSliceSims bounds a slice that bySims has grown.
+const maxSliceSims = 1 << 20
 
 // byTime runs slices of Slice time until stop: an alpha-beta agent keeps
 // its transposition table, so each slice starts deeper.

@@ -65,8 +65,10 @@ func TestCompactAcrossChunks(t *testing.T) {
 }
 
 // TestThreads: a threaded Run adds exactly its budget, keeps the tree's
-// invariants, respects Visits, and a failing evaluator on any thread
-// stops it with the error.
+// invariants (in a full arena too), respects Visits, and a failing
+// evaluator on any thread stops it with the error. Run with -race, it
+// checks that the workers' concurrent descents touch the nodes only by
+// atomic operations or after their publication.
 func TestThreads(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -78,6 +80,8 @@ func TestThreads(t *testing.T) {
 		{"rollouts", nil, func(c *Config) { c.Rollouts = 2 }},
 		{"gumbel", Uniform{}, func(c *Config) { c.Kind, c.Batch = Gumbel, 2 }},
 		{"no-solver", Uniform{}, func(c *Config) { c.Solver, c.Batch = false, 8 }},
+		{"full", Uniform{}, func(c *Config) { c.MaxNodes, c.Batch = 1500, 2 }},
+		{"gumbel-puct", Uniform{}, func(c *Config) { c.Kind, c.GumbelPUCT, c.Batch = Gumbel, true, 4 }},
 	} {
 		cfg := DefaultConfig()
 		tc.edit(&cfg)

@@ -138,9 +138,16 @@
 // By default none inside: a Search is used by one goroutine, holds no
 // locks, and self-play's parallelism comes from many Searches sharing one
 // batching Evaluator, which must then be safe for concurrent use. With
-// SetThreads(n) a Run searches one shared tree on n goroutines: each
-// gathers its batch of leaves (with virtual loss) under the tree's lock,
-// evaluates it with its own Evaluator (or plays its rollouts) without the
-// lock, and backs it up under the lock again. Sims and Visits budgets
-// count the leaves in flight, so a threaded Run adds exactly its budget.
+// SetThreads(n) a Run searches one shared tree on n goroutines that
+// descend it at the same time, as Leela Chess Zero's and KataGo's
+// searches do: visits, visits in flight and value sums change by atomic
+// adds, a node's flags, mover and proof share one word changed by
+// compare-and-swap, a leaf is opened by the one goroutine that claims it
+// (the others count a collision and look elsewhere), and a descent puts
+// its virtual loss on each node as it leaves it, so that the others steer
+// clear of it at once. Each goroutine evaluates its own batch with its own
+// Evaluator (or plays its rollouts). A Gumbel search's root bookkeeping is
+// not shared: its goroutines take turns on the tree and evaluate at once.
+// Budgets are reserved a batch at a time, so a threaded Run adds exactly
+// its Sims or Visits. The sequential Run uses no atomic operation.
 package mcts

@@ -38,7 +38,7 @@ func (s *Search) planGumbel(n int) {
 	gr := &s.g
 	r := s.nd(0)
 	clear(gr.base)
-	if r.flags&expanded != 0 {
+	if r.flags()&expanded != 0 {
 		lo, hi := r.children()
 		for c := lo; c < hi; c++ {
 			gr.base[c-lo] = s.nd(c).n
@@ -124,7 +124,7 @@ func (s *Search) halvingPick(target int, skipLost, inFlight bool) int32 {
 	bestScore, topScore, topN := float32(math.Inf(-1)), float32(math.Inf(-1)), int32(-1)
 	for c := lo; c < hi; c++ {
 		ch := s.nd(c)
-		if skipLost && s.lost(c, r.mover) {
+		if skipLost && s.lost(c, r.mover()) {
 			continue
 		}
 		nv := ch.n - gr.base[c-lo]
@@ -152,7 +152,7 @@ func (s *Search) eligible(skipLost bool) int {
 	lo, hi := r.children()
 	n := 0
 	for c := lo; c < hi; c++ {
-		if !skipLost || !s.lost(c, r.mover) {
+		if !skipLost || !s.lost(c, r.mover()) {
 			n++
 		}
 	}
@@ -184,7 +184,7 @@ func (s *Search) sigma(q float32, maxN int32) float32 {
 // count.
 func (s *Search) completedQ(idx int32) int32 {
 	nd := s.nd(idx)
-	p := nd.mover
+	p := nd.mover()
 	lo, hi := nd.children()
 	var maxN, sumN int32
 	var sumP, sumPQ float32
@@ -204,7 +204,7 @@ func (s *Search) completedQ(idx int32) int32 {
 	for c := lo; c < hi; c++ {
 		ch := s.nd(c)
 		q := vmix
-		if ch.n > 0 || ch.proven != env.Ongoing {
+		if ch.n > 0 || ch.proven() != env.Ongoing {
 			q = ch.q(p)
 		}
 		s.cq[c-lo] = (max(-1, min(1, q)) + 1) / 2
@@ -253,7 +253,7 @@ func (s *Search) pickImproved(idx int32) int32 {
 	best, bestScore := lo, float32(math.Inf(-1))
 	for c := lo; c < hi; c++ {
 		ch := s.nd(c)
-		if s.cfg.Solver && s.lost(c, nd.mover) {
+		if s.cfg.Solver && s.lost(c, nd.mover()) {
 			continue
 		}
 		if sc := pi[c-lo] - float32(ch.n+ch.vl)/float32(1+total); sc > bestScore {

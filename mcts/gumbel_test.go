@@ -278,7 +278,7 @@ func TestPickImprovedByHand(t *testing.T) {
 		t.Errorf("picked %d, want 3", got)
 	}
 	// Now C is a proven loss: with the solver it is skipped.
-	s.nd(3).proven = env.WhiteWins
+	s.nd(3).force(env.WhiteWins, 0)
 	if got := s.pickImproved(0); got == 3 {
 		t.Error("picked a proven loss")
 	}
@@ -293,20 +293,22 @@ func TestPolicyProofs(t *testing.T) {
 		s := newTest(kala3, Uniform{}, cfg, 1)
 		pol := make([]float32, 3)
 		handTree(s, env.White, 31, 0, [][4]float32{{0.4, 20, 2, 0}, {0.3, 6, 1, 0}, {0.3, 4, 0, 0}})
-		s.nd(1).proven = env.BlackWins
+		s.nd(1).force(env.BlackWins, 0)
 		s.Policy(pol)
 		if pol[0] != 0 || math.Abs(float64(pol[1]+pol[2]-1)) > 1e-6 {
 			t.Errorf("%s: policy %v with move 0 lost, want no weight on it", kind, pol)
 		}
 		for c := int32(1); c <= 3; c++ {
-			s.nd(c).proven = env.BlackWins
+			s.nd(c).force(env.BlackWins, 0)
 		}
-		s.nd(0).proven = env.BlackWins
+		s.nd(0).force(env.BlackWins, 0)
 		s.Policy(pol)
 		if pol[0] == 0 || pol[1] == 0 {
 			t.Errorf("%s: policy %v with every move lost, want weight kept", kind, pol)
 		}
-		s.nd(0).proven, s.nd(2).proven, s.nd(3).proven = env.Draw, env.Draw, env.Draw
+		s.nd(0).force(env.Draw, 0)
+		s.nd(2).force(env.Draw, 0)
+		s.nd(3).force(env.Draw, 0)
 		s.Policy(pol)
 		if pol[0] != 0 || pol[1] != 0.5 || pol[2] != 0.5 {
 			t.Errorf("%s: drawn root: policy %v, want [0 .5 .5]", kind, pol)
@@ -360,20 +362,20 @@ func TestGumbelExtraTurnValues(t *testing.T) {
 		extra := 0
 		walk(s, 0, func(idx int32) {
 			nd := s.nd(idx)
-			if nd.flags&expanded == 0 {
+			if nd.flags()&expanded == 0 {
 				return
 			}
 			want := float32(0.8)
-			if nd.mover == env.Black {
+			if nd.mover() == env.Black {
 				want = 0.2
 			}
 			s.completedQ(idx)
 			lo, hi := nd.children()
 			for c := lo; c < hi; c++ {
 				if math.Abs(float64(s.cq[c-lo]-want)) > 1e-4 {
-					t.Fatalf("%s: node %d (mover %v) child %d completed Q %v, want %v", pos, idx, nd.mover, c, s.cq[c-lo], want)
+					t.Fatalf("%s: node %d (mover %v) child %d completed Q %v, want %v", pos, idx, nd.mover(), c, s.cq[c-lo], want)
 				}
-				if s.nd(c).flags&reached != 0 && s.nd(c).mover == nd.mover {
+				if s.nd(c).flags()&reached != 0 && s.nd(c).mover() == nd.mover() {
 					extra++
 				}
 			}

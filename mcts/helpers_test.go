@@ -16,7 +16,8 @@ func newTest(spec *env.Spec, ev Evaluator, cfg Config, seed uint64) *Search {
 // flight, no leaf left pending, children inside the arena, and for every
 // opened node that is not proven, visits = 1 (its own evaluation) + its
 // children's visits (more for a proven node, whose later visits stop at
-// it).
+// it, and for one valued in a full arena before Advance made room for its
+// children).
 func checkTree(t *testing.T, s *Search) {
 	t.Helper()
 	if int(s.used) > s.cfg.MaxNodes {
@@ -24,8 +25,8 @@ func checkTree(t *testing.T, s *Search) {
 	}
 	walk(s, 0, func(i int32) {
 		nd := s.nd(i)
-		if nd.vl != 0 || nd.flags&pending != 0 {
-			t.Fatalf("node %d: vl %d flags %b after Run", i, nd.vl, nd.flags)
+		if nd.vl != 0 || nd.flags()&pending != 0 {
+			t.Fatalf("node %d: vl %d flags %b after Run", i, nd.vl, nd.flags())
 		}
 		if nd.kids == 0 {
 			return
@@ -35,16 +36,16 @@ func checkTree(t *testing.T, s *Search) {
 			t.Fatalf("node %d: children %d..%d outside arena of %d or across chunks", i, lo, hi, s.used)
 		}
 		for c := lo; c < hi; c++ {
-			if ch := s.nd(c); ch.vl != 0 || ch.flags&pending != 0 {
-				t.Fatalf("node %d: vl %d flags %b after Run", c, ch.vl, ch.flags)
+			if ch := s.nd(c); ch.vl != 0 || ch.flags()&pending != 0 {
+				t.Fatalf("node %d: vl %d flags %b after Run", c, ch.vl, ch.flags())
 			}
 		}
 		sum := int32(0)
 		for c := lo; c < hi; c++ {
 			sum += s.nd(c).n
 		}
-		if nd.flags&expanded != 0 && (nd.n < 1+sum || (nd.proven == env.Ongoing && nd.n != 1+sum)) {
-			t.Fatalf("node %d: %d visits, children %d, proven %v", i, nd.n, sum, nd.proven)
+		if nd.flags()&expanded != 0 && (nd.n < 1+sum || (nd.proven() == env.Ongoing && nd.flags()&valued == 0 && nd.n != 1+sum)) {
+			t.Fatalf("node %d: %d visits, children %d, proven %v", i, nd.n, sum, nd.proven())
 		}
 	})
 }
@@ -55,7 +56,7 @@ func walk(s *Search, idx int32, f func(idx int32)) {
 	f(idx)
 	lo, hi := s.nd(idx).children()
 	for c := lo; c < hi; c++ {
-		if s.nd(c).flags&reached != 0 {
+		if s.nd(c).flags()&reached != 0 {
 			walk(s, c, f)
 		}
 	}
@@ -130,4 +131,10 @@ func hasLosingMove(k *kala, memo map[kala]solved) bool {
 		}
 	}
 	return false
+}
+
+// force sets nd's proof to r at depth d (Ongoing clears it), keeping its
+// flags and mover.
+func (nd *node) force(r env.Result, d uint16) {
+	nd.meta = packMeta(nd.flags(), nd.mover(), r, d)
 }

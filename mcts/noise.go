@@ -11,7 +11,7 @@ import (
 // has no root noise: its Gumbel draws explore.
 func (s *Search) rootNoise() {
 	root := s.nd(0)
-	if s.noised || s.quiet || root.flags&expanded == 0 || s.cfg.Kind == Gumbel {
+	if s.noised || s.quiet || root.flags()&expanded == 0 || s.cfg.Kind == Gumbel {
 		return
 	}
 	s.noised = true

@@ -29,18 +29,3 @@ func resultOf(mover env.Player, v float32) env.Result {
 	}
 	return env.Draw
 }
-
-// consult proves the node nd (w's scratch holds its position, not finished)
-// when the oracle knows it, and reports whether it did.
-func (s *Search) consult(w *worker, nd *node) bool {
-	if s.oracle == nil {
-		return false
-	}
-	v, ok := s.oracle.Exact(w.scratch)
-	if !ok {
-		return false
-	}
-	nd.proven = resultOf(nd.mover, v)
-	nd.v = nd.proven.Value(env.White)
-	return true
-}

@@ -71,8 +71,8 @@ type ChildStats struct {
 func (s *Search) Root() Stats {
 	r := s.nd(0)
 	return Stats{
-		Mover: r.mover, Visits: int(r.n), Value: r.q(r.mover),
-		Proof: proofOf(r.proven, r.mover), Depth: int(r.depth),
+		Mover: r.mover(), Visits: int(r.n), Value: r.q(r.mover()),
+		Proof: proofOf(r.proven(), r.mover()), Depth: int(r.depth()),
 		Nodes: int(s.used), Full: s.full, Sims: s.added,
 		Used: float32(s.used) / float32(s.cfg.MaxNodes),
 	}
@@ -82,14 +82,14 @@ func (s *Search) Root() Stats {
 // exact when proven.
 func (s *Search) RootValue() float32 {
 	r := s.nd(0)
-	return r.q(r.mover)
+	return r.q(r.mover())
 }
 
 // Children appends the statistics of every legal root action to dst, in
 // action order, and returns it; before any search they are all zero.
 func (s *Search) Children(dst []ChildStats) []ChildStats {
 	r := s.nd(0)
-	if r.kids == 0 || r.flags&expanded == 0 {
+	if r.kids == 0 || r.flags()&expanded == 0 {
 		for _, a := range s.root.Legal(s.w.legal[:0]) {
 			dst = append(dst, ChildStats{Action: a})
 		}
@@ -99,8 +99,8 @@ func (s *Search) Children(dst []ChildStats) []ChildStats {
 	for c := lo; c < hi; c++ {
 		ch := s.nd(c)
 		dst = append(dst, ChildStats{
-			Action: ch.action, Visits: int(ch.n), Q: ch.q(r.mover), Prior: ch.prior,
-			Proof: proofOf(ch.proven, r.mover), Depth: int(ch.depth),
+			Action: ch.action, Visits: int(ch.n), Q: ch.q(r.mover()), Prior: ch.prior,
+			Proof: proofOf(ch.proven(), r.mover()), Depth: int(ch.depth()),
 		})
 	}
 	return dst
@@ -119,18 +119,18 @@ func (s *Search) Policy(dst []float32) {
 	dst = dst[:s.spec.NumActions]
 	clear(dst)
 	r := s.nd(0)
-	if r.flags&expanded == 0 {
+	if r.flags()&expanded == 0 {
 		return
 	}
 	lo, hi := r.children()
-	proof := proofOf(r.proven, r.mover)
+	proof := proofOf(r.proven(), r.mover())
 	switch {
 	case proof == ProvenWin:
 		dst[s.nd(s.best(0)).action] = 1
 		return
 	case proof == ProvenDraw && s.cfg.ProofTargets:
 		for c := lo; c < hi; c++ {
-			if s.nd(c).proven == env.Draw {
+			if s.nd(c).proven() == env.Draw {
 				dst[s.nd(c).action] = 1
 			}
 		}
@@ -177,7 +177,7 @@ func (s *Search) dropLosses(dst []float32) {
 		return
 	}
 	for c := lo; c < hi; c++ {
-		if s.lost(c, r.mover) {
+		if s.lost(c, r.mover()) {
 			dst[s.nd(c).action] = 0
 		}
 	}
@@ -186,7 +186,7 @@ func (s *Search) dropLosses(dst []float32) {
 	}
 	for pass := 0; pass < 2; pass++ {
 		for c := lo; c < hi; c++ {
-			if ch := s.nd(c); !s.lost(c, r.mover) {
+			if ch := s.nd(c); !s.lost(c, r.mover()) {
 				dst[ch.action] = ch.prior
 				if pass == 1 {
 					dst[ch.action] = 1
@@ -225,11 +225,11 @@ func normalize(dst []float32) bool {
 // panics when the root was never searched or is terminal.
 func (s *Search) Choose(temp float32) env.Action {
 	r := s.nd(0)
-	if r.flags&expanded == 0 {
+	if r.flags()&expanded == 0 {
 		panic("mcts: Choose on a root that is terminal or was not searched")
 	}
 	best := s.best(0)
-	bp := proofOf(s.nd(best).proven, r.mover)
+	bp := proofOf(s.nd(best).proven(), r.mover())
 	switch {
 	case bp == ProvenWin || bp == ProvenLoss:
 		return s.nd(best).action
@@ -249,7 +249,7 @@ func (s *Search) sample(temp float32, fallback env.Action) env.Action {
 	lo, hi := r.children()
 	var maxN int32
 	for c := lo; c < hi; c++ {
-		if !s.lost(c, r.mover) {
+		if !s.lost(c, r.mover()) {
 			maxN = max(maxN, s.nd(c).n)
 		}
 	}
@@ -257,7 +257,7 @@ func (s *Search) sample(temp float32, fallback env.Action) env.Action {
 		return fallback
 	}
 	weight := func(c int32) float64 {
-		if s.lost(c, r.mover) {
+		if s.lost(c, r.mover()) {
 			return 0
 		}
 		return math.Pow(float64(s.nd(c).n)/float64(maxN), 1/float64(temp))
@@ -279,7 +279,7 @@ func (s *Search) sample(temp float32, fallback env.Action) env.Action {
 
 // lost reports whether child c is a proven loss for p.
 func (s *Search) lost(c int32, p env.Player) bool {
-	return proofOf(s.nd(c).proven, p) == ProvenLoss
+	return proofOf(s.nd(c).proven(), p) == ProvenLoss
 }
 
 // best returns the best child of the expanded node idx for its mover:
@@ -289,7 +289,7 @@ func (s *Search) best(idx int32) int32 {
 	lo, hi := s.nd(idx).children()
 	b := lo
 	for c := lo + 1; c < hi; c++ {
-		if s.better(c, b, s.nd(idx).mover) {
+		if s.better(c, b, s.nd(idx).mover()) {
 			b = c
 		}
 	}
@@ -299,14 +299,14 @@ func (s *Search) best(idx int32) int32 {
 // better reports whether child a is a better move than child b for p.
 func (s *Search) better(a, b int32, p env.Player) bool {
 	na, nb := s.nd(a), s.nd(b)
-	ca, cb := rank(proofOf(na.proven, p)), rank(proofOf(nb.proven, p))
+	ca, cb := rank(proofOf(na.proven(), p)), rank(proofOf(nb.proven(), p))
 	switch {
 	case ca != cb:
 		return ca > cb
-	case ca == 2 && na.depth != nb.depth:
-		return na.depth < nb.depth
-	case ca == 0 && na.depth != nb.depth:
-		return na.depth > nb.depth
+	case ca == 2 && na.depth() != nb.depth():
+		return na.depth() < nb.depth()
+	case ca == 0 && na.depth() != nb.depth():
+		return na.depth() > nb.depth()
 	case na.n != nb.n:
 		return na.n > nb.n
 	case na.q(p) != nb.q(p):
@@ -329,7 +329,7 @@ func rank(p Proof) int {
 // PV appends the principal variation to dst and returns it: from the root,
 // the best child (as Choose with temp 0) while it has visits.
 func (s *Search) PV(dst []env.Action) []env.Action {
-	for idx := int32(0); s.nd(idx).flags&expanded != 0; {
+	for idx := int32(0); s.nd(idx).flags()&expanded != 0; {
 		c := s.best(idx)
 		if s.nd(c).n == 0 {
 			break

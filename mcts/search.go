@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kumalak/env"
@@ -44,12 +46,15 @@ type Search struct {
 	w  *worker   // the descent state of the calling goroutine
 	ws []*worker // with SetThreads(n > 1): n workers, ws[0] == w
 
-	// Shared by the workers of a threaded Run, under mu.
-	mu       sync.Mutex
-	cond     *sync.Cond // signalled when a batch is backed up or the Run ends
-	inflight int        // leaves gathered and not yet backed up
-	stop     bool       // the Run is over
-	err      error      // the first evaluator failure
+	// A threaded Run (runThreads): its goroutines descend the tree at the
+	// same time, changing nodes by atomic operations (see node).
+	shared bool         // a threaded Run is on: nodes change atomically, alloc locks amu
+	amu    sync.Mutex   // guards the arena's allocation in a threaded Run
+	mu     sync.Mutex   // guards err, and a threaded Gumbel search's descents and backups
+	stop   atomic.Bool  // the threaded Run is over
+	claim  atomic.Int64 // simulations a threaded Run has started or reserved
+	done   atomic.Int64 // simulations a threaded Run has completed
+	err    error        // the first evaluator failure
 }
 
 // worker is what one goroutine needs to descend and evaluate: its own
@@ -71,7 +76,8 @@ type worker struct {
 	// inside Gather and Finish the caller's.
 	obs, mask, priors, values []float32
 	own                       rows
-	boards                    []env.State // threaded rollouts: leaf positions, played out outside the lock
+	boards                    []env.State // threaded rollouts: leaf positions, played out while the others descend
+	full                      bool        // in a threaded Run: a leaf found no room for its children
 }
 
 // rows are the buffers of a batch of leaves.
@@ -132,17 +138,17 @@ func New(spec *env.Spec, ev Evaluator, cfg Config, rng *rand.Rand) *Search {
 		pi:   make([]float32, na),
 		w:    newWorker(spec, ev, rng, cfg.Batch, false),
 	}
-	s.cond = sync.NewCond(&s.mu)
 	s.Reset(s.root)
 	return s
 }
 
 // SetThreads makes Run search on n goroutines (n >= 1) sharing the tree,
-// each gathering Config.Batch leaves with virtual loss and evaluating them
-// outside the tree's lock: the calling goroutine with the search's own
-// Evaluator, each other with one that eval returns (called n-1 times; it
-// may return nil for pure MCTS). Evaluators must not share state unless
-// safe for concurrent use. With n = 1 Run is sequential and takes no lock.
+// descending it at the same time (runThreads), each gathering
+// Config.Batch leaves with virtual loss and evaluating them: the calling
+// goroutine with the search's own Evaluator, each other with one that
+// eval returns (called n-1 times; it may return nil for pure MCTS).
+// Evaluators must not share state unless safe for concurrent use. With
+// n = 1 Run is sequential and uses no atomic operation on the tree.
 func (s *Search) SetThreads(n int, eval func() Evaluator) error {
 	if n < 1 || n > 1024 {
 		return fmt.Errorf("mcts: threads %d out of range 1..1024", n)
@@ -192,9 +198,9 @@ func (s *Search) Reset(st env.State) {
 	s.root.CopyFrom(st)
 	s.used = 0
 	r, _ := s.alloc(1)
-	*s.nd(r) = node{prior: 1, mover: st.ToMove(), flags: reached}
-	if res := st.Result(); res != env.Ongoing {
-		s.nd(0).proven = res
+	res := st.Result()
+	*s.nd(r) = node{prior: 1, meta: packMeta(reached, st.ToMove(), res, 0)}
+	if res != env.Ongoing {
 		s.nd(0).v = res.Value(env.White)
 	}
 	s.noised, s.full = false, false
@@ -210,7 +216,7 @@ func (s *Search) Reset(st env.State) {
 func (s *Search) Advance(a env.Action, next env.State) {
 	s.drop()
 	c := s.childOf(0, a)
-	if c < 0 || s.nd(c).flags&reached == 0 || s.nd(c).kids == 0 || !s.leadsTo(a, next) {
+	if c < 0 || s.nd(c).flags()&reached == 0 || s.nd(c).kids == 0 || !s.leadsTo(a, next) {
 		s.Reset(next)
 		return
 	}
@@ -391,20 +397,47 @@ func (s *Search) finishSome() {
 	w.npend = 0
 }
 
-// runThreads is Run on the workers of SetThreads: each gathers a batch
-// under the lock, evaluates it without, and backs it up under the lock.
+// runThreads is Run on the workers of SetThreads, descending the tree at
+// the same time: each reserves up to a batch of the budget, gathers its
+// leaves with virtual loss, evaluates them and backs them up, nodes
+// changing by atomic operations; a leaf is opened by the one worker that
+// claims its pending flag, the others count a collision. The root is
+// opened (and its noise drawn) before the workers start. A Gumbel
+// search's root bookkeeping is not shared: its descents and backups take
+// turns under mu, its evaluations still run at once.
 func (s *Search) runThreads(ctx context.Context, lim Limits, deadline time.Time) error {
-	s.stop, s.err, s.inflight = false, nil, 0
+	if err := s.openRoot(ctx); err != nil {
+		return err
+	}
+	s.share()
+	limit := int64(math.MaxInt64)
+	if lim.Sims > 0 {
+		limit = int64(lim.Sims)
+	}
+	if lim.Visits > 0 {
+		limit = min(limit, int64(lim.Visits)-int64(s.nd(0).n))
+	}
+	s.claim.Store(int64(s.added))
+	s.done.Store(int64(s.added))
+	s.stop.Store(false)
+	s.err = nil
+	s.shared = true
 	var wg sync.WaitGroup
 	for _, w := range s.ws[1:] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.work(ctx, w, lim, deadline)
+			s.work(ctx, w, limit, lim, deadline)
 		}()
 	}
-	s.work(ctx, s.ws[0], lim, deadline)
+	s.work(ctx, s.ws[0], limit, lim, deadline)
 	wg.Wait()
+	s.shared = false
+	s.added = int(s.done.Load())
+	for _, w := range s.ws {
+		s.full = s.full || w.full
+		w.full = false
+	}
 	if s.err != nil {
 		return s.err
 	}
@@ -414,56 +447,86 @@ func (s *Search) runThreads(ctx context.Context, lim Limits, deadline time.Time)
 	return nil
 }
 
-// work is one worker's loop of a threaded Run.
-func (s *Search) work(ctx context.Context, w *worker, lim Limits, deadline time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for {
-		if s.stop || ctx.Err() != nil || s.over(lim, deadline) {
-			s.halt()
+// openRoot opens an unopened root on the first worker alone, one
+// simulation, and draws the root noise, so that a threaded Run's workers
+// find the root's children and priors settled.
+func (s *Search) openRoot(ctx context.Context) error {
+	w := s.ws[0]
+	w.use(w.own)
+	if s.nd(0).flags()&expanded == 0 && !s.over(s.lim, s.deadline) && s.budget(s.lim, s.added) > 0 && ctx.Err() == nil {
+		s.added += s.gather(w, 1)
+		if w.npend > 0 {
+			if err := s.evaluate(w); err != nil {
+				s.abort(w)
+				return err
+			}
+			s.finish(w)
+			s.added += w.npend
+			w.npend = 0
+		}
+	}
+	s.rootNoise()
+	return nil
+}
+
+// work is one worker's loop of a threaded Run; limit bounds the
+// simulations of the Run (claim).
+func (s *Search) work(ctx context.Context, w *worker, limit int64, lim Limits, deadline time.Time) {
+	batch := int64(s.cfg.Batch)
+	for !s.stop.Load() && ctx.Err() == nil && !s.over(lim, deadline) {
+		k := batch
+		if c := s.claim.Add(batch); c > limit {
+			k -= min(k, c-limit)
+		}
+		if k == 0 {
+			s.claim.Add(-batch)
 			return
 		}
-		k := s.cfg.Batch
-		if lim.Sims > 0 || lim.Visits > 0 {
-			k = min(k, s.budget(lim, s.added+s.inflight))
-		}
-		if k <= 0 {
-			if s.inflight == 0 {
-				s.halt()
-				return
-			}
-			s.cond.Wait() // the others' leaves may end the budget
-			continue
-		}
-		exact := s.gather(w, k)
-		s.added += exact
+		s.turn(true)
+		exact := s.gather(w, int(k))
+		s.turn(false)
+		s.claim.Add(-(batch - int64(exact+w.npend)))
+		s.done.Add(int64(exact))
 		if w.npend == 0 {
 			if exact == 0 {
-				if s.inflight == 0 {
-					s.halt() // nothing to search (cannot happen below an unproven root)
-					return
-				}
-				s.cond.Wait() // every path ends at a leaf another worker evaluates
+				runtime.Gosched() // every path ends at a leaf another worker evaluates
 			}
 			continue
 		}
-		s.inflight += w.npend
-		s.mu.Unlock()
 		err := s.evaluate(w)
-		s.mu.Lock()
-		s.inflight -= w.npend
+		s.turn(true)
 		if err != nil {
 			s.abort(w)
+		} else {
+			s.finish(w)
+		}
+		s.turn(false)
+		if err != nil {
+			s.claim.Add(-int64(w.npend))
+			w.npend = 0
+			s.mu.Lock()
 			if s.err == nil {
 				s.err = err
 			}
-			s.halt()
+			s.mu.Unlock()
+			s.stop.Store(true)
 			return
 		}
-		s.finish(w)
-		s.added += w.npend
+		s.done.Add(int64(w.npend))
 		w.npend = 0
-		s.cond.Broadcast()
+	}
+}
+
+// turn takes (on) or gives back the tree for a threaded Gumbel search,
+// whose root bookkeeping the workers do not share; other searches descend
+// at once.
+func (s *Search) turn(on bool) {
+	switch {
+	case s.cfg.Kind != Gumbel:
+	case on:
+		s.mu.Lock()
+	default:
+		s.mu.Unlock()
 	}
 }
 
@@ -475,13 +538,8 @@ const MaxVisits = 1 << 30
 // proven, the time is up, or the root has MaxVisits.
 func (s *Search) over(lim Limits, deadline time.Time) bool {
 	r := s.nd(0)
-	return r.proven != env.Ongoing || r.n+r.vl >= MaxVisits-int32(s.cfg.Batch) || (lim.Time > 0 && !time.Now().Before(deadline))
-}
-
-// halt ends a threaded Run for every worker (under mu).
-func (s *Search) halt() {
-	s.stop = true
-	s.cond.Broadcast()
+	n, vl, _ := r.stats(s.shared)
+	return r.proven() != env.Ongoing || n+vl >= MaxVisits-int32(s.cfg.Batch)*int32(s.Threads()) || (lim.Time > 0 && !time.Now().Before(deadline))
 }
 
 // budget returns the simulations lim still allows after done of this
@@ -512,8 +570,10 @@ const (
 func (s *Search) gather(w *worker, k int) int {
 	w.npend, w.path, w.off = 0, w.path[:0], w.off[:1]
 	done := 0
-	for misses := 0; done+w.npend < k && misses < k && s.nd(0).proven == env.Ongoing; {
-		s.rootNoise()
+	for misses := 0; done+w.npend < k && misses < k && s.nd(0).proven() == env.Ongoing; {
+		if !s.shared {
+			s.rootNoise()
+		}
 		switch s.descend(w) {
 		case leafExact:
 			done++
@@ -533,45 +593,68 @@ func (s *Search) descend(w *worker) leafKind {
 	for idx := int32(0); ; {
 		w.path = append(w.path, idx)
 		nd := s.nd(idx)
+		m := nd.metaOf()
 		switch {
-		case nd.proven != env.Ongoing:
-			s.backup(w.path[start:], nd.proven.Value(env.White), false)
+		case env.Result(m>>12&15) != env.Ongoing:
+			nd.add(0, 0, 1, s.shared)
+			s.backup(w.path[start:], env.Result(m>>12&15).Value(env.White))
 			if fresh && s.cfg.Solver {
 				s.prove(w.path[start:])
 			}
 			w.path = w.path[:start]
 			return leafExact
-		case nd.flags&pending != 0:
+		case m&uint32(pending) != 0 || (m&uint32(expanded) == 0 && s.shared && !nd.claim()):
+			s.withdraw(w.path[start : len(w.path)-1])
 			w.path = w.path[:start]
 			return leafCollision
-		case nd.flags&expanded == 0:
+		case m&uint32(expanded) == 0:
+			nd.add(0, 0, 1, s.shared)
 			return s.open(w, idx, start)
 		}
-		idx = s.next(idx)
+		// The visit in flight goes on each node as the descent leaves it,
+		// so that the other workers steer clear of this descent at once
+		// (and pick counts only the others' visits in flight at idx).
+		c := s.next(idx)
+		nd.add(0, 0, 1, s.shared)
+		idx = c
 		w.scratch.Apply(s.nd(idx).action)
-		if s.nd(idx).flags&reached == 0 {
+		if s.nd(idx).flags()&reached == 0 {
 			fresh = s.reach(w, idx)
 		}
 	}
 }
 
 // reach records the mover of a node seen for the first time (w's scratch
-// holds its position) and values it exactly when terminal; it reports
-// whether the node is terminal.
+// holds its position) and values it exactly when terminal or known to the
+// oracle; it reports whether the node is proven. In a threaded Run two
+// workers may reach a node at once: the first to record it writes its
+// value, and both report its proof.
 func (s *Search) reach(w *worker, idx int32) bool {
 	nd := s.nd(idx)
-	nd.flags |= reached
-	nd.mover = w.scratch.ToMove()
-	nd.proven = w.scratch.Result()
-	nd.v = nd.proven.Value(env.White)
-	return nd.proven != env.Ongoing || s.consult(w, nd)
+	mover, res := w.scratch.ToMove(), w.scratch.Result()
+	if res == env.Ongoing && s.oracle != nil {
+		if v, ok := s.oracle.Exact(w.scratch); ok {
+			res = resultOf(mover, v)
+		}
+	}
+	if !s.shared {
+		nd.meta |= packMeta(reached, mover, res, 0)
+	} else if m := nd.metaOf(); m&uint32(reached) != 0 || !atomic.CompareAndSwapUint32(&nd.meta, m, m|packMeta(reached, mover, res, 0)) {
+		return nd.proven() != env.Ongoing
+	}
+	if res == env.Ongoing {
+		return false // v stays 0 until the node is valued (finish)
+	}
+	nd.v = res.Value(env.White) // no other goroutine writes a proven node's v
+	return true
 }
 
 // open creates the children of the unexpanded leaf idx (w's scratch holds
 // its position; its path starts at w.path[start]) and either values it by
 // rollouts or queues it for the evaluator. When the arena has no room for
 // the children, the leaf is valued without them: its stored value backed
-// up again when it has one, else rollouts or the evaluator's value.
+// up again when it has one, else rollouts or the evaluator's value. In a
+// threaded Run the caller has claimed the leaf (its pending flag).
 func (s *Search) open(w *worker, idx int32, start int) leafKind {
 	legal := w.scratch.Legal(w.legal[:0])
 	if len(legal) == 0 {
@@ -579,9 +662,16 @@ func (s *Search) open(w *worker, idx int32, start int) leafKind {
 	}
 	first, ok := s.grow(legal)
 	if !ok {
-		s.full = true
-		if s.nd(idx).flags&valued != 0 {
-			s.backup(w.path[start:], s.nd(idx).v, false)
+		if s.shared {
+			w.full = true
+		} else {
+			s.full = true
+		}
+		if nd := s.nd(idx); nd.flags()&valued != 0 {
+			if s.shared {
+				nd.setFlags(0, pending, s.shared)
+			}
+			s.backup(w.path[start:], nd.v)
 			w.path = w.path[:start]
 			return leafExact
 		}
@@ -595,16 +685,18 @@ func (s *Search) open(w *worker, idx int32, start int) leafKind {
 			for c := range legal {
 				s.nd(first + int32(c)).prior = 1 / float32(len(legal))
 			}
-			nd.flags |= expanded
+			nd.setFlags(expanded, 0, s.shared)
 		} else {
-			nd.flags |= valued
+			nd.setFlags(valued, 0, s.shared)
 		}
 		nd.v = s.rollouts(w, w.scratch)
-		s.backup(w.path[start:], nd.v, false)
+		s.backup(w.path[start:], nd.v)
 		w.path = w.path[:start]
 		return leafExact
 	}
-	s.nd(idx).flags |= pending
+	if !s.shared {
+		s.nd(idx).setFlags(pending, 0, s.shared)
+	}
 	i, na := w.npend, s.spec.NumActions
 	row := w.mask[i*na : (i+1)*na]
 	clear(row)
@@ -619,9 +711,6 @@ func (s *Search) open(w *worker, idx int32, start int) leafKind {
 	w.leaf[i] = idx
 	w.off = append(w.off, int32(len(w.path)))
 	w.npend++
-	for _, p := range w.path[start:] {
-		s.nd(p).vl++
-	}
 	return leafPending
 }
 
@@ -646,12 +735,14 @@ func (s *Search) next(idx int32) int32 {
 // urgency; with Solver, proven losses are never picked.
 func (s *Search) pick(idx int32) int32 {
 	p := s.nd(idx)
-	mover := p.mover
+	mover := p.mover()
 	sg := sign(mover)
-	cs := s.cfg.CPuct * float32(math.Sqrt(float64(p.n+p.vl)))
+	shared := s.shared
+	pn, pvl, pw := p.stats(shared)
+	cs := s.cfg.CPuct * float32(math.Sqrt(float64(pn+pvl)))
 	fpu := -s.cfg.FPUReduction
-	if p.n > 0 {
-		fpu += sg * p.w / float32(p.n)
+	if pn > 0 {
+		fpu += sg * pw / float32(pn)
 	}
 	vloss, solver := s.cfg.VirtualLoss, s.cfg.Solver
 	lo, hi := p.children()
@@ -659,11 +750,12 @@ func (s *Search) pick(idx int32) int32 {
 	var best uint64 // the best child's scoreKey, 0 before the first
 	for c := range kids {
 		ch := &kids[c]
-		visits := ch.n + ch.vl
+		n, vl, w := ch.stats(shared)
+		visits := n + vl
 		var score float32
-		switch {
-		case ch.proven != env.Ongoing:
-			q := ch.proven.Value(mover)
+		switch proven := ch.proven(); {
+		case proven != env.Ongoing:
+			q := proven.Value(mover)
 			if solver && q < 0 {
 				continue
 			}
@@ -672,7 +764,7 @@ func (s *Search) pick(idx int32) int32 {
 			score = fpu + cs*ch.prior
 		default:
 			fv := float32(visits)
-			score = (sg*ch.w-vloss*float32(ch.vl))/fv + cs*ch.prior/(1+fv)
+			score = (sg*w-vloss*float32(vl))/fv + cs*ch.prior/(1+fv)
 		}
 		best = max(best, scoreKey(score, c))
 	}
@@ -697,22 +789,25 @@ func scoreKey(score float32, c int) uint64 {
 	return uint64(b)<<32 | uint64(math.MaxUint32-uint32(c))
 }
 
-// backup adds one visit valued v (White's view) to every node of path,
-// removing the virtual loss first when inFlight.
-func (s *Search) backup(path []int32, v float32, inFlight bool) {
+// backup turns the visit in flight on every node of path (its virtual
+// loss) into a visit valued v (White's view).
+func (s *Search) backup(path []int32, v float32) {
 	for _, i := range path {
-		nd := s.nd(i)
-		nd.n++
-		nd.w += v
-		if inFlight {
-			nd.vl--
-		}
+		s.nd(i).add(1, v, -1, s.shared)
+	}
+}
+
+// withdraw removes the visit in flight from every node of path.
+func (s *Search) withdraw(path []int32) {
+	for _, i := range path {
+		s.nd(i).add(0, 0, -1, s.shared)
 	}
 }
 
 // evaluate values w's queued leaves: the evaluator (its values checked),
 // or for a worker of a threaded pure-MCTS search, rollouts with uniform
-// priors. It touches no node, so a threaded Run calls it unlocked.
+// priors. It touches no node (a threaded Gumbel search calls it outside
+// its turn).
 func (s *Search) evaluate(w *worker) error {
 	n, na := w.npend, s.spec.NumActions
 	if w.ev == nil {
@@ -747,16 +842,15 @@ func (s *Search) finish(w *worker) {
 	for i := range w.npend {
 		idx := w.leaf[i]
 		nd := s.nd(idx)
+		v := max(-1, min(1, w.values[i])) * sign(nd.mover())
+		nd.v = v
 		if nd.kids > 0 {
 			s.setPriors(idx, w.priors[i*na:(i+1)*na])
-			nd.flags |= expanded
+			nd.setFlags(expanded, pending, s.shared)
 		} else {
-			nd.flags |= valued
+			nd.setFlags(valued, pending, s.shared)
 		}
-		nd.flags &^= pending
-		v := max(-1, min(1, w.values[i])) * sign(nd.mover)
-		nd.v = v
-		s.backup(w.path[w.off[i]:w.off[i+1]], v, true)
+		s.backup(w.path[w.off[i]:w.off[i+1]], v)
 	}
 }
 
@@ -792,12 +886,10 @@ func (s *Search) setPriors(idx int32, row []float32) {
 // the next Reset or Advance).
 func (s *Search) abort(w *worker) {
 	for i := range w.npend {
-		for _, p := range w.path[w.off[i]:w.off[i+1]] {
-			s.nd(p).vl--
-		}
+		s.withdraw(w.path[w.off[i]:w.off[i+1]])
 		nd := s.nd(w.leaf[i])
-		nd.flags &^= pending
 		nd.first, nd.kids = 0, 0
+		nd.setFlags(0, pending, s.shared)
 	}
 	w.npend = 0
 }

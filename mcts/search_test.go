@@ -128,7 +128,7 @@ func TestNoise(t *testing.T) {
 	for i := int32(1); i < s.used; i++ {
 		nd := s.nd(i)
 		lo, hi := nd.children()
-		for c := lo; c < hi && nd.flags&expanded != 0; c++ {
+		for c := lo; c < hi && nd.flags()&expanded != 0; c++ {
 			if want := 1 / float32(nd.kids); s.nd(c).prior != want {
 				t.Fatalf("node %d child prior %v, want %v: noise below the root", i, s.nd(c).prior, want)
 			}
@@ -200,15 +200,15 @@ func TestExtraTurnValues(t *testing.T) {
 			extra, nodes := 0, 0
 			walk(s, 0, func(idx int32) {
 				nd := s.nd(idx)
-				if nd.proven != env.Ongoing {
+				if nd.proven() != env.Ongoing {
 					t.Fatalf("%s: a terminal node; the test needs none", pos)
 				}
 				if nd.n > 0 && math.Abs(float64(nd.w/float32(nd.n)-0.6)) > 1e-4 {
-					t.Fatalf("%s batch %d: node %d (mover %v) has White value %v, want 0.6", pos, batch, idx, nd.mover, nd.w/float32(nd.n))
+					t.Fatalf("%s batch %d: node %d (mover %v) has White value %v, want 0.6", pos, batch, idx, nd.mover(), nd.w/float32(nd.n))
 				}
 				lo, hi := nd.children()
 				for c := lo; c < hi; c++ {
-					if s.nd(c).flags&reached != 0 && s.nd(c).mover == nd.mover {
+					if s.nd(c).flags()&reached != 0 && s.nd(c).mover() == nd.mover() {
 						extra++
 					}
 				}
@@ -242,16 +242,19 @@ func TestBackupAcrossExtraTurn(t *testing.T) {
 	s.reach(w, c)
 	first, _ := s.grow([]env.Action{0, 1})
 	s.nd(c).first, s.nd(c).kids = first, 2
-	s.nd(c).flags |= expanded
+	s.nd(c).setFlags(expanded, 0, false)
 	g := s.nd(c).first
 	s.nd(g).prior, s.nd(g+1).prior = 0.5, 0.5
 	w.scratch.Apply(0)
 	s.reach(w, g)
-	if s.nd(c).mover != env.White || s.nd(g).mover != env.Black {
-		t.Fatalf("movers %v %v, want w b", s.nd(c).mover, s.nd(g).mover)
+	if s.nd(c).mover() != env.White || s.nd(g).mover() != env.Black {
+		t.Fatalf("movers %v %v, want w b", s.nd(c).mover(), s.nd(g).mover())
 	}
 	// The grandchild's evaluation is +0.8 for Black, its mover.
-	s.backup([]int32{0, c, g}, 0.8*sign(env.Black), false)
+	for _, i := range []int32{0, c, g} {
+		s.nd(i).vl++ // in flight, as a descent leaves it
+	}
+	s.backup([]int32{0, c, g}, 0.8*sign(env.Black))
 	if q := s.nd(c).q(env.White); q != -0.8 {
 		t.Errorf("extra-turn child Q for White = %v, want -0.8", q)
 	}

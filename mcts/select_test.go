@@ -48,7 +48,7 @@ func TestValidate(t *testing.T) {
 func handTree(s *Search, mover env.Player, n int32, w float32, kids [][4]float32) {
 	s.used = 0
 	r, _ := s.alloc(1 + len(kids))
-	*s.nd(r) = node{mover: mover, n: n, w: w, first: 1, kids: uint16(len(kids)), flags: reached | expanded}
+	*s.nd(r) = node{n: n, w: w, first: 1, kids: uint16(len(kids)), meta: packMeta(reached|expanded, mover, env.Ongoing, 0)}
 	for i, k := range kids {
 		*s.nd(r + 1 + int32(i)) = node{action: env.Action(i), prior: k[0], n: int32(k[1]), w: k[2], vl: int32(k[3])}
 	}
@@ -151,7 +151,7 @@ func TestPickMatchesFormula(t *testing.T) {
 func TestPickSkipsProvenLoss(t *testing.T) {
 	s := newTest(kala3, Uniform{}, DefaultConfig(), 1)
 	handTree(s, env.White, 3, 0, [][4]float32{{0.9, 1, -1, 0}, {0.1, 1, -1, 0}})
-	s.nd(1).proven = env.BlackWins
+	s.nd(1).force(env.BlackWins, 0)
 	if got := s.pick(0); got != 2 {
 		t.Errorf("picked %d, want 2: node 1 is a proven loss", got)
 	}
@@ -204,22 +204,23 @@ func TestChooseTiesAndProofs(t *testing.T) {
 	}
 	// Proven wins beat visits (shortest first); proven losses are avoided.
 	handTree(s, env.White, 61, 0, [][4]float32{{0.2, 50, 0, 0}, {0.2, 3, 3, 0}, {0.2, 5, 5, 0}, {0.4, 2, 0, 0}})
-	s.nd(2).proven, s.nd(2).depth = env.WhiteWins, 7
-	s.nd(3).proven, s.nd(3).depth = env.WhiteWins, 3
+	s.nd(2).force(env.WhiteWins, 7)
+	s.nd(3).force(env.WhiteWins, 3)
 	for _, temp := range []float32{0, 1} {
 		if a := s.Choose(temp); a != 2 {
 			t.Errorf("temp %v: chose %d, want 2 (shortest proven win)", temp, a)
 		}
 	}
-	s.nd(2).proven, s.nd(3).proven = env.Ongoing, env.Ongoing
-	s.nd(1).proven = env.BlackWins
+	s.nd(2).force(env.Ongoing, 0)
+	s.nd(3).force(env.Ongoing, 0)
+	s.nd(1).force(env.BlackWins, 0)
 	for range 50 {
 		if a := s.Choose(1); a == 0 {
 			t.Fatal("temp 1 sampled a proven loss")
 		}
 	}
 	for c := int32(1); c <= 4; c++ {
-		s.nd(c).proven, s.nd(c).depth = env.BlackWins, uint16(c)
+		s.nd(c).force(env.BlackWins, uint16(c))
 	}
 	if a := s.Choose(1); a != 3 {
 		t.Errorf("all lost: chose %d, want 3 (longest loss)", a)

@@ -21,20 +21,21 @@ func (s *Search) prove(path []int32) {
 // have the same mover, after an extra turn): a win for the mover when some
 // child is a proven win for the mover (shortest such), otherwise, once all
 // children are proven, a draw when one is a draw (shortest), else a loss
-// (longest). It reports whether idx became proven.
+// (longest). It reports whether idx became proven (not when another
+// goroutine of a threaded Run proved it first).
 func (s *Search) tryProve(idx int32) bool {
 	nd := s.nd(idx)
-	if nd.proven != env.Ongoing || nd.kids == 0 {
+	if nd.proven() != env.Ongoing || nd.kids == 0 {
 		return false
 	}
-	win := env.WinFor(nd.mover)
+	win := env.WinFor(nd.mover())
 	winD, drawD, lossD := math.MaxInt, math.MaxInt, -1
 	all := true
 	lo, hi := nd.children()
 	for c := lo; c < hi; c++ {
 		ch := s.nd(c)
-		d := int(ch.depth)
-		switch ch.proven {
+		d := int(ch.depth())
+		switch ch.proven() {
 		case env.Ongoing:
 			all = false
 		case win:
@@ -47,15 +48,13 @@ func (s *Search) tryProve(idx int32) bool {
 	}
 	switch {
 	case winD != math.MaxInt:
-		nd.proven, nd.depth = win, plus1(winD)
+		return nd.setProof(win, plus1(winD))
 	case !all:
 		return false
 	case drawD != math.MaxInt:
-		nd.proven, nd.depth = env.Draw, plus1(drawD)
-	default:
-		nd.proven, nd.depth = env.WinFor(nd.mover.Other()), plus1(lossD)
+		return nd.setProof(env.Draw, plus1(drawD))
 	}
-	return true
+	return nd.setProof(env.WinFor(nd.mover().Other()), plus1(lossD))
 }
 
 // plus1 returns d+1 as a depth, saturating.
