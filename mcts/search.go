@@ -78,6 +78,7 @@ type worker struct {
 	own                       rows
 	boards                    []env.State // threaded rollouts: leaf positions, played out while the others descend
 	full                      bool        // in a threaded Run: a leaf found no room for its children
+	acc                       []pending1  // backupShared's nodes of the current path, with their shares
 }
 
 // rows are the buffers of a batch of leaves.
@@ -850,8 +851,52 @@ func (s *Search) finish(w *worker) {
 		} else {
 			nd.setFlags(valued, pending, s.shared)
 		}
-		s.backup(w.path[w.off[i]:w.off[i+1]], v)
+		if !s.shared {
+			s.backup(w.path[w.off[i]:w.off[i+1]], v)
+		} else {
+			w.values[i] = v
+		}
 	}
+	if s.shared {
+		s.backupShared(w)
+	}
+}
+
+// backupShared backs up w's evaluated leaves (values[i] from White's view)
+// in a threaded Run with one atomic update per node for each run of
+// consecutive leaves whose paths pass through it: the leaves of a batch
+// share the top of their paths, the nodes every worker reads, so each
+// such node changes once a batch rather than once a leaf.
+func (s *Search) backupShared(w *worker) {
+	acc := w.acc[:0]
+	for i := range w.npend {
+		p, v := w.path[w.off[i]:w.off[i+1]], w.values[i]
+		l := 0
+		for l < len(acc) && l < len(p) && acc[l].idx == p[l] {
+			l++
+		}
+		for _, a := range acc[l:] {
+			s.nd(a.idx).add(a.n, a.w, -a.n, true)
+		}
+		acc = acc[:l]
+		for j := range acc {
+			acc[j].n++
+			acc[j].w += v
+		}
+		for _, idx := range p[l:] {
+			acc = append(acc, pending1{idx: idx, n: 1, w: v})
+		}
+	}
+	for _, a := range acc {
+		s.nd(a.idx).add(a.n, a.w, -a.n, true)
+	}
+	w.acc = acc[:0]
+}
+
+// pending1 is a node's share of a batch's backup: visits and value sum.
+type pending1 struct {
+	idx, n int32
+	w      float32
 }
 
 // setPriors copies the evaluator's priors onto idx's children,
