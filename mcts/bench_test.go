@@ -54,3 +54,28 @@ func BenchmarkSimsRollout(b *testing.B) {
 		b.Run(name, func(b *testing.B) { benchSearch(b, spec, nil, cfg, 200) })
 	}
 }
+
+// BenchmarkSimsThreads measures a threaded Run against the sequential one:
+// togyz, Uniform evaluator (the tree's work alone, where threads share the
+// most), 20,000 simulations from the start position; compare sims/s
+// across threads, and per CPU-second with the process's CPU time.
+func BenchmarkSimsThreads(b *testing.B) {
+	spec := lookup(b, "togyz")
+	for _, threads := range []int{1, 2} {
+		b.Run("threads="+string(rune('0'+threads)), func(b *testing.B) {
+			s := newTest(spec, Uniform{}, DefaultConfig(), 1)
+			if err := s.SetThreads(threads, func() Evaluator { return Uniform{} }); err != nil {
+				b.Fatal(err)
+			}
+			st := spec.New()
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Reset(st)
+				if err := s.Run(ctx, Limits{Sims: 20000}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*20000)/b.Elapsed().Seconds(), "sims/s")
+		})
+	}
+}
