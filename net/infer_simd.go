@@ -3,6 +3,7 @@ package net
 import (
 	"fmt"
 	"math"
+	"os"
 )
 
 // simdChunk is the most rows the SIMD path takes through the whole network
@@ -27,7 +28,50 @@ type simdNet struct {
 	vh      []float32 // simdChunk × padded ValueHidden
 	lg      []float32 // simdChunk × padded Actions
 	v       []float32 // simdChunk × simdPad
+
+	nz *nzRows // the non-zero inputs of a layer's rows; nil: dense kernels only
 }
+
+// nzRows holds, for each row of a chunk, the indices of its non-zero
+// inputs to a layer (nonZeros), for the sparse kernels.
+type nzRows struct {
+	idx    []uint8  // simdChunk rows of stride bytes
+	cnt    []uint32 // simdChunk
+	stride int
+}
+
+// newNzRows returns room for the non-zero inputs of simdChunk rows of up
+// to sparseMax inputs.
+func newNzRows() *nzRows {
+	st := sparseMax + 8
+	return &nzRows{idx: make([]uint8, simdChunk*st), cnt: make([]uint32, simdChunk), stride: st}
+}
+
+// Sparse kernels take a layer's rows when at most sparseNum/sparseDen of
+// their inputs are non-zero. Per non-zero input they cost the dense
+// kernel's time per input or up to 1.6 times as much (one load per fused
+// multiply-add, where the dense kernel reuses each weight vector for 6
+// rows; BenchmarkSparseLayer, on a Zen 5 alone and beside other
+// processes), and finding the non-zero inputs costs about 5% of a dense
+// pass: they break even at 60-75% non-zero.
+const (
+	sparseNum = 7
+	sparseDen = 10
+)
+
+// sparseMin and sparseMax bound the layer inputs the sparse kernels take:
+// nonZeros reads 8 at a time and indexes them in a byte.
+const (
+	sparseMin = 8
+	sparseMax = 256
+)
+
+// sparseEnv is the environment variable that turns the sparse kernels off
+// ("off"), to compare.
+const sparseEnv = "KUMALAK_SPARSE"
+
+// sparseOn is whether new SIMD networks use the sparse kernels.
+var sparseOn = os.Getenv(sparseEnv) != "off"
 
 type simdBlock struct{ fc1, fc2 simdLayer }
 
@@ -38,6 +82,8 @@ type simdLayer struct {
 	in, out, outPad int
 	w, b            []float32
 	segs            []simdSeg
+	sw              []float32 // w packed for the sparse kernels; nil: too few or too many inputs
+	ssegs           []simdSeg
 }
 
 // simdSeg is a run of tiles of the same width, c vectors.
@@ -62,6 +108,9 @@ func newSimdNet(p *Params, k kernelLevel) *simdNet {
 		lg:        alignedFloats(simdChunk * padWidth(c.Actions)),
 		v:         alignedFloats(simdChunk * simdPad),
 	}
+	if sparseOn {
+		s.nz = newNzRows()
+	}
 	for b := 0; b < c.Blocks; b++ {
 		s.blocks = append(s.blocks, simdBlock{
 			fc1: newSimdLayer(p, k, fmt.Sprintf("b%d.fc1.w", b), fmt.Sprintf("b%d.fc1.b", b)),
@@ -79,34 +128,54 @@ func newSimdLayer(p *Params, k kernelLevel, wName, bName string) simdLayer {
 	in, out := w.Shape[0], w.Shape[1]
 	l := simdLayer{in: in, out: out, outPad: padWidth(out)}
 	vec := k.vecFloats()
-	for left := l.outPad / vec; left > 0; {
-		for _, c := range k.tileVecs() {
+	l.segs = cutTiles(l.outPad/vec, k.tileVecs())
+	l.w = packTiles(w.Data, in, out, l.outPad, vec, l.segs)
+	if in >= sparseMin && in <= sparseMax {
+		l.ssegs = cutTiles(l.outPad/vec, k.sparseVecs())
+		l.sw = packTiles(w.Data, in, out, l.outPad, vec, l.ssegs)
+	}
+	l.b = alignedFloats(l.outPad)
+	copy(l.b, b.Data)
+	FlushSubnormals(l.b)
+	return l
+}
+
+// cutTiles cuts a width of vecs vectors greedily into the widest tiles of
+// widths (widest first) that fit.
+func cutTiles(vecs int, widths []int) []simdSeg {
+	var segs []simdSeg
+	for left := vecs; left > 0; {
+		for _, c := range widths {
 			if c <= left {
-				l.segs = append(l.segs, simdSeg{c: c, tiles: left / c})
+				segs = append(segs, simdSeg{c: c, tiles: left / c})
 				left -= left / c * c
 				break
 			}
 		}
 	}
-	l.w = alignedFloats(in * l.outPad)
+	return segs
+}
+
+// packTiles copies the in×out weights w into tiles of segs (padded width
+// outPad, vec floats a vector), each tile [in][tile width], one after the
+// other, with their subnormals flushed.
+func packTiles(w []float32, in, out, outPad, vec int, segs []simdSeg) []float32 {
+	p := alignedFloats(in * outPad)
 	pos, j0 := 0, 0
-	for _, sg := range l.segs {
+	for _, sg := range segs {
 		tw := sg.c * vec
 		for range sg.tiles {
 			for i := 0; i < in; i++ {
 				for j := j0; j < min(j0+tw, out); j++ {
-					l.w[pos+i*tw+j-j0] = w.Data[i*out+j]
+					p[pos+i*tw+j-j0] = w[i*out+j]
 				}
 			}
 			pos += in * tw
 			j0 += tw
 		}
 	}
-	l.b = alignedFloats(l.outPad)
-	copy(l.b, b.Data)
-	FlushSubnormals(l.w)
-	FlushSubnormals(l.b)
-	return l
+	FlushSubnormals(p)
+	return p
 }
 
 // forwardChunk runs len(values) rows (at most simdChunk) of obs, writing
@@ -115,15 +184,16 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 	n := len(values)
 	wp := padWidth(c.Width)
 	h, t, u := s.h[:n*wp], s.t[:n*wp], s.u[:n*wp]
-	s.in.apply(s.k, n, obs, c.InputLen, nil, h, true)
+	nz := s.nz
+	s.in.apply(s.k, nz, n, obs, c.InputLen, nil, h, true)
 	for i := range s.blocks {
 		bl := &s.blocks[i]
-		bl.fc1.apply(s.k, n, h, wp, nil, t, true)
-		bl.fc2.apply(s.k, n, t, wp, h, u, true)
+		bl.fc1.apply(s.k, nz, n, h, wp, nil, t, true)
+		bl.fc2.apply(s.k, nz, n, t, wp, h, u, true)
 		h, u = u, h
 	}
 	ap := s.policy.outPad
-	s.policy.apply(s.k, n, h, wp, nil, s.lg[:n*ap], false)
+	s.policy.apply(s.k, nz, n, h, wp, nil, s.lg[:n*ap], false)
 	if s.softmax16 && mask != nil {
 		a := c.Actions
 		_ = s.lg[n*ap-1]
@@ -142,8 +212,8 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 	}
 	vp := s.value1.outPad
 	vh := s.vh[:n*vp]
-	s.value1.apply(s.k, n, h, wp, nil, vh, true)
-	s.value2.apply(s.k, n, vh, vp, nil, s.v[:n*simdPad], false)
+	s.value1.apply(s.k, nz, n, h, wp, nil, vh, true)
+	s.value2.apply(s.k, nz, n, vh, vp, nil, s.v[:n*simdPad], false)
 	for r := range values {
 		values[r] = float32(math.Tanh(float64(s.v[r*simdPad])))
 	}
@@ -153,8 +223,11 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 // reluFlush when relu is set. x has rows of stride xs floats (at least
 // l.in used); y and res have rows of l.outPad. The kernels start from the
 // bias and the residual themselves, so y is only written. One kernel call
-// per run of same-width tiles does all the rows.
-func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []float32, relu bool) {
+// per run of same-width tiles does all the rows. When nz is not nil and
+// the layer has sparse weights, it first finds the rows' non-zero inputs,
+// and the sparse kernels take the rows if few enough are non-zero (the
+// inputs after a ReLU, and most observations, are mostly zeros).
+func (l *simdLayer) apply(k kernelLevel, nz *nzRows, n int, x []float32, xs int, res, y []float32, relu bool) {
 	op := l.outPad
 	// The kernels read x rows [0, n) up to l.in, res rows [0, n) and write
 	// y rows [0, n): these checks keep them inside the slices.
@@ -169,6 +242,26 @@ func (l *simdLayer) apply(k kernelLevel, n int, x []float32, xs int, res, y []fl
 	}
 	vec := k.vecFloats()
 	j, wo := 0, 0
+	if nz != nil && l.sw != nil {
+		_ = nz.idx[n*nz.stride-1]
+		_ = nz.cnt[n-1]
+		if nz.stride < l.in+8 {
+			panic("net: sparse index rows too short")
+		}
+		all := nonZeros(&x[0], uintptr(xs*4), l.in, n, &nz.idx[0], uintptr(nz.stride), &nz.cnt[0])
+		if all*sparseDen <= n*l.in*sparseNum {
+			for _, sg := range l.ssegs {
+				var rp *float32
+				if res != nil {
+					rp = &res[j]
+				}
+				k.sparse(sg.c, &x[0], uintptr(xs*4), &nz.idx[0], uintptr(nz.stride), &nz.cnt[0], &l.sw[wo], l.in, &y[j], uintptr(op*4), &l.b[j], rp, flush, n, sg.tiles)
+				j += sg.c * vec * sg.tiles
+				wo += l.in * sg.c * vec * sg.tiles
+			}
+			return
+		}
+	}
 	for _, sg := range l.segs {
 		var rp *float32
 		if res != nil {

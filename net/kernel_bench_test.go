@@ -61,9 +61,12 @@ func BenchmarkSubnormal(b *testing.B) {
 // inferWeights returns the weight matrices of f's private copy.
 func inferWeights(f *Infer) [][]float32 {
 	if s := f.simd; s != nil {
-		w := [][]float32{s.in.w, s.policy.w, s.value1.w, s.value2.w}
-		for _, bl := range s.blocks {
-			w = append(w, bl.fc1.w, bl.fc2.w)
+		var w [][]float32
+		for _, l := range []*simdLayer{&s.in, &s.policy, &s.value1, &s.value2} {
+			w = append(w, l.w, l.sw)
+		}
+		for i := range s.blocks {
+			w = append(w, s.blocks[i].fc1.w, s.blocks[i].fc1.sw, s.blocks[i].fc2.w, s.blocks[i].fc2.sw)
 		}
 		return w
 	}
@@ -72,4 +75,40 @@ func inferWeights(f *Infer) [][]float32 {
 		w = append(w, bl.fc1.w, bl.fc2.w)
 	}
 	return w
+}
+
+// BenchmarkSparseLayer runs one 128×128 layer (the default network's
+// hidden layers) on a chunk of 48 rows whose inputs are non-zero with the
+// given density, dense and sparse, on every SIMD level: where the sparse
+// kernels pay and how their time follows the density. Run it on one core:
+//
+//	go test ./net -run '^$' -bench SparseLayer -benchtime 20000x -cpu 1
+func BenchmarkSparseLayer(b *testing.B) {
+	const in, out, n = 128, 128, simdChunk
+	rng := rand.New(rand.NewPCG(8, 8))
+	p := &Params{}
+	w := &Tensor{Name: "w", Shape: []int{in, out}, Data: make([]float32, in*out)}
+	bias := &Tensor{Name: "b", Shape: []int{out}, Data: make([]float32, out)}
+	nettest.Normal(rng, w.Data, 0.1)
+	p.byName = map[string]*Tensor{"w": w, "b": bias}
+	for _, k := range simdLevels() {
+		l := newSimdLayer(p, k, "w", "b")
+		y := alignedFloats(n * l.outPad)
+		for _, d := range []float64{0.3, 0.5, 0.7, 0.9} {
+			x := sparseInputs(rng, n, in, in, d)
+			for _, sp := range []bool{false, true} {
+				var nz *nzRows
+				name := "dense"
+				if sp {
+					nz, name = newNzRows(), "sparse"
+				}
+				b.Run(fmt.Sprintf("%s/density=%.1f/%s", k, d, name), func(b *testing.B) {
+					for b.Loop() {
+						l.apply(k, nz, n, x, in, nil, y, true)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+				})
+			}
+		}
+	}
 }

@@ -115,11 +115,17 @@ func TestKernelLayerFlush(t *testing.T) {
 			l := newSimdLayer(p, k, "w", "b")
 			x := make([]float32, n*in)
 			for i := range x {
-				x[i] = float32(rng.NormFloat64())
+				if i%3 == 0 { // a third non-zero: the sparse kernels take it
+					x[i] = float32(rng.NormFloat64())
+				}
 			}
-			for _, relu := range []bool{false, true} {
+			for _, c := range []struct {
+				relu bool
+				nz   *nzRows
+			}{{false, nil}, {true, nil}, {false, newNzRows()}, {true, newNzRows()}} {
+				relu := c.relu
 				y := make([]float32, n*l.outPad)
-				l.apply(k, n, x, in, nil, y, relu)
+				l.apply(k, c.nz, n, x, in, nil, y, relu)
 				for r := 0; r < n; r++ {
 					for j := 0; j < out; j++ {
 						want := float64(l.b[j])

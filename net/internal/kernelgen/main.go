@@ -21,6 +21,10 @@
 // every output below the flush threshold becomes 0. y is only written,
 // never read. The loops over tiles and rows are in the assembly too, so a
 // layer is one call.
+//
+// The sparse kernels (sparseLayer) compute the same layer over each row's
+// non-zero inputs only, listed by nz256 (nz), with the same sums bit for
+// bit.
 package main
 
 import (
@@ -45,6 +49,7 @@ type level struct {
 	reg      string // vector register prefix: Z, Y
 	vecBytes int    // bytes per vector register
 	tileVecs []int  // the column tiles, in vectors, one layer kernel each, widest first
+	sparse   []int  // the column tiles of the sparse kernels, in vectors, widest first
 }
 
 // The register budget of a block of 6 rows and C vectors: 6×C
@@ -53,8 +58,8 @@ type level struct {
 // After the loop the weight and broadcast registers hold the threshold and
 // compare results.
 var levels = []level{
-	{name: "k512", doc: "AVX-512F", reg: "Z", vecBytes: 64, tileVecs: []int{4, 2, 1}},
-	{name: "k256", doc: "AVX2 and FMA", reg: "Y", vecBytes: 32, tileVecs: []int{2}},
+	{name: "k512", doc: "AVX-512F", reg: "Z", vecBytes: 64, tileVecs: []int{4, 2, 1}, sparse: []int{8, 4, 2, 1}},
+	{name: "k256", doc: "AVX2 and FMA", reg: "Y", vecBytes: 32, tileVecs: []int{2}, sparse: []int{8, 4, 2}},
 }
 
 // rowAddr is the addressing of row r's element relative to a base register,
@@ -229,32 +234,13 @@ func (l level) block(b *bytes.Buffer, name string, rows, cols, tb int) {
 	p("DECQ CX")
 	p("JNZ %s_loop", pre)
 	label("done")
-	p("MOVQ flush+64(FP), AX")
-	p("TESTQ AX, AX")
-	p("JZ %s_store", pre)
-	p("MOVL $0x%08x, AX", math.Float32bits(flushThreshold))
-	if l.reg == "Z" {
-		p("VPBROADCASTD AX, %s", v(thrReg))
-	} else {
-		// VMOVD, not MOVQ: a legacy-SSE instruction while the upper
-		// halves of the accumulators are in use costs hundreds of cycles
-		// (an SSE/AVX transition) on AMD Zen 3, a third of a 6×16 block.
-		p("VMOVD AX, X%d", thrReg)
-		p("VBROADCASTSS X%d, %s", thrReg, v(thrReg))
-	}
-	// Predicate 0x15 (not less than, unordered true) keeps x >= threshold
-	// and NaN, as the portable kernel does.
+	var accs []string
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
-			if l.reg == "Z" {
-				p("VCMPPS $0x15, %s, %s, K1", v(thrReg), acc(r, c))
-				p("VMOVAPS.Z %s, K1, %s", acc(r, c), acc(r, c))
-			} else {
-				p("VCMPPS $0x15, %s, %s, %s", v(thrReg), acc(r, c), v(tmpReg))
-				p("VANDPS %s, %s, %s", v(tmpReg), acc(r, c), acc(r, c))
-			}
+			accs = append(accs, acc(r, c))
 		}
 	}
+	l.flush(b, "flush+64(FP)", pre+"_store", thrReg, tmpReg, accs)
 	label("store")
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
@@ -263,9 +249,248 @@ func (l level) block(b *bytes.Buffer, name string, rows, cols, tb int) {
 	}
 }
 
+// flush writes the optional ReLU and subnormal flush of the accumulators:
+// when the argument flag is 0 it jumps to skip; otherwise every
+// accumulator below the threshold becomes 0. Vector registers thr and tmp
+// are free for it; AX is scratch.
+func (l level) flush(b *bytes.Buffer, flag, skip string, thr, tmp int, accs []string) {
+	v := func(i int) string { return fmt.Sprintf("%s%d", l.reg, i) }
+	p := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
+	p("MOVQ %s, AX", flag)
+	p("TESTQ AX, AX")
+	p("JZ %s", skip)
+	p("MOVL $0x%08x, AX", math.Float32bits(flushThreshold))
+	if l.reg == "Z" {
+		p("VPBROADCASTD AX, %s", v(thr))
+	} else {
+		// VMOVD, not MOVQ: a legacy-SSE instruction while the upper
+		// halves of the accumulators are in use costs hundreds of cycles
+		// (an SSE/AVX transition) on AMD Zen 3, a third of a 6×16 block.
+		p("VMOVD AX, X%d", thr)
+		p("VBROADCASTSS X%d, %s", thr, v(thr))
+	}
+	// Predicate 0x15 (not less than, unordered true) keeps x >= threshold
+	// and NaN, as the portable kernel does.
+	for _, a := range accs {
+		if l.reg == "Z" {
+			p("VCMPPS $0x15, %s, %s, K1", v(thr), a)
+			p("VMOVAPS.Z %s, K1, %s", a, a)
+		} else {
+			p("VCMPPS $0x15, %s, %s, %s", v(thr), a, v(tmp))
+			p("VANDPS %s, %s, %s", v(tmp), a, a)
+		}
+	}
+}
+
+// The sparse kernels compute the same layer as the dense ones, y = b + res
+// + x·w for rows rows, but each row only over its non-zero inputs: the
+// indices of those, in increasing order, are idx's row (is bytes a row,
+// cnt[row] of them), written by nz256. The weights are packed tile by tile
+// as for the dense kernels, here in tiles of up to 8 vectors (8 independent
+// accumulator chains keep both FMA units busy). A row's accumulators start
+// from b (and res) and take one fused multiply-add per non-zero input, in
+// the order the dense kernel takes them, so the sums are the same bit for
+// bit: a dense step with a zero input adds an exact zero. Per non-zero input
+// the kernel loads its index, broadcasts the input and issues C FMAs with
+// the weight row as memory operand; the loop is unrolled twice.
+//
+// General registers:
+//
+//	SI  x, the current row           BX  x's stride
+//	R8  y, the current row           R9  y's stride
+//	R14 res, the current row (0: none)
+//	R11 idx, the current row         R12 idx's stride
+//	R10 cnt, the current row         R13 rows left in the tile
+//	DX  the current tile's weights   DI  walking idx, CX the count
+//	AX  an input's index, then its weight row's offset; scratch
+func (l level) sparseLayer(b *bytes.Buffer, cols int) {
+	name := fmt.Sprintf("s%sc%d", l.name[1:], cols)
+	p := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
+	v := func(i int) string { return fmt.Sprintf("%s%d", l.reg, i) }
+	tb := cols * l.vecBytes
+	shift := 0 // an input's weight row is tb = 1<<shift bytes
+	for 1<<shift < tb {
+		shift++
+	}
+	if 1<<shift != tb {
+		panic("kernelgen: sparse tile width not a power of two")
+	}
+	scale := func(r string) { p("SHLQ $%d, %s", shift, r) }
+	bc := [2]int{cols, cols + 1}
+	if limit := 16 * l.vecBytes / 32; bc[1] >= limit {
+		panic(fmt.Sprintf("kernelgen: %s sparse tile %d needs %d vector registers", l.name, cols, bc[1]+1))
+	}
+	label := func(s string) { fmt.Fprintf(b, "%s_%s:\n", name, s) }
+	fmt.Fprintf(b, "\n// func %s(%s)\n", name, sparseArgs)
+	fmt.Fprintf(b, "TEXT ·%s(SB), NOSPLIT, $0-112\n", name)
+	p("MOVQ xs+8(FP), BX")
+	p("MOVQ is+24(FP), R12")
+	p("MOVQ w+40(FP), DX")
+	p("MOVQ ys+64(FP), R9")
+	label("tile")
+	p("MOVQ x+0(FP), SI")
+	p("MOVQ idx+16(FP), R11")
+	p("MOVQ cnt+32(FP), R10")
+	p("MOVQ y+56(FP), R8")
+	p("MOVQ res+80(FP), R14")
+	p("MOVQ rows+96(FP), R13")
+	label("row")
+	p("MOVQ b+72(FP), AX")
+	for c := 0; c < cols; c++ {
+		p("VMOVUPS %d(AX), %s", c*l.vecBytes, v(c))
+	}
+	p("TESTQ R14, R14")
+	p("JZ %s_init", name)
+	for c := 0; c < cols; c++ {
+		p("VADDPS %d(R14), %s, %s", c*l.vecBytes, v(c), v(c))
+	}
+	label("init")
+	p("MOVL (R10), CX")
+	p("MOVQ R11, DI")
+	step := func(k int, r int) {
+		p("MOVBQZX %d(DI), AX", k)
+		p("VBROADCASTSS (SI)(AX*4), %s", v(r))
+		scale("AX")
+		for c := 0; c < cols; c++ {
+			p("VFMADD231PS %d(DX)(AX*1), %s, %s", c*l.vecBytes, v(r), v(c))
+		}
+	}
+	p("TESTQ $1, CX")
+	p("JZ %s_even", name)
+	step(0, bc[0])
+	p("INCQ DI")
+	label("even")
+	p("SHRQ $1, CX")
+	p("JZ %s_done", name)
+	p("PCALIGN $32")
+	label("loop")
+	step(0, bc[0])
+	step(1, bc[1])
+	p("ADDQ $2, DI")
+	p("DECQ CX")
+	p("JNZ %s_loop", name)
+	label("done")
+	accs := make([]string, cols)
+	for c := range accs {
+		accs[c] = v(c)
+	}
+	l.flush(b, "flush+88(FP)", name+"_store", bc[0], bc[1], accs)
+	label("store")
+	for c := 0; c < cols; c++ {
+		p("VMOVUPS %s, %d(R8)", v(c), c*l.vecBytes)
+	}
+	p("ADDQ BX, SI")
+	p("ADDQ R9, R8")
+	p("ADDQ R12, R11")
+	p("ADDQ $4, R10")
+	p("TESTQ R14, R14")
+	p("JZ %s_rownext", name)
+	p("ADDQ R9, R14")
+	label("rownext")
+	p("DECQ R13")
+	p("JNZ %s_row", name)
+	p("MOVQ n+48(FP), AX")
+	scale("AX")
+	p("ADDQ AX, DX")
+	p("ADDQ $%d, y+56(FP)", tb)
+	p("ADDQ $%d, b+72(FP)", tb)
+	p("MOVQ res+80(FP), AX")
+	p("TESTQ AX, AX")
+	p("JZ %s_nores", name)
+	p("ADDQ $%d, res+80(FP)", tb)
+	label("nores")
+	p("DECQ tiles+104(FP)")
+	p("JNZ %s_tile", name)
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// nz writes nz256: for each of rows rows of x (n inputs, n >= 8) the
+// indices of its non-zero inputs, in increasing order, into idx's row (is
+// bytes apart, at least n+8 long: each group writes 8 bytes) and their
+// number into cnt; it returns their sum over the rows. Eight inputs at a
+// time: one compare against zero (NaN counts as non-zero) gives an 8-bit
+// mask, and lut[mask] holds the set bits' positions as packed bytes, to
+// which the group's first index is added in every byte; the count grows
+// by the mask's popcount. The last n mod 8 inputs come from one load of
+// the row's last 8 floats, whose mask lut[256+n mod 8] cuts to the new
+// ones, so no load reads past the row. AVX2 only: it serves both levels.
+//
+// General registers: SI x's row, BX x's stride, DI idx's row, R9 is, R10
+// cnt, R11 lut, R12 rows left, R13 the sum, AX walking the row, DX a mask,
+// CX the row's count, R8 the groups left, R14 n mod 8. Vectors: Y0 zero,
+// X3 the group's first index in each byte, X4 8 in each byte.
+func nz(b *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
+	label := func(s string) { fmt.Fprintf(b, "nz256_%s:\n", s) }
+	fmt.Fprintf(b, "\n// func nz256(%s) int\n", nzArgs)
+	fmt.Fprintf(b, "TEXT ·nz256(SB), NOSPLIT, $0-72\n")
+	p("MOVQ x+0(FP), SI")
+	p("MOVQ xs+8(FP), BX")
+	p("MOVQ rows+24(FP), R12")
+	p("MOVQ idx+32(FP), DI")
+	p("MOVQ is+40(FP), R9")
+	p("MOVQ cnt+48(FP), R10")
+	p("MOVQ lut+56(FP), R11")
+	p("XORQ R13, R13")
+	p("VXORPS Y0, Y0, Y0")
+	p("MOVQ $0x08080808, AX")
+	p("VMOVD AX, X4")
+	p("VPBROADCASTD X4, X4")
+	label("row")
+	p("MOVQ SI, AX")
+	p("XORQ CX, CX")
+	p("VPXOR X3, X3, X3")
+	p("MOVQ n+16(FP), R8")
+	p("SHRQ $3, R8")
+	label("group")
+	p("VCMPPS $4, (AX), Y0, Y1")
+	p("VMOVMSKPS Y1, DX")
+	p("VMOVQ (R11)(DX*8), X2")
+	p("VPADDB X3, X2, X2")
+	p("VMOVQ X2, (DI)(CX*1)")
+	p("POPCNTL DX, DX")
+	p("ADDQ DX, CX")
+	p("VPADDB X4, X3, X3")
+	p("ADDQ $32, AX")
+	p("DECQ R8")
+	p("JNZ nz256_group")
+	p("MOVQ n+16(FP), R14")
+	p("ANDQ $7, R14")
+	p("JZ nz256_rowdone")
+	p("LEAQ -32(AX)(R14*4), DX")
+	p("VCMPPS $4, (DX), Y0, Y1")
+	p("VMOVMSKPS Y1, DX")
+	p("ANDQ 2048(R11)(R14*8), DX")
+	p("MOVQ n+16(FP), R8")
+	p("SUBQ $8, R8")
+	p("VMOVQ R8, X2")
+	p("VPBROADCASTB X2, X2")
+	p("VMOVQ (R11)(DX*8), X5")
+	p("VPADDB X2, X5, X5")
+	p("VMOVQ X5, (DI)(CX*1)")
+	p("POPCNTL DX, DX")
+	p("ADDQ DX, CX")
+	label("rowdone")
+	p("MOVL CX, (R10)")
+	p("ADDQ CX, R13")
+	p("ADDQ BX, SI")
+	p("ADDQ R9, DI")
+	p("ADDQ $4, R10")
+	p("DECQ R12")
+	p("JNZ nz256_row")
+	p("MOVQ R13, ret+64(FP)")
+	p("VZEROUPPER")
+	p("RET")
+}
+
 const header = "// Code generated by net/internal/kernelgen; DO NOT EDIT.\n\n"
 
 const args = "x *float32, xs uintptr, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int"
+
+const sparseArgs = "x *float32, xs uintptr, idx *uint8, is uintptr, cnt *uint32, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int"
+
+const nzArgs = "x *float32, xs uintptr, n, rows int, idx *uint8, is uintptr, cnt *uint32, lut *uint64"
 
 func (l level) decls(b *bytes.Buffer) {
 	for _, c := range l.tileVecs {
@@ -280,6 +505,19 @@ func (l level) decls(b *bytes.Buffer) {
 		fmt.Fprintf(b, "\tcase %d:\n\t\t%sc%d(x, xs, w, n, y, ys, b, res, flush, rows, tiles)\n", c, l.name, c)
 	}
 	fmt.Fprintf(b, "\tdefault:\n\t\tpanic(\"net: %s: no kernel for this tile\")\n\t}\n}\n", l.name)
+	s := "s" + l.name[1:]
+	for _, c := range l.sparse {
+		fmt.Fprintf(b, "\n// %sc%d runs the %s sparse layer kernel on column tiles %d vector(s) wide.\n", s, c, l.doc, c)
+		fmt.Fprintf(b, "//\n//go:noescape\nfunc %sc%d(%s)\n", s, c, sparseArgs)
+	}
+	fmt.Fprintf(b, "\n// %sTileVecs are the column tiles of the %s sparse kernels, in vectors.\n", s, l.doc)
+	fmt.Fprintf(b, "var %sTileVecs = []int%s\n", s, strings.Trim(fmt.Sprintf("%#v", l.sparse), "[]int"))
+	fmt.Fprintf(b, "\n// %s runs the %s sparse kernel of tiles of c vectors.\n", s, l.doc)
+	fmt.Fprintf(b, "func %s(c int, %s) {\n\tswitch c {\n", s, sparseArgs)
+	for _, c := range l.sparse {
+		fmt.Fprintf(b, "\tcase %d:\n\t\t%sc%d(x, xs, idx, is, cnt, w, n, y, ys, b, res, flush, rows, tiles)\n", c, s, c)
+	}
+	fmt.Fprintf(b, "\tdefault:\n\t\tpanic(\"net: %s: no kernel for this tile\")\n\t}\n}\n", s)
 }
 
 // generate returns the assembly and the Go declarations.
@@ -291,8 +529,13 @@ func generate() (asm, decl []byte) {
 		for _, c := range l.tileVecs {
 			l.layer(&s, c)
 		}
+		for _, c := range l.sparse {
+			l.sparseLayer(&s, c)
+		}
 		l.decls(&g)
 	}
+	nz(&s)
+	fmt.Fprintf(&g, "\n// nz256 writes the indices of each row's non-zero inputs (AVX2).\n//\n//go:noescape\nfunc nz256(%s) int\n", nzArgs)
 	return s.Bytes(), g.Bytes()
 }
 
