@@ -66,6 +66,11 @@ const (
 	sparseMax = 256
 )
 
+// sparseMinOut is the fewest outputs of a layer with a sparse form: below
+// it (the value head's last layer) listing the inputs costs more than the
+// sparse kernel saves.
+const sparseMinOut = 9
+
 // sparseEnv is the environment variable that turns the sparse kernels off
 // ("off"), to compare.
 const sparseEnv = "KUMALAK_SPARSE"
@@ -130,7 +135,7 @@ func newSimdLayer(p *Params, k kernelLevel, wName, bName string) simdLayer {
 	vec := k.vecFloats()
 	l.segs = cutTiles(l.outPad/vec, k.tileVecs())
 	l.w = packTiles(w.Data, in, out, l.outPad, vec, l.segs)
-	if in >= sparseMin && in <= sparseMax {
+	if in >= sparseMin && in <= sparseMax && out >= sparseMinOut {
 		l.ssegs = cutTiles(l.outPad/vec, k.sparseVecs())
 		l.sw = packTiles(w.Data, in, out, l.outPad, vec, l.ssegs)
 	}
@@ -193,7 +198,10 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 		h, u = u, h
 	}
 	ap := s.policy.outPad
-	s.policy.apply(s.k, nz, n, h, wp, nil, s.lg[:n*ap], false)
+	// The policy and the value head read the same rows: one list serves
+	// both.
+	all := s.policy.list(nz, n, h, wp)
+	s.policy.applyListed(s.k, nz, all, n, h, wp, nil, s.lg[:n*ap], false)
 	if s.softmax16 && mask != nil {
 		a := c.Actions
 		_ = s.lg[n*ap-1]
@@ -212,7 +220,10 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 	}
 	vp := s.value1.outPad
 	vh := s.vh[:n*vp]
-	s.value1.apply(s.k, nz, n, h, wp, nil, vh, true)
+	if s.policy.sw == nil {
+		all = s.value1.list(nz, n, h, wp)
+	}
+	s.value1.applyListed(s.k, nz, all, n, h, wp, nil, vh, true)
 	s.value2.apply(s.k, nz, n, vh, vp, nil, s.v[:n*simdPad], false)
 	for r := range values {
 		values[r] = float32(math.Tanh(float64(s.v[r*simdPad])))
@@ -228,6 +239,28 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 // and the sparse kernels take the rows if few enough are non-zero (the
 // inputs after a ReLU, and most observations, are mostly zeros).
 func (l *simdLayer) apply(k kernelLevel, nz *nzRows, n int, x []float32, xs int, res, y []float32, relu bool) {
+	l.applyListed(k, nz, l.list(nz, n, x, xs), n, x, xs, res, y, relu)
+}
+
+// list writes the indices of the non-zero inputs of x's n rows (stride xs
+// floats) into nz and returns their number, or -1, listing nothing, when
+// nz is nil or the layer has no sparse form.
+func (l *simdLayer) list(nz *nzRows, n int, x []float32, xs int) int {
+	if nz == nil || l.sw == nil {
+		return -1
+	}
+	_ = x[(n-1)*xs+l.in-1]
+	_ = nz.idx[n*nz.stride-1]
+	_ = nz.cnt[n-1]
+	if nz.stride < l.in+8 {
+		panic("net: sparse index rows too short")
+	}
+	return nonZeros(&x[0], uintptr(xs*4), l.in, n, &nz.idx[0], uintptr(nz.stride), &nz.cnt[0])
+}
+
+// applyListed is apply with x's non-zero inputs already in nz, all of
+// them (list's result: -1 for none listed, so dense kernels).
+func (l *simdLayer) applyListed(k kernelLevel, nz *nzRows, all, n int, x []float32, xs int, res, y []float32, relu bool) {
 	op := l.outPad
 	// The kernels read x rows [0, n) up to l.in, res rows [0, n) and write
 	// y rows [0, n): these checks keep them inside the slices.
@@ -241,33 +274,22 @@ func (l *simdLayer) apply(k kernelLevel, nz *nzRows, n int, x []float32, xs int,
 		flush = 1
 	}
 	vec := k.vecFloats()
-	j, wo := 0, 0
-	if nz != nil && l.sw != nil {
-		_ = nz.idx[n*nz.stride-1]
-		_ = nz.cnt[n-1]
-		if nz.stride < l.in+8 {
-			panic("net: sparse index rows too short")
-		}
-		all := nonZeros(&x[0], uintptr(xs*4), l.in, n, &nz.idx[0], uintptr(nz.stride), &nz.cnt[0])
-		if all*sparseDen <= n*l.in*sparseNum {
-			for _, sg := range l.ssegs {
-				var rp *float32
-				if res != nil {
-					rp = &res[j]
-				}
-				k.sparse(sg.c, &x[0], uintptr(xs*4), &nz.idx[0], uintptr(nz.stride), &nz.cnt[0], &l.sw[wo], l.in, &y[j], uintptr(op*4), &l.b[j], rp, flush, n, sg.tiles)
-				j += sg.c * vec * sg.tiles
-				wo += l.in * sg.c * vec * sg.tiles
-			}
-			return
-		}
+	sparse := all >= 0 && l.sw != nil && all*sparseDen <= n*l.in*sparseNum
+	segs, w := l.segs, l.w
+	if sparse {
+		segs, w = l.ssegs, l.sw
 	}
-	for _, sg := range l.segs {
+	j, wo := 0, 0
+	for _, sg := range segs {
 		var rp *float32
 		if res != nil {
 			rp = &res[j]
 		}
-		k.layer(sg.c, &x[0], uintptr(xs*4), &l.w[wo], l.in, &y[j], uintptr(op*4), &l.b[j], rp, flush, n, sg.tiles)
+		if sparse {
+			k.sparse(sg.c, &x[0], uintptr(xs*4), &nz.idx[0], uintptr(nz.stride), &nz.cnt[0], &w[wo], l.in, &y[j], uintptr(op*4), &l.b[j], rp, flush, n, sg.tiles)
+		} else {
+			k.layer(sg.c, &x[0], uintptr(xs*4), &w[wo], l.in, &y[j], uintptr(op*4), &l.b[j], rp, flush, n, sg.tiles)
+		}
 		j += sg.c * vec * sg.tiles
 		wo += l.in * sg.c * vec * sg.tiles
 	}
