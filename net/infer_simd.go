@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"time"
 )
 
 // simdChunk is the most rows the SIMD path takes through the whole network
@@ -47,17 +48,70 @@ func newNzRows() *nzRows {
 	return &nzRows{idx: make([]uint8, simdChunk*st), cnt: make([]uint32, simdChunk), stride: st}
 }
 
-// Sparse kernels take a layer's rows when at most sparseNum/sparseDen of
-// their inputs are non-zero. Per non-zero input they cost the dense
-// kernel's time per input or up to 1.6 times as much (one load per fused
-// multiply-add, where the dense kernel reuses each weight vector for 6
-// rows; BenchmarkSparseLayer, on a Zen 5 alone and beside other
-// processes), and finding the non-zero inputs costs about 5% of a dense
-// pass: they break even at 60-75% non-zero.
+// A layer's rows go through the sparse kernels or the dense ones by a
+// measured choice (kernelChoice): per non-zero input the sparse kernels
+// cost from about the dense kernel's time per input to 1.7 times as much
+// (one load per fused multiply-add, where the dense kernel reuses each
+// weight vector for 6 rows), depending on the CPU and what else runs on it
+// (BenchmarkSparseLayer), so the break-even density moves between about
+// 50% and 75% non-zero. Outside sparseLow..sparseHigh the choice is fixed.
 const (
-	sparseNum = 7
-	sparseDen = 10
+	sparseLow  = 0.25 // at most this share non-zero: sparse, unmeasured
+	sparseHigh = 0.9  // above it: dense, unmeasured
 )
+
+// kernelChoice picks the dense or the sparse kernels for a layer from
+// their measured costs: the dense kernels' nanoseconds a row, the sparse
+// ones' a non-zero input, each a running mean (weight 1/8) of timed calls,
+// a sample capped at 4 times the mean so that a call interrupted by the
+// scheduler weighs little. It takes the kernel whose cost for the rows at
+// hand (their density) is lower, and every exploreEvery-th choice the
+// other one, to follow changes (the network's density as it trains, the
+// machine's load). The outputs are the same either way, bit for bit.
+type kernelChoice struct {
+	dense, sparse float64 // ns a row; ns a non-zero input; 0 unmeasured
+	calls         uint32
+}
+
+// exploreEvery is how often kernelChoice tries the kernel it would not
+// pick.
+const exploreEvery = 16
+
+// choose reports whether rows with nz non-zero inputs of rows×in go to the
+// sparse kernels.
+func (c *kernelChoice) choose(rows, in, nz int) bool {
+	d := float64(nz) / float64(rows*in)
+	switch {
+	case d <= sparseLow:
+		return true
+	case d > sparseHigh:
+		return false
+	case c.dense == 0:
+		return false
+	case c.sparse == 0:
+		return true
+	}
+	c.calls++
+	sparse := c.sparse*float64(nz) < c.dense*float64(rows)
+	if c.calls%exploreEvery == 0 {
+		sparse = !sparse
+	}
+	return sparse
+}
+
+// observe records a timed call: ns nanoseconds for rows rows with nz
+// non-zero inputs, on the sparse kernels or the dense ones.
+func (c *kernelChoice) observe(sparse bool, rows, nz int, ns float64) {
+	m, x := &c.dense, ns/float64(rows)
+	if sparse {
+		m, x = &c.sparse, ns/float64(max(nz, 1))
+	}
+	if *m == 0 {
+		*m = x
+		return
+	}
+	*m += (min(x, 4**m) - *m) / 8
+}
 
 // sparseMin and sparseMax bound the layer inputs the sparse kernels take:
 // nonZeros reads 8 at a time and indexes them in a byte.
@@ -89,6 +143,7 @@ type simdLayer struct {
 	segs            []simdSeg
 	sw              []float32 // w packed for the sparse kernels; nil: too few or too many inputs
 	ssegs           []simdSeg
+	choice          kernelChoice
 }
 
 // simdSeg is a run of tiles of the same width, c vectors.
@@ -261,6 +316,19 @@ func (l *simdLayer) list(nz *nzRows, n int, x []float32, xs int) int {
 // applyListed is apply with x's non-zero inputs already in nz, all of
 // them (list's result: -1 for none listed, so dense kernels).
 func (l *simdLayer) applyListed(k kernelLevel, nz *nzRows, all, n int, x []float32, xs int, res, y []float32, relu bool) {
+	if all < 0 || l.sw == nil {
+		l.run(k, nil, false, n, x, xs, res, y, relu)
+		return
+	}
+	sparse := l.choice.choose(n, l.in, all)
+	t0 := time.Now()
+	l.run(k, nz, sparse, n, x, xs, res, y, relu)
+	l.choice.observe(sparse, n, all, float64(time.Since(t0)))
+}
+
+// run is apply on the dense kernels, or on the sparse ones with x's
+// non-zero inputs listed in nz.
+func (l *simdLayer) run(k kernelLevel, nz *nzRows, sparse bool, n int, x []float32, xs int, res, y []float32, relu bool) {
 	op := l.outPad
 	// The kernels read x rows [0, n) up to l.in, res rows [0, n) and write
 	// y rows [0, n): these checks keep them inside the slices.
@@ -274,10 +342,11 @@ func (l *simdLayer) applyListed(k kernelLevel, nz *nzRows, all, n int, x []float
 		flush = 1
 	}
 	vec := k.vecFloats()
-	sparse := all >= 0 && l.sw != nil && all*sparseDen <= n*l.in*sparseNum
 	segs, w := l.segs, l.w
 	if sparse {
 		segs, w = l.ssegs, l.sw
+		_ = nz.idx[n*nz.stride-1]
+		_ = nz.cnt[n-1]
 	}
 	j, wo := 0, 0
 	for _, sg := range segs {

@@ -66,8 +66,8 @@ func TestNonZeros(t *testing.T) {
 
 // TestSparseMatchesDense checks that the sparse kernels give the dense
 // kernels' outputs exactly (zeros of either sign equal), over every tile
-// width, with and without a residual and ReLU, and that apply picks the
-// dense kernels for dense rows with the same result.
+// width, with and without a residual and ReLU, and that apply, whichever
+// kernels it chooses, does too.
 func TestSparseMatchesDense(t *testing.T) {
 	levels := simdLevels()
 	if len(levels) == 0 {
@@ -102,18 +102,95 @@ func TestSparseMatchesDense(t *testing.T) {
 						res  []float32
 					}{{false, nil}, {true, nil}, {true, res}, {false, res}} {
 						want := make([]float32, n*l.outPad)
-						got := make([]float32, n*l.outPad)
-						l.apply(k, nil, n, x, xs, c.res, want, c.relu)
-						l.apply(k, nz, n, x, xs, c.res, got, c.relu)
-						for i := range want {
-							if got[i] != want[i] && !(got[i] != got[i] && want[i] != want[i]) {
-								t.Fatalf("%s %dx%d density %v batch %d relu %v res %v, row %d col %d: %v, dense %v",
-									k, in, out, d, n, c.relu, c.res != nil, i/l.outPad, i%l.outPad, got[i], want[i])
+						l.run(k, nil, false, n, x, xs, c.res, want, c.relu)
+						for _, how := range []string{"sparse", "chosen"} {
+							got := make([]float32, n*l.outPad)
+							switch {
+							case how == "chosen":
+								l.apply(k, nz, n, x, xs, c.res, got, c.relu)
+							case l.sw == nil: // no sparse form (too few outputs)
+								continue
+							default:
+								l.list(nz, n, x, xs)
+								l.run(k, nz, true, n, x, xs, c.res, got, c.relu)
+							}
+							for i := range want {
+								if got[i] != want[i] && !(got[i] != got[i] && want[i] != want[i]) {
+									t.Fatalf("%s %s %dx%d density %v batch %d relu %v res %v, row %d col %d: %v, dense %v",
+										how, k, in, out, d, n, c.relu, c.res != nil, i/l.outPad, i%l.outPad, got[i], want[i])
+								}
 							}
 						}
 					}
 				}
 			}
 		}
+	}
+}
+
+func TestKernelChoice(t *testing.T) {
+	const rows, in = 48, 128
+	half := rows * in / 2
+	cases := []struct {
+		name          string
+		dense, sparse float64 // true costs: ns a row, ns a non-zero input
+		nz            int
+		wantSparse    bool
+	}{
+		{"sparse cheaper", 100, 1, half, true},
+		{"dense cheaper", 100, 2, half, false},
+		{"few non-zero, unmeasured", 100, 100, rows * in / 5, true},
+		{"almost all non-zero, unmeasured", 1, 0.001, rows * in * 95 / 100, false},
+	}
+	for _, tc := range cases {
+		var c kernelChoice
+		picks := 0
+		const calls = 320
+		for range calls {
+			sparse := c.choose(rows, in, tc.nz)
+			if sparse == tc.wantSparse {
+				picks++
+			}
+			ns := tc.dense * rows
+			if sparse {
+				ns = tc.sparse * float64(tc.nz)
+			}
+			c.observe(sparse, rows, tc.nz, ns)
+		}
+		// The right kernel every time but the explorations (1 in 16) and
+		// the first call or two, which measure.
+		if min := calls - calls/exploreEvery - 2; picks < min {
+			t.Errorf("%s: the %v kernels %d times of %d, want at least %d", tc.name, map[bool]string{true: "sparse", false: "dense"}[tc.wantSparse], picks, calls, min)
+		}
+	}
+	// A change of costs (the machine's load, the network's density) turns
+	// the choice around; a call the scheduler interrupted does not.
+	var c kernelChoice
+	for range 64 {
+		s := c.choose(rows, in, half)
+		c.observe(s, rows, half, map[bool]float64{false: 100 * rows, true: 1 * float64(half)}[s])
+	}
+	if !c.choose(rows, in, half) && c.calls%exploreEvery != 0 {
+		t.Fatal("sparse kernels not chosen at half their cost")
+	}
+	c.observe(true, rows, half, 1e9)
+	if c.sparse > 1.5 {
+		t.Fatalf("one interrupted call moved the sparse cost to %v ns a non-zero input", c.sparse)
+	}
+	for range 64 {
+		s := c.choose(rows, in, half)
+		c.observe(s, rows, half, map[bool]float64{false: 100 * rows, true: 4 * float64(half)}[s])
+	}
+	if c.sparse*float64(half) <= c.dense*rows {
+		t.Fatalf("sparse cost %v ns a non-zero input, dense %v a row, after the sparse calls became 4 ns a non-zero input", c.sparse, c.dense)
+	}
+	sparse := 0
+	for range 32 {
+		if c.choose(rows, in, half) {
+			sparse++
+		}
+	}
+	if sparse > 2 {
+		t.Fatalf("sparse kernels chosen %d times of 32 at twice the dense cost", sparse)
 	}
 }
