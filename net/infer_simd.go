@@ -290,9 +290,10 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 // l.in used); y and res have rows of l.outPad. The kernels start from the
 // bias and the residual themselves, so y is only written. One kernel call
 // per run of same-width tiles does all the rows. When nz is not nil and
-// the layer has sparse weights, it first finds the rows' non-zero inputs,
-// and the sparse kernels take the rows if few enough are non-zero (the
-// inputs after a ReLU, and most observations, are mostly zeros).
+// the layer has a sparse form, it first lists the rows' non-zero inputs
+// (the inputs after a ReLU, and most observations, are mostly zeros), and
+// the layer's kernelChoice sends the rows to the sparse kernels or the
+// dense ones.
 func (l *simdLayer) apply(k kernelLevel, nz *nzRows, n int, x []float32, xs int, res, y []float32, relu bool) {
 	l.applyListed(k, nz, l.list(nz, n, x, xs), n, x, xs, res, y, relu)
 }

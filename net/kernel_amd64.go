@@ -10,7 +10,7 @@ import "golang.org/x/sys/cpu"
 // the portable one up to the best.
 func supportedKernels() []kernelLevel {
 	l := []kernelLevel{kernelPortable}
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasPOPCNT { // nz256 counts with POPCNT
 		l = append(l, kernelAVX2)
 		if cpu.X86.HasAVX512F {
 			l = append(l, kernelAVX512)
