@@ -64,39 +64,62 @@ const (
 // their measured costs: the dense kernels' nanoseconds a row, the sparse
 // ones' a non-zero input, each a running mean (weight 1/8) of timed calls,
 // a sample capped at 4 times the mean so that a call interrupted by the
-// scheduler weighs little. It takes the kernel whose cost for the rows at
-// hand (their density) is lower, and every exploreEvery-th choice the
-// other one, to follow changes (the network's density as it trains, the
-// machine's load). The outputs are the same either way, bit for bit.
+// scheduler weighs little, and the layer's share of non-zero inputs, a
+// running mean too. It takes the kernels that cost less at that share,
+// and every exploreEvery-th call the other ones, to follow changes (the
+// network's density as it trains, the machine's load). Listing the
+// non-zero inputs costs a few percent of a dense pass, so a call that
+// goes to the dense kernels lists nothing (plan); a listed call chooses
+// again from the share it found (choose). The outputs are the same
+// either way, bit for bit.
 type kernelChoice struct {
 	dense, sparse float64 // ns a row; ns a non-zero input; 0 unmeasured
+	density       float64 // the share of non-zero inputs; 0 unmeasured
 	calls         uint32
 }
 
-// exploreEvery is how often kernelChoice tries the kernel it would not
+// exploreEvery is how often kernelChoice tries the kernels it would not
 // pick.
-const exploreEvery = 16
+const exploreEvery = 64
 
-// choose reports whether rows with nz non-zero inputs of rows×in go to the
-// sparse kernels.
-func (c *kernelChoice) choose(rows, in, nz int) bool {
+// plan is the choice before the inputs are listed: list reports whether
+// to list them (the sparse kernels need the list, and it measures the
+// share), sure that the sparse kernels then run whatever share the list
+// shows (an exploration).
+func (c *kernelChoice) plan(in int) (list, sure bool) {
+	c.calls++
+	if c.dense == 0 || c.sparse == 0 || c.density == 0 {
+		return true, false
+	}
+	d := c.density
+	if d <= sparseLow || d > sparseHigh {
+		return d <= sparseLow, false
+	}
+	sparse := c.sparse*d*float64(in) < c.dense
+	if c.calls%exploreEvery == 0 {
+		return !sparse, !sparse
+	}
+	return sparse, false
+}
+
+// choose reports whether listed rows, nz non-zero inputs of rows×in, go to
+// the sparse kernels (always when sure).
+func (c *kernelChoice) choose(rows, in, nz int, sure bool) bool {
 	d := float64(nz) / float64(rows*in)
+	if c.density == 0 {
+		c.density = d
+	} else {
+		c.density += (d - c.density) / 8
+	}
 	switch {
-	case d <= sparseLow:
+	case sure || d <= sparseLow:
 		return true
-	case d > sparseHigh:
-		return false
-	case c.dense == 0:
+	case d > sparseHigh || c.dense == 0:
 		return false
 	case c.sparse == 0:
 		return true
 	}
-	c.calls++
-	sparse := c.sparse*float64(nz) < c.dense*float64(rows)
-	if c.calls%exploreEvery == 0 {
-		sparse = !sparse
-	}
-	return sparse
+	return c.sparse*float64(nz) < c.dense*float64(rows)
 }
 
 // observe records a timed call: ns nanoseconds for rows rows with nz
@@ -168,7 +191,7 @@ func newSimdNet(p *Params, k kernelLevel) *simdNet {
 		lg:        alignedFloats(simdChunk * padWidth(c.Actions)),
 		v:         alignedFloats(simdChunk * simdPad),
 	}
-	if sparseOn {
+	if sparseOn && len(k.sparseVecs()) > 0 {
 		s.nz = newNzRows()
 	}
 	for b := 0; b < c.Blocks; b++ {
@@ -190,7 +213,7 @@ func newSimdLayer(p *Params, k kernelLevel, wName, bName string) simdLayer {
 	vec := k.vecFloats()
 	l.segs = cutTiles(l.outPad/vec, k.tileVecs())
 	l.w = packTiles(w.Data, in, out, l.outPad, vec, l.segs)
-	if in >= sparseMin && in <= sparseMax && out >= sparseMinOut {
+	if in >= sparseMin && in <= sparseMax && out >= sparseMinOut && len(k.sparseVecs()) > 0 {
 		l.ssegs = cutTiles(l.outPad/vec, k.sparseVecs())
 		l.sw = packTiles(w.Data, in, out, l.outPad, vec, l.ssegs)
 	}
@@ -254,9 +277,22 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 	}
 	ap := s.policy.outPad
 	// The policy and the value head read the same rows: one list serves
-	// both.
-	all := s.policy.list(nz, n, h, wp)
-	s.policy.applyListed(s.k, nz, all, n, h, wp, nil, s.lg[:n*ap], false)
+	// both, made when either plans to use it.
+	all, pSure, vSure := -1, false, false
+	var pList, vList bool
+	if nz != nil && s.policy.sw != nil {
+		pList, pSure = s.policy.choice.plan(s.policy.in)
+	}
+	if nz != nil && s.value1.sw != nil {
+		vList, vSure = s.value1.choice.plan(s.value1.in)
+	}
+	switch {
+	case pList:
+		all = s.policy.list(nz, n, h, wp)
+	case vList:
+		all = s.value1.list(nz, n, h, wp)
+	}
+	s.policy.applyListed(s.k, nz, all, pSure, n, h, wp, nil, s.lg[:n*ap], false)
 	if s.softmax16 && mask != nil {
 		a := c.Actions
 		_ = s.lg[n*ap-1]
@@ -275,10 +311,7 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 	}
 	vp := s.value1.outPad
 	vh := s.vh[:n*vp]
-	if s.policy.sw == nil {
-		all = s.value1.list(nz, n, h, wp)
-	}
-	s.value1.applyListed(s.k, nz, all, n, h, wp, nil, vh, true)
+	s.value1.applyListed(s.k, nz, all, vSure, n, h, wp, nil, vh, true)
 	s.value2.apply(s.k, nz, n, vh, vp, nil, s.v[:n*simdPad], false)
 	for r := range values {
 		values[r] = float32(math.Tanh(float64(s.v[r*simdPad])))
@@ -295,7 +328,14 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 // the layer's kernelChoice sends the rows to the sparse kernels or the
 // dense ones.
 func (l *simdLayer) apply(k kernelLevel, nz *nzRows, n int, x []float32, xs int, res, y []float32, relu bool) {
-	l.applyListed(k, nz, l.list(nz, n, x, xs), n, x, xs, res, y, relu)
+	all, sure := -1, false
+	if nz != nil && l.sw != nil {
+		var list bool
+		if list, sure = l.choice.plan(l.in); list {
+			all = l.list(nz, n, x, xs)
+		}
+	}
+	l.applyListed(k, nz, all, sure, n, x, xs, res, y, relu)
 }
 
 // list writes the indices of the non-zero inputs of x's n rows (stride xs
@@ -315,13 +355,14 @@ func (l *simdLayer) list(nz *nzRows, n int, x []float32, xs int) int {
 }
 
 // applyListed is apply with x's non-zero inputs already in nz, all of
-// them (list's result: -1 for none listed, so dense kernels).
-func (l *simdLayer) applyListed(k kernelLevel, nz *nzRows, all, n int, x []float32, xs int, res, y []float32, relu bool) {
-	if all < 0 || l.sw == nil {
+// them (list's result; -1: none listed, so the dense kernels), sure as
+// kernelChoice.plan says.
+func (l *simdLayer) applyListed(k kernelLevel, nz *nzRows, all int, sure bool, n int, x []float32, xs int, res, y []float32, relu bool) {
+	if nz == nil || l.sw == nil {
 		l.run(k, nil, false, n, x, xs, res, y, relu)
 		return
 	}
-	sparse := l.choice.choose(n, l.in, all)
+	sparse := all >= 0 && l.choice.choose(n, l.in, all, sure)
 	t0 := time.Now()
 	l.run(k, nz, sparse, n, x, xs, res, y, relu)
 	l.choice.observe(sparse, n, all, float64(time.Since(t0)))

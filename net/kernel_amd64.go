@@ -50,12 +50,13 @@ func (k kernelLevel) layer(c int, x *float32, xs uintptr, w *float32, n int, y *
 }
 
 // sparseVecs lists the column tiles of a level's sparse kernels, in
-// vectors, widest first.
+// vectors, widest first: none for AVX-512, whose dense kernels were as
+// fast at the densities of self-play.
 func (k kernelLevel) sparseVecs() []int {
-	if k == kernelAVX512 {
-		return s512TileVecs
+	if k == kernelAVX2 {
+		return s256TileVecs
 	}
-	return s256TileVecs
+	return nil
 }
 
 // sparse is layer over the non-zero inputs only: idx holds each row's
@@ -63,9 +64,8 @@ func (k kernelLevel) sparseVecs() []int {
 // packed in the tiles of sparseVecs. The sums are those of layer, bit for
 // bit.
 func (k kernelLevel) sparse(c int, x *float32, xs uintptr, idx *uint8, is uintptr, cnt *uint32, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int) {
-	if k == kernelAVX512 {
-		s512(c, x, xs, idx, is, cnt, w, n, y, ys, b, res, flush, rows, tiles)
-		return
+	if k != kernelAVX2 {
+		panic("net: no sparse kernels at this level")
 	}
 	s256(c, x, xs, idx, is, cnt, w, n, y, ys, b, res, flush, rows, tiles)
 }

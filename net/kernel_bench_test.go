@@ -79,7 +79,8 @@ func inferWeights(f *Infer) [][]float32 {
 
 // BenchmarkSparseLayer runs one 128×128 layer (the default network's
 // hidden layers) on a chunk of 48 rows whose inputs are non-zero with the
-// given density, dense and sparse, on every SIMD level: where the sparse
+// given density, dense and sparse, on every SIMD level that has sparse
+// kernels (AVX2): where the sparse
 // kernels pay and how their time follows the density. Run it on one core:
 //
 //	go test ./net -run '^$' -bench SparseLayer -benchtime 20000x -cpu 1
@@ -92,6 +93,9 @@ func BenchmarkSparseLayer(b *testing.B) {
 	nettest.Normal(rng, w.Data, 0.1)
 	p.byName = map[string]*Tensor{"w": w, "b": bias}
 	for _, k := range simdLevels() {
+		if len(k.sparseVecs()) == 0 {
+			continue
+		}
 		l := newSimdLayer(p, k, "w", "b")
 		y := alignedFloats(n * l.outPad)
 		for _, d := range []float64{0.3, 0.5, 0.7, 0.9} {

@@ -36,45 +36,6 @@ func k512(c int, x *float32, xs uintptr, w *float32, n int, y *float32, ys uintp
 	}
 }
 
-// s512c8 runs the AVX-512F sparse layer kernel on column tiles 8 vector(s) wide.
-//
-//go:noescape
-func s512c8(x *float32, xs uintptr, idx *uint8, is uintptr, cnt *uint32, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
-
-// s512c4 runs the AVX-512F sparse layer kernel on column tiles 4 vector(s) wide.
-//
-//go:noescape
-func s512c4(x *float32, xs uintptr, idx *uint8, is uintptr, cnt *uint32, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
-
-// s512c2 runs the AVX-512F sparse layer kernel on column tiles 2 vector(s) wide.
-//
-//go:noescape
-func s512c2(x *float32, xs uintptr, idx *uint8, is uintptr, cnt *uint32, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
-
-// s512c1 runs the AVX-512F sparse layer kernel on column tiles 1 vector(s) wide.
-//
-//go:noescape
-func s512c1(x *float32, xs uintptr, idx *uint8, is uintptr, cnt *uint32, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int)
-
-// s512TileVecs are the column tiles of the AVX-512F sparse kernels, in vectors.
-var s512TileVecs = []int{8, 4, 2, 1}
-
-// s512 runs the AVX-512F sparse kernel of tiles of c vectors.
-func s512(c int, x *float32, xs uintptr, idx *uint8, is uintptr, cnt *uint32, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int) {
-	switch c {
-	case 8:
-		s512c8(x, xs, idx, is, cnt, w, n, y, ys, b, res, flush, rows, tiles)
-	case 4:
-		s512c4(x, xs, idx, is, cnt, w, n, y, ys, b, res, flush, rows, tiles)
-	case 2:
-		s512c2(x, xs, idx, is, cnt, w, n, y, ys, b, res, flush, rows, tiles)
-	case 1:
-		s512c1(x, xs, idx, is, cnt, w, n, y, ys, b, res, flush, rows, tiles)
-	default:
-		panic("net: s512: no kernel for this tile")
-	}
-}
-
 // k256c2 runs the AVX2 and FMA layer kernel on column tiles 2 vector(s) wide.
 //
 //go:noescape

@@ -13,7 +13,7 @@ func (k kernelLevel) layer(c int, x *float32, xs uintptr, w *float32, n int, y *
 	panic("net: no SIMD kernel on this platform")
 }
 
-func (k kernelLevel) sparseVecs() []int { return []int{1} }
+func (k kernelLevel) sparseVecs() []int { return nil }
 
 func (k kernelLevel) sparse(c int, x *float32, xs uintptr, idx *uint8, is uintptr, cnt *uint32, w *float32, n int, y *float32, ys uintptr, b, res *float32, flush uintptr, rows, tiles int) {
 	panic("net: no SIMD kernel on this platform")

@@ -128,6 +128,13 @@ func TestSparseMatchesDense(t *testing.T) {
 	}
 }
 
+// decide is the choice apply makes for rows with nz non-zero inputs of
+// rows×in.
+func decide(c *kernelChoice, rows, in, nz int) bool {
+	list, sure := c.plan(in)
+	return list && c.choose(rows, in, nz, sure)
+}
+
 func TestKernelChoice(t *testing.T) {
 	const rows, in = 48, 128
 	half := rows * in / 2
@@ -147,7 +154,7 @@ func TestKernelChoice(t *testing.T) {
 		picks := 0
 		const calls = 320
 		for range calls {
-			sparse := c.choose(rows, in, tc.nz)
+			sparse := decide(&c, rows, in, tc.nz)
 			if sparse == tc.wantSparse {
 				picks++
 			}
@@ -163,14 +170,30 @@ func TestKernelChoice(t *testing.T) {
 			t.Errorf("%s: the %v kernels %d times of %d, want at least %d", tc.name, map[bool]string{true: "sparse", false: "dense"}[tc.wantSparse], picks, calls, min)
 		}
 	}
+	// Settled on the dense kernels, a call lists nothing but when it
+	// explores.
+	var d kernelChoice
+	lists := 0
+	for range 320 {
+		list, sure := d.plan(in)
+		sparse := false
+		if list {
+			lists++
+			sparse = d.choose(rows, in, half, sure)
+		}
+		d.observe(sparse, rows, half, map[bool]float64{false: 100 * rows, true: 2 * float64(half)}[sparse])
+	}
+	if lists > 320/exploreEvery+3 {
+		t.Errorf("dense kernels cheaper: %d calls of 320 listed their inputs", lists)
+	}
 	// A change of costs (the machine's load, the network's density) turns
 	// the choice around; a call the scheduler interrupted does not.
 	var c kernelChoice
 	for range 64 {
-		s := c.choose(rows, in, half)
+		s := decide(&c, rows, in, half)
 		c.observe(s, rows, half, map[bool]float64{false: 100 * rows, true: 1 * float64(half)}[s])
 	}
-	if !c.choose(rows, in, half) && c.calls%exploreEvery != 0 {
+	if !decide(&c, rows, in, half) && c.calls%exploreEvery != 0 {
 		t.Fatal("sparse kernels not chosen at half their cost")
 	}
 	c.observe(true, rows, half, 1e9)
@@ -178,7 +201,7 @@ func TestKernelChoice(t *testing.T) {
 		t.Fatalf("one interrupted call moved the sparse cost to %v ns a non-zero input", c.sparse)
 	}
 	for range 64 {
-		s := c.choose(rows, in, half)
+		s := decide(&c, rows, in, half)
 		c.observe(s, rows, half, map[bool]float64{false: 100 * rows, true: 4 * float64(half)}[s])
 	}
 	if c.sparse*float64(half) <= c.dense*rows {
@@ -186,7 +209,7 @@ func TestKernelChoice(t *testing.T) {
 	}
 	sparse := 0
 	for range 32 {
-		if c.choose(rows, in, half) {
+		if decide(&c, rows, in, half) {
 			sparse++
 		}
 	}

@@ -22,9 +22,10 @@
 // never read. The loops over tiles and rows are in the assembly too, so a
 // layer is one call.
 //
-// The sparse kernels (sparseLayer) compute the same layer over each row's
-// non-zero inputs only, listed by nz256 (nz), with the same sums bit for
-// bit.
+// The sparse kernels (sparseLayer, AVX2 only) compute the same layer over
+// each row's non-zero inputs only, listed by nz256 (nz), with the same sums
+// bit for bit. With AVX-512 they were no faster than the dense kernels at
+// the densities of self-play (BENCHMARKS.md), so that level has none.
 package main
 
 import (
@@ -58,7 +59,7 @@ type level struct {
 // After the loop the weight and broadcast registers hold the threshold and
 // compare results.
 var levels = []level{
-	{name: "k512", doc: "AVX-512F", reg: "Z", vecBytes: 64, tileVecs: []int{4, 2, 1}, sparse: []int{8, 4, 2, 1}},
+	{name: "k512", doc: "AVX-512F", reg: "Z", vecBytes: 64, tileVecs: []int{4, 2, 1}},
 	{name: "k256", doc: "AVX2 and FMA", reg: "Y", vecBytes: 32, tileVecs: []int{2}, sparse: []int{8, 4, 2}},
 }
 
@@ -505,6 +506,9 @@ func (l level) decls(b *bytes.Buffer) {
 		fmt.Fprintf(b, "\tcase %d:\n\t\t%sc%d(x, xs, w, n, y, ys, b, res, flush, rows, tiles)\n", c, l.name, c)
 	}
 	fmt.Fprintf(b, "\tdefault:\n\t\tpanic(\"net: %s: no kernel for this tile\")\n\t}\n}\n", l.name)
+	if len(l.sparse) == 0 {
+		return
+	}
 	s := "s" + l.name[1:]
 	for _, c := range l.sparse {
 		fmt.Fprintf(b, "\n// %sc%d runs the %s sparse layer kernel on column tiles %d vector(s) wide.\n", s, c, l.doc, c)
