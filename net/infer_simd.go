@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"time"
 )
 
 // simdChunk is the most rows the SIMD path takes through the whole network
@@ -48,92 +47,48 @@ func newNzRows() *nzRows {
 	return &nzRows{idx: make([]uint8, simdChunk*st), cnt: make([]uint32, simdChunk), stride: st}
 }
 
-// A layer's rows go through the sparse kernels or the dense ones by a
-// measured choice (kernelChoice): per non-zero input the sparse kernels
-// cost from about the dense kernel's time per input to 1.7 times as much
-// (one load per fused multiply-add, where the dense kernel reuses each
-// weight vector for 6 rows), depending on the CPU and what else runs on it
-// (BenchmarkSparseLayer), so the break-even density moves between about
-// 50% and 75% non-zero. Outside sparseLow..sparseHigh the choice is fixed.
-const (
-	sparseLow  = 0.25 // at most this share non-zero: sparse, unmeasured
-	sparseHigh = 0.9  // above it: dense, unmeasured
-)
+// A layer's rows go through the sparse kernels when at most sparseShare
+// of their inputs are non-zero. Per non-zero input the sparse kernels
+// cost 1.2-1.7 times what the dense kernel costs per input (one load per
+// fused multiply-add, where the dense kernel reuses each weight vector for
+// 6 rows), by the CPU and what else runs on it (BenchmarkSparseLayer), so
+// they break even between about 55% and 75% non-zero; in self-play this
+// threshold gave a higher and steadier rate than timing both kernels as
+// they ran and taking the cheaper (BENCHMARKS.md).
+const sparseShare = 0.7
 
-// kernelChoice picks the dense or the sparse kernels for a layer from
-// their measured costs: the dense kernels' nanoseconds a row, the sparse
-// ones' a non-zero input, each a running mean (weight 1/8) of timed calls,
-// a sample capped at 4 times the mean so that a call interrupted by the
-// scheduler weighs little, and the layer's share of non-zero inputs, a
-// running mean too. It takes the kernels that cost less at that share,
-// and every exploreEvery-th call the other ones, to follow changes (the
-// network's density as it trains, the machine's load). Listing the
-// non-zero inputs costs a few percent of a dense pass, so a call that
-// goes to the dense kernels lists nothing (plan); a listed call chooses
-// again from the share it found (choose). The outputs are the same
+// kernelChoice decides from a layer's share of non-zero inputs (a running
+// mean, weight 1/8, of the shares its lists found) whether to list the
+// inputs of its next rows: a layer whose inputs are mostly non-zero goes
+// to the dense kernels without the listing, which costs a few percent of
+// a dense pass, and lists one call in listEvery to follow its share (the
+// network's density changes as it trains). The outputs are the same
 // either way, bit for bit.
 type kernelChoice struct {
-	dense, sparse float64 // ns a row; ns a non-zero input; 0 unmeasured
-	density       float64 // the share of non-zero inputs; 0 unmeasured
-	calls         uint32
+	density float64 // 0 before the first list
+	calls   uint32
 }
 
-// exploreEvery is how often kernelChoice tries the kernels it would not
-// pick.
-const exploreEvery = 64
+// listEvery is how often a layer whose inputs went dense lists them
+// anyway, to measure their share.
+const listEvery = 64
 
-// plan is the choice before the inputs are listed: list reports whether
-// to list them (the sparse kernels need the list, and it measures the
-// share), sure that the sparse kernels then run whatever share the list
-// shows (an exploration).
-func (c *kernelChoice) plan(in int) (list, sure bool) {
+// plan reports whether to list the inputs of the layer's next rows.
+func (c *kernelChoice) plan() bool {
 	c.calls++
-	if c.dense == 0 || c.sparse == 0 || c.density == 0 {
-		return true, false
-	}
-	d := c.density
-	if d <= sparseLow || d > sparseHigh {
-		return d <= sparseLow, false
-	}
-	sparse := c.sparse*d*float64(in) < c.dense
-	if c.calls%exploreEvery == 0 {
-		return !sparse, !sparse
-	}
-	return sparse, false
+	return c.density == 0 || c.density <= sparseShare || c.calls%listEvery == 0
 }
 
-// choose reports whether listed rows, nz non-zero inputs of rows×in, go to
-// the sparse kernels (always when sure).
-func (c *kernelChoice) choose(rows, in, nz int, sure bool) bool {
+// choose records the share of listed rows, nz non-zero inputs of rows×in,
+// and reports whether they go to the sparse kernels.
+func (c *kernelChoice) choose(rows, in, nz int) bool {
 	d := float64(nz) / float64(rows*in)
 	if c.density == 0 {
 		c.density = d
 	} else {
 		c.density += (d - c.density) / 8
 	}
-	switch {
-	case sure || d <= sparseLow:
-		return true
-	case d > sparseHigh || c.dense == 0:
-		return false
-	case c.sparse == 0:
-		return true
-	}
-	return c.sparse*float64(nz) < c.dense*float64(rows)
-}
-
-// observe records a timed call: ns nanoseconds for rows rows with nz
-// non-zero inputs, on the sparse kernels or the dense ones.
-func (c *kernelChoice) observe(sparse bool, rows, nz int, ns float64) {
-	m, x := &c.dense, ns/float64(rows)
-	if sparse {
-		m, x = &c.sparse, ns/float64(max(nz, 1))
-	}
-	if *m == 0 {
-		*m = x
-		return
-	}
-	*m += (min(x, 4**m) - *m) / 8
+	return d <= sparseShare
 }
 
 // sparseMin and sparseMax bound the layer inputs the sparse kernels take:
@@ -277,22 +232,17 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 	}
 	ap := s.policy.outPad
 	// The policy and the value head read the same rows: one list serves
-	// both, made when either plans to use it.
-	all, pSure, vSure := -1, false, false
-	var pList, vList bool
-	if nz != nil && s.policy.sw != nil {
-		pList, pSure = s.policy.choice.plan(s.policy.in)
-	}
-	if nz != nil && s.value1.sw != nil {
-		vList, vSure = s.value1.choice.plan(s.value1.in)
-	}
+	// both, made when either plans it.
+	all := -1
+	pList := nz != nil && s.policy.sw != nil && s.policy.choice.plan()
+	vList := nz != nil && s.value1.sw != nil && s.value1.choice.plan()
 	switch {
 	case pList:
 		all = s.policy.list(nz, n, h, wp)
 	case vList:
 		all = s.value1.list(nz, n, h, wp)
 	}
-	s.policy.applyListed(s.k, nz, all, pSure, n, h, wp, nil, s.lg[:n*ap], false)
+	s.policy.applyListed(s.k, nz, all, n, h, wp, nil, s.lg[:n*ap], false)
 	if s.softmax16 && mask != nil {
 		a := c.Actions
 		_ = s.lg[n*ap-1]
@@ -311,7 +261,7 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 	}
 	vp := s.value1.outPad
 	vh := s.vh[:n*vp]
-	s.value1.applyListed(s.k, nz, all, vSure, n, h, wp, nil, vh, true)
+	s.value1.applyListed(s.k, nz, all, n, h, wp, nil, vh, true)
 	s.value2.apply(s.k, nz, n, vh, vp, nil, s.v[:n*simdPad], false)
 	for r := range values {
 		values[r] = float32(math.Tanh(float64(s.v[r*simdPad])))
@@ -328,14 +278,11 @@ func (s *simdNet) forwardChunk(c Config, obs, mask []float32, out [][]float32, v
 // the layer's kernelChoice sends the rows to the sparse kernels or the
 // dense ones.
 func (l *simdLayer) apply(k kernelLevel, nz *nzRows, n int, x []float32, xs int, res, y []float32, relu bool) {
-	all, sure := -1, false
-	if nz != nil && l.sw != nil {
-		var list bool
-		if list, sure = l.choice.plan(l.in); list {
-			all = l.list(nz, n, x, xs)
-		}
+	all := -1
+	if nz != nil && l.sw != nil && l.choice.plan() {
+		all = l.list(nz, n, x, xs)
 	}
-	l.applyListed(k, nz, all, sure, n, x, xs, res, y, relu)
+	l.applyListed(k, nz, all, n, x, xs, res, y, relu)
 }
 
 // list writes the indices of the non-zero inputs of x's n rows (stride xs
@@ -355,17 +302,10 @@ func (l *simdLayer) list(nz *nzRows, n int, x []float32, xs int) int {
 }
 
 // applyListed is apply with x's non-zero inputs already in nz, all of
-// them (list's result; -1: none listed, so the dense kernels), sure as
-// kernelChoice.plan says.
-func (l *simdLayer) applyListed(k kernelLevel, nz *nzRows, all int, sure bool, n int, x []float32, xs int, res, y []float32, relu bool) {
-	if nz == nil || l.sw == nil {
-		l.run(k, nil, false, n, x, xs, res, y, relu)
-		return
-	}
-	sparse := all >= 0 && l.choice.choose(n, l.in, all, sure)
-	t0 := time.Now()
+// them (list's result; -1: none listed, so the dense kernels).
+func (l *simdLayer) applyListed(k kernelLevel, nz *nzRows, all, n int, x []float32, xs int, res, y []float32, relu bool) {
+	sparse := all >= 0 && l.sw != nil && l.choice.choose(n, l.in, all)
 	l.run(k, nz, sparse, n, x, xs, res, y, relu)
-	l.choice.observe(sparse, n, all, float64(time.Since(t0)))
 }
 
 // run is apply on the dense kernels, or on the sparse ones with x's

@@ -128,92 +128,47 @@ func TestSparseMatchesDense(t *testing.T) {
 	}
 }
 
-// decide is the choice apply makes for rows with nz non-zero inputs of
-// rows×in.
-func decide(c *kernelChoice, rows, in, nz int) bool {
-	list, sure := c.plan(in)
-	return list && c.choose(rows, in, nz, sure)
-}
-
+// TestKernelChoice checks the rule: rows at most sparseShare non-zero go
+// to the sparse kernels; a layer whose inputs are mostly non-zero lists
+// them only one call in listEvery, and follows a change of its share.
 func TestKernelChoice(t *testing.T) {
-	const rows, in = 48, 128
-	half := rows * in / 2
-	cases := []struct {
-		name          string
-		dense, sparse float64 // true costs: ns a row, ns a non-zero input
-		nz            int
-		wantSparse    bool
-	}{
-		{"sparse cheaper", 100, 1, half, true},
-		{"dense cheaper", 100, 2, half, false},
-		{"few non-zero, unmeasured", 100, 100, rows * in / 5, true},
-		{"almost all non-zero, unmeasured", 1, 0.001, rows * in * 95 / 100, false},
-	}
-	for _, tc := range cases {
-		var c kernelChoice
-		picks := 0
-		const calls = 320
-		for range calls {
-			sparse := decide(&c, rows, in, tc.nz)
-			if sparse == tc.wantSparse {
-				picks++
-			}
-			ns := tc.dense * rows
-			if sparse {
-				ns = tc.sparse * float64(tc.nz)
-			}
-			c.observe(sparse, rows, tc.nz, ns)
+	const rows, in = 48, 100
+	// decide is the choice apply makes for rows with nz non-zero inputs.
+	decide := func(c *kernelChoice, nz int) (listed, sparse bool) {
+		if !c.plan() {
+			return false, false
 		}
-		// The right kernel every time but the explorations (1 in 16) and
-		// the first call or two, which measure.
-		if min := calls - calls/exploreEvery - 2; picks < min {
-			t.Errorf("%s: the %v kernels %d times of %d, want at least %d", tc.name, map[bool]string{true: "sparse", false: "dense"}[tc.wantSparse], picks, calls, min)
-		}
+		return true, c.choose(rows, in, nz)
 	}
-	// Settled on the dense kernels, a call lists nothing but when it
-	// explores.
-	var d kernelChoice
-	lists := 0
-	for range 320 {
-		list, sure := d.plan(in)
-		sparse := false
-		if list {
-			lists++
-			sparse = d.choose(rows, in, half, sure)
-		}
-		d.observe(sparse, rows, half, map[bool]float64{false: 100 * rows, true: 2 * float64(half)}[sparse])
-	}
-	if lists > 320/exploreEvery+3 {
-		t.Errorf("dense kernels cheaper: %d calls of 320 listed their inputs", lists)
-	}
-	// A change of costs (the machine's load, the network's density) turns
-	// the choice around; a call the scheduler interrupted does not.
 	var c kernelChoice
-	for range 64 {
-		s := decide(&c, rows, in, half)
-		c.observe(s, rows, half, map[bool]float64{false: 100 * rows, true: 1 * float64(half)}[s])
-	}
-	if !decide(&c, rows, in, half) && c.calls%exploreEvery != 0 {
-		t.Fatal("sparse kernels not chosen at half their cost")
-	}
-	c.observe(true, rows, half, 1e9)
-	if c.sparse > 1.5 {
-		t.Fatalf("one interrupted call moved the sparse cost to %v ns a non-zero input", c.sparse)
-	}
-	for range 64 {
-		s := decide(&c, rows, in, half)
-		c.observe(s, rows, half, map[bool]float64{false: 100 * rows, true: 4 * float64(half)}[s])
-	}
-	if c.sparse*float64(half) <= c.dense*rows {
-		t.Fatalf("sparse cost %v ns a non-zero input, dense %v a row, after the sparse calls became 4 ns a non-zero input", c.sparse, c.dense)
-	}
-	sparse := 0
-	for range 32 {
-		if decide(&c, rows, in, half) {
-			sparse++
+	for i := range 200 {
+		if listed, sparse := decide(&c, rows*in/2); !listed || !sparse {
+			t.Fatalf("50%% non-zero, call %d: listed %v, sparse %v; want both", i, listed, sparse)
 		}
 	}
-	if sparse > 2 {
-		t.Fatalf("sparse kernels chosen %d times of 32 at twice the dense cost", sparse)
+	if _, sparse := decide(&c, rows*in*71/100); sparse {
+		t.Fatal("71% non-zero went to the sparse kernels")
+	}
+	// The share turns dense: after a few calls no more lists but one in
+	// listEvery, and never the sparse kernels.
+	lists := 0
+	for i := range 640 {
+		listed, sparse := decide(&c, rows*in*9/10)
+		if sparse {
+			t.Fatalf("90%% non-zero, call %d: sparse kernels", i)
+		}
+		if listed && i >= 20 {
+			lists++
+		}
+	}
+	if lists > 620/listEvery+1 {
+		t.Errorf("90%% non-zero: %d of 620 calls listed their inputs, want about 1 in %d", lists, listEvery)
+	}
+	// And back: within a few lists the layer goes sparse again.
+	for range 12 * listEvery {
+		decide(&c, rows*in/3)
+	}
+	if listed, sparse := decide(&c, rows*in/3); !listed || !sparse {
+		t.Fatalf("back to a third non-zero: listed %v, sparse %v; want both", listed, sparse)
 	}
 }
