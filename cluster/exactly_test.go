@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -396,5 +397,57 @@ func TestSurplusDropsOldest(t *testing.T) {
 	}
 	if len(ts.shards)+int(ts.surplus) != 10 || ts.surplus != 6 || ts.dups != 0 || second.Backlog != 0 {
 		t.Fatalf("%d taken + %d surplus of 10 published, %d duplicates, backlog %d after", len(ts.shards), ts.surplus, ts.dups, second.Backlog)
+	}
+}
+
+// TestRedeliveredCarryStaysPrivate: a take that folds a redelivery into a
+// message carried from the last take changes its own copy, not the hub's
+// carry (which keepAlive reads meanwhile, and which a failed take must
+// leave as it was); the redelivery is acked with the batch, taken once.
+func TestRedeliveredCarryStaysPrivate(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	nc := trainerDial(t, s.URL())
+	st := tinySettings(t, "carry")
+	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Second, MaxTake: 20})
+	js := jsOf(t, nc)
+	publishN(t, js, st, "w1", 0, 4, 10, 0)
+	var first *Take
+	eventually(t, "a take that carries batches", func() bool {
+		first = ts.iterate(false)
+		ts.hub.mu.Lock()
+		defer ts.hub.mu.Unlock()
+		return len(first.Batches) > 0 && len(ts.hub.carry) > 0
+	})
+	// The server hears nothing for over AckWait and redelivers the carry.
+	ts.hub.mu.Lock()
+	before := make([]int, len(ts.hub.carry))
+	for i, c := range ts.hub.carry {
+		before[i] = len(c.msgs)
+	}
+	carry := slices.Clone(ts.hub.carry)
+	time.Sleep(2500 * time.Millisecond)
+	ts.hub.mu.Unlock()
+	tk, err := ts.hub.take(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	redelivered := 0
+	for _, m := range tk.held {
+		redelivered += len(m.msgs) - 1
+	}
+	for i, c := range carry {
+		if len(c.msgs) != before[i] {
+			t.Fatalf("the hub's carried message %d went from %d deliveries to %d during a take", c.seq, before[i], len(c.msgs))
+		}
+	}
+	if redelivered == 0 {
+		t.Fatalf("no redelivery reached the take (held %d, carry %d)", len(tk.held), len(tk.carry))
+	}
+	ts.hub.merge(tk)
+	ts.hub.Commit(tk)
+	for _, b := range tk.Batches {
+		if _, ok := ts.shards[b.ID]; ok {
+			t.Fatalf("batch %s taken twice", b.ID)
+		}
 	}
 }

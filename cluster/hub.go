@@ -313,7 +313,13 @@ func (h *Hub) take(ctx context.Context) (*Take, error) {
 	h.mu.Lock()
 	t := &Take{pos: h.marks.Position, marks: h.marks.clone(), held: map[uint64]*heldMsg{},
 		lastDseq: h.lastDseq, room: h.cfg.MaxTake, maxBatch: h.cfg.Settings.MaxBatch}
-	carry, cons := h.carry, h.cons
+	// The carry is copied: keepAlive reads the hub's while this take adds
+	// redeliveries to its own, and a take that fails leaves the hub's as it was.
+	carry := make([]*heldMsg, len(h.carry))
+	for i, c := range h.carry {
+		carry[i] = &heldMsg{seq: c.seq, msgs: slices.Clone(c.msgs), reject: c.reject}
+	}
+	cons := h.cons
 	h.mu.Unlock()
 	ictx, cancel := context.WithTimeout(ctx, callTimeout)
 	info, err := cons.Info(ictx)
@@ -477,9 +483,8 @@ func (h *Hub) receive(t *Take, msg jetstream.Msg) error {
 // fit, it and everything after it wait for the next take.
 func (h *Hub) classify(t *Take, m *heldMsg) {
 	if m.seq <= t.pos {
-		if held := h.heldAt(t, m.seq); held != nil {
-			held.msgs = append(held.msgs, m.msgs...) // redelivered while held: acked with it
-			return
+		if h.joinHeld(t, m) {
+			return // redelivered while held: acked with it
 		}
 		t.Duplicates++ // handled and committed already: only the ack was lost
 		for _, msg := range m.msgs {
@@ -537,14 +542,20 @@ func (h *Hub) classify(t *Take, m *heldMsg) {
 	t.held[m.seq], t.pos = m, m.seq
 }
 
-// heldAt returns the held message of stream sequence seq, in the take or the hub.
-func (h *Hub) heldAt(t *Take, seq uint64) *heldMsg {
-	if m := t.held[seq]; m != nil {
-		return m
+// joinHeld adds m's deliveries to the held message of its stream sequence,
+// in the take or the hub, and reports whether there was one.
+func (h *Hub) joinHeld(t *Take, m *heldMsg) bool {
+	if held := t.held[m.seq]; held != nil {
+		held.msgs = append(held.msgs, m.msgs...)
+		return true
 	}
-	h.mu.Lock()
+	h.mu.Lock() // keepAlive reads the hub's held messages
 	defer h.mu.Unlock()
-	return h.held[seq]
+	if held := h.held[m.seq]; held != nil {
+		held.msgs = append(held.msgs, m.msgs...)
+		return true
+	}
+	return false
 }
 
 // peek checks a message from its headers and its batch header alone,
