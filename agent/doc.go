@@ -29,6 +29,12 @@
 //   - model: a policy/value network (package net) guiding the same search;
 //     NewNetwork builds one over any mcts.Evaluator (the training loop's
 //     shared batcher).
+//     With level=N (1..MaxLevel) or elo=E it plays a strength level
+//     (Level, level.go): fewer simulations, fewer root moves considered
+//     (a Gumbel root) and a chance choice among the moves its search
+//     values within a margin of its best, so that a weaker level errs as
+//     a person does, never far below its own best; elo= interpolates the
+//     levels measured for the game (LevelScaleOf, docs/LEVELS.md).
 //   - engine: another program speaking the engine protocol of
 //     docs/ENGINE.md (EngineClient, on protocol.Client), so the arena can
 //     play external engines.

@@ -24,6 +24,8 @@ var modelKeys = []key{
 	threadsKeyDoc,
 	hashKeyDoc,
 	tablebaseKeyDoc,
+	levelKeyDoc,
+	eloKeyDoc,
 }
 
 // inferEval makes a *net.Infer an mcts.Evaluator. Each search thread

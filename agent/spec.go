@@ -68,7 +68,7 @@ var kinds = []kind{
 		lim:   limitKeys{time: "time", depth: "depth", max: abMaxLimits},
 		build: newAlphaBeta},
 	{name: "mcts", short: "PUCT search with uniform priors and random-rollout values", keys: mctsKeys, lim: searchLimits, build: newMCTS},
-	{name: "model", short: "a trained network guiding PUCT search", keys: modelKeys, lim: searchLimits, build: newModel},
+	{name: "model", short: "a trained network guiding PUCT search", keys: modelKeys, lim: searchLimits, build: buildModel},
 	{name: "engine", short: "an external program speaking the kumalak engine protocol (docs/ENGINE.md)", keys: engineKeys,
 		lim:     limitKeys{sims: "sims", time: "time", depth: "depth", max: Limits{Sims: MaxSims, Time: MaxTime, Depth: maxEngineDepth}},
 		aliases: map[string]string{"movetime": "time"},

@@ -13,8 +13,9 @@ import (
 )
 
 // Tournament is a round robin: every two players play a match of
-// Config.Games paired games, all pairings on the same openings. Config.SPRT
-// is ignored.
+// Config.Games paired games, all pairings on the same openings (with
+// Reach, only the players at most Reach apart in Players). Config.SPRT is
+// ignored.
 type Tournament struct {
 	Spec    *env.Spec
 	Players []string // agent specs, at least two, all different
@@ -26,7 +27,13 @@ type Tournament struct {
 
 	// Anchor is the player rated 0, one of Players; "" anchors on random
 	// when it plays, else on the first player.
-	Anchor   string
+	Anchor string
+	// Reach, when not 0, pairs only the players at most Reach apart in
+	// Players: a ladder. Listed by expected strength, each player then
+	// meets those nearest it, whose games tell the most about its rating
+	// (a near-even score), and the pairings grow with the players, not
+	// their square. 0 pairs every two players.
+	Reach    int
 	NewAgent NewAgentFunc   // builds the agents; nil = agent.New
 	Progress func(Progress) // called after every game; Done and Total count the whole tournament
 	Records  io.Writer      // receives one JSON line per game; may be nil
@@ -63,13 +70,13 @@ func (t *Tournament) Run(ctx context.Context) (TournamentResult, error) {
 	c := t.Config
 	c.SPRT = nil
 	n := len(t.Players)
-	total, done := c.Games*n*(n-1)/2, 0
+	total, done := c.Games*t.Pairings(), 0
 	byPairing, err := t.donePairings()
 	if err != nil {
 		return out, err
 	}
 	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
+		for j := i + 1; j < n && t.paired(i, j); j++ {
 			m := &Match{Spec: t.Spec, A: t.Players[i], B: t.Players[j], Config: c,
 				NewAgent: t.NewAgent, Progress: t.Progress, Records: t.Records, Notation: t.Notation,
 				Done: byPairing[[2]string{t.Players[i], t.Players[j]}]}
@@ -89,6 +96,20 @@ func (t *Tournament) Run(ctx context.Context) (TournamentResult, error) {
 	return out, nil
 }
 
+// Pairings returns the number of matches Run plays.
+func (t *Tournament) Pairings() int {
+	n := 0
+	for i := range t.Players {
+		for j := i + 1; j < len(t.Players) && t.paired(i, j); j++ {
+			n++
+		}
+	}
+	return n
+}
+
+// paired reports whether players i < j meet.
+func (t *Tournament) paired(i, j int) bool { return t.Reach == 0 || j-i <= t.Reach }
+
 // donePairings sorts the games of t.Done by pairing: the players in the
 // order of Players.
 func (t *Tournament) donePairings() (map[[2]string][]Record, error) {
@@ -105,7 +126,10 @@ func (t *Tournament) donePairings() (map[[2]string][]Record, error) {
 			return nil, &ResumeError{Index: r.Index, Reason: fmt.Sprintf("White %q and Black %q are not a pairing of this tournament's players", a, b)}
 		}
 		if i > j {
-			a, b = b, a
+			a, b, i, j = b, a, j, i
+		}
+		if !t.paired(i, j) {
+			return nil, &ResumeError{Index: r.Index, Reason: fmt.Sprintf("%q and %q are %d apart among the players, more than the reach %d", a, b, j-i, t.Reach)}
 		}
 		out[[2]string{a, b}] = append(out[[2]string{a, b}], r)
 	}
@@ -127,6 +151,9 @@ func (t *Tournament) Validate() error {
 	}
 	if t.Anchor != "" && !seen[t.Anchor] {
 		return invalid("anchor %q is not a player", t.Anchor)
+	}
+	if t.Reach < 0 {
+		return invalid("reach %d: want 0 (every pairing) or more", t.Reach)
 	}
 	if !(t.Prior >= 0 && t.Prior <= 1000) {
 		return invalid("prior %g out of range 0..1000", t.Prior)

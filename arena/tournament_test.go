@@ -150,3 +150,53 @@ func TestTournamentResume(t *testing.T) {
 		t.Errorf("a game of no pairing: %v", err)
 	}
 }
+
+// TestTournamentReach: with Reach 1 only neighbours in Players meet (a
+// ladder), the rating still spans them all; a game of a pairing farther
+// apart is refused on resume, and a negative reach is an error.
+func TestTournamentReach(t *testing.T) {
+	c := DefaultConfig()
+	c.Games, c.OpeningPlies, c.Parallel = 4, 2, 2
+	players := []string{"random", "greedy", "ab:depth=2", "ab:depth=4"}
+	var buf bytes.Buffer
+	calls := 0
+	tour := &Tournament{Spec: envtest.Kalah3, Players: players, Config: c, Prior: 1, Reach: 1, Records: &buf,
+		Progress: func(p Progress) {
+			if calls++; p.Total != 12 {
+				t.Errorf("progress total %d, want 12 (3 pairings of 4 games)", p.Total)
+			}
+		}}
+	if n := tour.Pairings(); n != 3 {
+		t.Errorf("%d pairings at reach 1, want 3", n)
+	}
+	res, err := tour.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) != 3 || calls != 12 || len(res.Standings) != 4 {
+		t.Fatalf("%d matches, %d games, %d standings", len(res.Matches), calls, len(res.Standings))
+	}
+	for i, m := range res.Matches {
+		if m.A != players[i] || m.B != players[i+1] {
+			t.Errorf("match %d: %s vs %s, want neighbours", i, m.A, m.B)
+		}
+	}
+	for _, s := range res.Standings {
+		if s.Player != "random" && !(s.Err > 0 && s.Err < 1e6) {
+			t.Errorf("%+v: want a finite interval through the ladder", s)
+		}
+	}
+	if tour.Reach = 2; tour.Pairings() != 5 {
+		t.Errorf("%d pairings at reach 2, want 5", tour.Pairings())
+	}
+	far := readRecords(t, &buf)[:1]
+	far[0].White, far[0].Black = "random", "ab:depth=4"
+	tour.Reach, tour.Done, tour.Progress, tour.Records = 1, far, nil, nil
+	if _, err := tour.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "more than the reach 1") {
+		t.Errorf("a game of players 3 apart at reach 1: %v", err)
+	}
+	tour.Reach, tour.Done = -1, nil
+	if _, err := tour.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "reach -1") {
+		t.Errorf("reach -1: %v", err)
+	}
+}

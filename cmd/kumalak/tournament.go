@@ -21,7 +21,7 @@ func newTournamentCmd() *cobra.Command {
 	var players, models []string
 	var prior float64
 	var anchor string
-	var sims int
+	var sims, reach int
 	c := &cobra.Command{
 		Use:   "tournament",
 		Short: "Play a round robin between agents and print an Elo table",
@@ -32,6 +32,8 @@ func newTournamentCmd() *cobra.Command {
 			"--models a.kmodel,b.kmodel adds model files as players (model:path=FILE, at --sims when given), and an\n" +
 			"--anchor that is not among the players joins them: a ladder of models rated on one scale, so networks\n" +
 			"of different runs compare (anchor them on a fixed player, e.g. ab:depth=6).\n" +
+			"--reach K pairs only the players at most K apart in the order given (a ladder: list them weakest\n" +
+			"first, so each meets those nearest its strength); 0 pairs every two.\n" +
 			"Every game is saved under --out twice: as a line of JSON (.jsonl) and in a record file\n" +
 			"(.kgn, docs/RECORDS.md) that replay and analyze read.\n\n" + agent.Help(),
 		Example: "  kumalak tournament --game togyz --players random --players greedy --players ab:depth=4 --games 40\n" +
@@ -52,7 +54,7 @@ func newTournamentCmd() *cobra.Command {
 			if err := checkAgents("tournament", spec, players...); err != nil {
 				return err
 			}
-			t := &arena.Tournament{Spec: spec, Players: players, Config: cfg, Prior: prior, Anchor: anchor}
+			t := &arena.Tournament{Spec: spec, Players: players, Config: cfg, Prior: prior, Anchor: anchor, Reach: reach}
 			return runTournament(c, &f, t)
 		},
 	}
@@ -61,6 +63,7 @@ func newTournamentCmd() *cobra.Command {
 	c.Flags().StringSliceVar(&models, "models", nil, "model files to add as players, comma-separated or repeated (model:path=FILE)")
 	c.Flags().IntVar(&sims, "sims", 0, "simulations per move of the --models players (0: each model card's, else 400)")
 	c.Flags().StringVar(&anchor, "anchor", "", "the player rated 0; joins the players when not among them (default: random when it plays, else the first)")
+	c.Flags().IntVar(&reach, "reach", 0, "pair only the players at most this many apart in the --players order (0: every two)")
 	c.Flags().Float64Var(&prior, "prior", 1, "virtual draws added to each pairing before the fit (keeps a clean sweep finite)")
 	return c
 }
@@ -105,8 +108,7 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 		t.Records = logs.Logs
 	}
 	t.Done = done
-	n := len(t.Players)
-	bar := newBar(c.ErrOrStderr(), t.Config.Games*n*(n-1)/2, f.quiet)
+	bar := newBar(c.ErrOrStderr(), t.Config.Games*t.Pairings(), f.quiet)
 	t.Progress = showProgress(bar)
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
