@@ -117,12 +117,15 @@ func TestDocCommandsFound(t *testing.T) {
 				t.Errorf("%v: %q is outside the folder the command runs in", c, a)
 			}
 		}
+		if err := parseCommand(c.args); err != nil {
+			t.Errorf("%v: %v", c, err)
+		}
 	}
 	if got := shellWords(`kumalak arena --a engine:cmd='./x --d 3' --b "r s" # c`); !equalLines(got, []string{"kumalak", "arena", "--a", "engine:cmd=./x --d 3", "--b", "r s"}) {
 		t.Errorf("shellWords = %q", got)
 	}
-	got := parseDoc("x.md", "text kumalak perft\n\n    kumalak show --game 'a b'  # note\n    $ kumalak replay 9\n    out 1\n    out 2\n\n```\nkumalak info \"m.kmodel\"\n```\n")
-	want := []string{"x.md:3: kumalak show --game a b", "x.md:4: kumalak replay 9", "x.md:9: kumalak info m.kmodel"}
+	got := parseDoc("x.md", "text kumalak perft\n\n    kumalak show --game 'a b'  # note\n    $ kumalak replay 9\n    out 1\n    out 2\n\n```\nkumalak info \"m.kmodel\"\n```\n\n    bin/kumalak play --as b\n    go run ./cmd/kumalak perft\n    make build\n")
+	want := []string{"x.md:3: kumalak show --game a b", "x.md:4: kumalak replay 9", "x.md:9: kumalak info m.kmodel", "x.md:12: kumalak play --as b", "x.md:13: kumalak perft"}
 	if len(got) != len(want) {
 		t.Fatalf("parseDoc = %v, want %v", got, want)
 	}
@@ -201,17 +204,30 @@ func parseDoc(file, text string) []docCommand {
 			continue
 		}
 		open = nil
-		words := shellWords(strings.TrimPrefix(code, "$ "))
-		if len(words) < 2 || words[0] != "kumalak" {
+		args, ok := kumalakArgs(shellWords(strings.TrimPrefix(code, "$ ")))
+		if !ok {
 			continue
 		}
-		cmds = append(cmds, docCommand{file: file, line: n, args: words[1:]})
+		cmds = append(cmds, docCommand{file: file, line: n, args: args})
 		if transcript {
 			open = &cmds[len(cmds)-1]
 			open.want = []string{}
 		}
 	}
 	return cmds
+}
+
+// kumalakArgs returns the arguments of a command line that runs kumalak:
+// "kumalak ...", "bin/kumalak ...", "./bin/kumalak ..." or
+// "go run ./cmd/kumalak ...", with at least one argument.
+func kumalakArgs(words []string) ([]string, bool) {
+	switch {
+	case len(words) >= 2 && (words[0] == "kumalak" || words[0] == "bin/kumalak" || words[0] == "./bin/kumalak"):
+		return words[1:], true
+	case len(words) >= 4 && words[0] == "go" && words[1] == "run" && words[2] == "./cmd/kumalak":
+		return words[3:], true
+	}
+	return nil, false
 }
 
 // shellWord matches one word of a command line, quoted parts included;
@@ -398,6 +414,18 @@ func copyFixture(t *testing.T, fixture, dst string, run bool) {
 			t.Fatal(err)
 		}
 	}
+	writeBin(t, dst)
+	if run {
+		if err := os.CopyFS(dst, os.DirFS(fixture)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// writeBin writes dst/bin/kumalak, a script that runs this test binary as
+// the kumalak command.
+func writeBin(t *testing.T, dst string) {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -408,11 +436,6 @@ func copyFixture(t *testing.T, fixture, dst string, run bool) {
 	}
 	if err := os.WriteFile(filepath.Join(dst, "bin", "kumalak"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
-	}
-	if run {
-		if err := os.CopyFS(dst, os.DirFS(fixture)); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

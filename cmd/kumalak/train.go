@@ -39,7 +39,7 @@ func newTrainCmd() *cobra.Command {
 		Long: "train runs iterations of self-play with the best network, training on the replay window,\n" +
 			"evaluation (gating and fixed baselines) and a checkpoint, until the config's iteration\n" +
 			"count or time budget is reached. The run folder holds the resolved config, the checkpoint,\n" +
-			"the metrics log and its plots, a network per iteration and the best network (the README's\n" +
+			"the metrics log and its plots, a network per iteration and the best network (docs/TRAINING.md's\n" +
 			"run-folder table names every file). Ctrl-C stops at the next safe point; a stopped\n" +
 			"or killed run continues with --resume from its last checkpoint. It hosts an embedded NATS\n" +
 			"server (loopback only unless --listen; --nats uses another server, --nats off none)\n" +
