@@ -419,7 +419,7 @@ func TestReadmeFirstLines(t *testing.T) {
 		if len(words) == 0 {
 			continue
 		}
-		where := fmt.Sprintf("README.md:%d: %s", l.n, l.text)
+		where := fmt.Sprintf("README.md:%d: %s", l.n, strings.Join(words, " "))
 		var runs [][]string // kumalak argument lists to run
 		switch {
 		case words[0] == "make":
@@ -462,14 +462,14 @@ func TestReadmeFirstLines(t *testing.T) {
 		}
 	}
 	if !built || !played {
-		t.Errorf("README.md's first %d lines do not build the binary (%v) and play (%v)", readmeRunnable, built, played)
+		t.Errorf("README.md's first %d lines must build the binary and play: built %v, played %v", readmeRunnable, built, played)
 	}
 }
 
 // codeLine is one line of a Markdown code block.
 type codeLine struct {
 	n    int
-	text string // the command, its comment dropped
+	text string // the line, trimmed
 }
 
 // codeLines returns the command lines of the code blocks (indented by
