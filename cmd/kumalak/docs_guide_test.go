@@ -243,6 +243,28 @@ func checkBenchCommand(line, makefile string) error {
 	return fmt.Errorf("%q: want make, go or kumalak", words[0])
 }
 
+// TestNotesLinked checks that every dated note of docs/notes/ is listed in
+// its README and explains at least one row of BENCHMARKS.md.
+func TestNotesLinked(t *testing.T) {
+	notes, err := filepath.Glob(filepath.Join(repoRoot, "docs", "notes", "20*.md"))
+	if err != nil || len(notes) == 0 {
+		t.Fatalf("no notes in docs/notes: %v", err)
+	}
+	index, bench := readRepo(t, "docs/notes/README.md"), readRepo(t, "BENCHMARKS.md")
+	for _, n := range notes {
+		name := filepath.Base(n)
+		if !isoDate.MatchString(name[:10]) {
+			t.Errorf("docs/notes/%s: want a name YYYY-MM-DD-topic.md", name)
+		}
+		if !strings.Contains(index, "("+name+")") {
+			t.Errorf("docs/notes/%s is not listed in docs/notes/README.md", name)
+		}
+		if !strings.Contains(bench, "(docs/notes/"+name+")") {
+			t.Errorf("docs/notes/%s is linked from no row of BENCHMARKS.md", name)
+		}
+	}
+}
+
 // mdLink matches a Markdown link or image target.
 var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
