@@ -55,7 +55,8 @@ func (s *Spec) MoveText(start State, moves []Action) (string, error) {
 
 // IsMoveToken reports whether tok reads as a word of move text of any game
 // rather than, say, a file name: a move (digits, with togyz's "x" for a
-// tuzdyk), a move number ("12.", "3...") or a result ("1-0", "*").
+// tuzdyk, and the notes other programs write after it: "76(10)", "76+10",
+// "4↻"), a move number ("12.", "3...") or a result ("1-0", "*").
 func IsMoveToken(tok string) bool {
 	if tok == "" {
 		return false
@@ -63,5 +64,6 @@ func IsMoveToken(tok string) bool {
 	if isResult(tok) || IsMoveNumber(tok) {
 		return true
 	}
-	return digits(strings.TrimSuffix(strings.ToLower(tok), "x"))
+	move, _, err := cutNotes(tok)
+	return err == nil && digits(strings.TrimSuffix(strings.ToLower(move), "x"))
 }

@@ -73,6 +73,8 @@ func TestIsMoveToken(t *testing.T) {
 	}{
 		{"5", true}, {"36x", true}, {"36X", true}, {"12.", true}, {"3...", true},
 		{"1-0", true}, {"1/2-1/2", true}, {"*", true},
+		{"76(10)", true}, {"56X(13)", true}, {"76+10", true}, {"4↻", true}, {"4+2↻", true}, {"…", true}, {"1…", true},
+		{"(10)", false}, {"76(10", false}, {"76+", false}, {"white", false},
 		{"", false}, {"-", false}, {"x", false}, {"game.txt", false}, {"5y", false}, {"../5", false},
 	}
 	for _, c := range cases {

@@ -8,37 +8,33 @@ import (
 
 // ParseMoves reads a record of moves played from start (which it does not
 // change) and returns them. Tokens are separated by spaces; move numbers
-// ("1.", "1...") are skipped, and a result ("1-0", "0-1", "1/2-1/2", "*")
-// may end the record, agreeing with a finished game (an unfinished one may
-// end with any result: a resignation or an adjudication). Each other token
-// is one move, read by s.ReadMove (a pit number when nil). An error names
-// the move, counting from 1 in the order played, e.g.
+// ("1.", "1...", the page's "…") are skipped, and a result ("1-0", "0-1",
+// "1/2-1/2", "*") may end the record, agreeing with a finished game (an
+// unfinished one may end with any result: a resignation or an
+// adjudication). Each other token is one move, read by s.ReadMove (a pit
+// number when nil), with the notes other programs write after it checked
+// against the replay ("76(10)", "76+10", "4↻"; docs/RECORDS.md); a side
+// label ("white", "black") before a move is checked against its mover. An
+// error names the move, counting from 1 in the order played, e.g.
 // "togyz: move 4 (12x): no tuzdyk was made".
 func (s *Spec) ParseMoves(start State, rec string) ([]Action, error) {
-	read := s.ReadMove
-	if read == nil {
-		read = ReadPit
-	}
-	st := Clone(start)
+	m := newMoveReader(s, Clone(start))
 	toks := strings.Fields(rec)
-	var moves []Action
 	for i, tok := range toks {
-		switch {
-		case IsMoveNumber(tok):
-			continue
-		case isResult(tok):
-			if err := checkResult(st, tok, i == len(toks)-1); err != nil {
+		if isResult(tok) {
+			if err := checkResult(m.st, tok, i == len(toks)-1); err != nil {
 				return nil, fmt.Errorf("%s: record: %w", s.Name, err)
 			}
 			continue
 		}
-		a, err := read(st, tok)
-		if err != nil {
-			return nil, fmt.Errorf("%s: move %d (%s): %w", s.Name, len(moves)+1, tok, err)
+		if err := m.word(tok); err != nil {
+			return nil, err
 		}
-		moves = append(moves, a)
 	}
-	return moves, nil
+	if err := m.end(); err != nil {
+		return nil, err
+	}
+	return m.moves, nil
 }
 
 // ReadPit reads a move written as a pit number ("5": one or two digits,
@@ -58,8 +54,12 @@ func ReadPit(st State, tok string) (Action, error) {
 }
 
 // IsMoveNumber reports whether tok is a move number of a record, such as
-// "12." or "3...".
+// "12." or "3...", or the page's "…" before a first move that is black's
+// ("…", "3…").
 func IsMoveNumber(tok string) bool {
+	if num, ok := strings.CutSuffix(tok, "…"); ok {
+		return num == "" || digits(num)
+	}
 	num := strings.TrimRight(tok, ".")
 	return len(num) < len(tok) && digits(num)
 }

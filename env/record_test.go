@@ -61,7 +61,7 @@ func TestParseMoves(t *testing.T) {
 // panics, and what it accepts plays legally from the start and reads back
 // the same from the game's own notation.
 func FuzzParseMoves(f *testing.F) {
-	for _, s := range []string{"1. 21 65 2. 34 22x", "4 3", "1... 98 1-0", "7 9 5 5 *", "12x", "99", "1.. 2"} {
+	for _, s := range []string{"1. 21 65 2. 34 22x", "4 3", "1... 98 1-0", "7 9 5 5 *", "12x", "99", "1.. 2", "1. 76(10) 76(10) 2. 99 89(12)", "56X", "4↻ 3+0", "… 98"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, rec string) {

@@ -95,12 +95,41 @@ func (g *GameRecord) Final() (State, error) {
 // lineWidth is where the writer wraps move text.
 const lineWidth = 79
 
+// Form is a way of writing a record's move text.
+type Form int
+
+// The forms of move text.
+const (
+	// KGN is the game's own notation (docs/RECORDS.md): "1. 76 98 2. 56x".
+	KGN Form = iota
+	// PlayOK is the form of PlayOK's export: after a move that captured,
+	// the mover's store in parentheses, and a tuzdyk's mark upper case:
+	// "1. 76(10) 76(10) 2. 56X". Every reader reads it back.
+	PlayOK
+)
+
+// Forms names the forms for a command's flag, in Form order.
+var Forms = []string{"kgn", "playok"}
+
+// ParseForm reads a form's name (Forms).
+func ParseForm(name string) (Form, error) {
+	for i, f := range Forms {
+		if f == name {
+			return Form(i), nil
+		}
+	}
+	return 0, fmt.Errorf("env: record form %q: want %s", name, strings.Join(Forms, " or "))
+}
+
 // Text returns the record: its tags, a blank line, the moves in the game's
 // notation wrapped at 79 columns, ending with the result. It fails on an
 // illegal move, a result that a finished game contradicts, or a tag that
 // can't be written (a name not letters, digits and _, or a value with a
 // line break).
-func (g *GameRecord) Text() (string, error) {
+func (g *GameRecord) Text() (string, error) { return g.TextIn(KGN) }
+
+// TextIn returns the record as Text does, its move text in form f.
+func (g *GameRecord) TextIn(f Form) (string, error) {
 	final, err := g.Final()
 	if err != nil {
 		return "", fmt.Errorf("env: record: %w", err)
@@ -113,6 +142,9 @@ func (g *GameRecord) Text() (string, error) {
 		return "", err
 	}
 	moves, err := g.Spec.FormatMoves(g.StartState(), g.Moves)
+	if f == PlayOK {
+		moves, err = playOKMoves(g.StartState(), g.Moves)
+	}
 	if err != nil {
 		return "", fmt.Errorf("env: record: %w", err)
 	}
@@ -205,8 +237,14 @@ func wrap(sb *strings.Builder, toks []string) {
 
 // WriteRecords writes the games to w, a blank line between two.
 func WriteRecords(w io.Writer, games ...*GameRecord) error {
+	return WriteRecordsIn(w, KGN, games...)
+}
+
+// WriteRecordsIn writes the games to w as WriteRecords does, their move
+// text in form f.
+func WriteRecordsIn(w io.Writer, f Form, games ...*GameRecord) error {
 	for i, g := range games {
-		text, err := g.Text()
+		text, err := g.TextIn(f)
 		if err != nil {
 			return err
 		}

@@ -34,6 +34,25 @@ const twoGames = `% written by hand
 6 1-0
 `
 
+// playOKGame is the start of a game as PlayOK exports it: no Game tag,
+// the mover's kazan in parentheses after a capture, X for a tuzdyk, a
+// move pair wrapped across lines and a resignation before the end.
+const playOKGame = `[Event "?"]
+[Site "PlayOK"]
+[Date "2025.08.26"]
+[Round "-"]
+[White "darru"]
+[Black "harrison01"]
+[Result "1-0"]
+[Time "20:55:03"]
+[TimeControl "180"]
+[WhiteElo "1200"]
+[BlackElo "1201"]
+
+1. 76(10) 76(10) 2. 99 89(12) 3. 67 34(24) 4. 56X 47 5. 36
+14X 6. 57 12 7. 74(20) 12 1-0
+`
+
 func TestReadRecords(t *testing.T) {
 	games, err := env.ReadRecords(strings.NewReader(twoGames), nil)
 	if err != nil {
@@ -251,7 +270,8 @@ func TestSetTag(t *testing.T) {
 // FuzzReadRecords feeds the reader arbitrary text: it never panics, each
 // error names the reader, and what it accepts writes and reads back the same.
 func FuzzReadRecords(f *testing.F) {
-	for _, s := range []string{twoGames, "1. 76 98 *", "[Game \"mangala-kale\"]\n4 3 {x} 1", "[Result \"1-0\"", "{\n}\n[a \"\\\\\"]", "4 3\n\n%x\n6"} {
+	for _, s := range []string{twoGames, "1. 76 98 *", "[Game \"mangala-kale\"]\n4 3 {x} 1", "[Result \"1-0\"", "{\n}\n[a \"\\\\\"]", "4 3\n\n%x\n6",
+		playOKGame, "[Game \"togyz\"]\n1. 76+10 98 2. 36x", "white 4↻ white 3 black 6+2", "[Result \"0-1\"]\n4\n3 0-1\n\n[Game \"togyz\"]\n… 76(10)"} {
 		f.Add(s)
 	}
 	spec, _ := env.Lookup("mangala")

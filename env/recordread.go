@@ -22,6 +22,7 @@ type RecordReader struct {
 	held    string // a line read ahead: the next game's first
 	holding bool
 	comment bool // inside a {...} comment
+	guessed bool // the game read has neither a Game nor a Position tag
 }
 
 // NewRecordReader returns a reader of the games in r; def is the game of a
@@ -85,9 +86,40 @@ func (r *RecordReader) Next() (*GameRecord, error) {
 		return nil, err
 	}
 	if err := r.playMoves(g, toks, resultTag); err != nil {
+		if r.guessed {
+			err = hintGame(err, g.Spec, toks)
+		}
 		return nil, err
 	}
 	return g, nil
+}
+
+// hintGame adds to err, the error of a record without a Game tag read as
+// spec's, the games whose rules read its moves from their start.
+func hintGame(err error, spec *Spec, toks []token) error {
+	var fits []string
+	for _, name := range Games() {
+		other, lerr := Lookup(name)
+		if lerr == nil && other != spec && readsAs(other, toks) {
+			fits = append(fits, fmt.Sprintf("[Game %q]", name))
+		}
+	}
+	if len(fits) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w (the record has no Game tag, so it was read as %s; its moves read as %s: add that tag)",
+		err, spec.Name, strings.Join(fits, " or "))
+}
+
+// readsAs reports whether the tokens read as moves of spec from its start.
+func readsAs(spec *Spec, toks []token) bool {
+	m := newMoveReader(spec, spec.New())
+	for _, t := range toks {
+		if !isResult(t.text) && m.word(t.text) != nil {
+			return false
+		}
+	}
+	return m.end() == nil && len(m.moves) > 0
 }
 
 // errorf returns an error naming the current game and the line.
@@ -167,6 +199,7 @@ func (r *RecordReader) readTags(g *GameRecord, first string) (result, rest strin
 			return "", "", false, err
 		}
 	}
+	r.guessed = game == "" && pos == ""
 	if err := r.setGame(g, game, gameLine, pos, posLine); err != nil {
 		return "", "", false, err
 	}
@@ -308,41 +341,51 @@ func (r *RecordReader) words(line string) []string {
 }
 
 // playMoves reads the tokens as moves from g's start into g, checking the
-// result token against the Result tag and against a finished game.
+// result token against the Result tag and against a finished game, and
+// marks a game that ended off the board (MarkOffBoard).
 func (r *RecordReader) playMoves(g *GameRecord, toks []token, resultTag string) error {
-	read := g.Spec.ReadMove
-	if read == nil {
-		read = ReadPit
-	}
-	st := g.StartState()
+	m := newMoveReader(g.Spec, g.StartState())
 	result := resultTag
+	line := r.line
 	for _, t := range toks {
-		switch {
-		case IsMoveNumber(t.text):
-			continue
-		case isResult(t.text):
+		line = t.line
+		if isResult(t.text) {
 			if resultTag != "" && t.text != resultTag {
 				return r.errorf(t.line, "result %s, but the Result tag says %s", t.text, resultTag)
 			}
 			result = t.text
 			continue
 		}
-		a, err := read(st, t.text)
-		if err != nil {
-			return r.errorf(t.line, "%s: move %d (%s): %w", g.Spec.Name, len(g.Moves)+1, t.text, err)
+		if err := m.word(t.text); err != nil {
+			return r.errorf(t.line, "%w", err)
 		}
-		g.Moves = append(g.Moves, a)
 	}
+	if err := m.end(); err != nil {
+		return r.errorf(line, "%w", err)
+	}
+	g.Moves = m.moves
 	if result == "" {
-		result = st.Result().String()
+		result = m.st.Result().String()
 	}
-	line := r.line
-	if len(toks) > 0 {
-		line = toks[len(toks)-1].line
-	}
-	if err := checkResult(st, result, true); err != nil {
+	if err := checkResult(m.st, result, true); err != nil {
 		return r.errorf(line, "%w", err)
 	}
 	g.Result, _ = ParseResult(result)
+	g.MarkOffBoard(m.st)
 	return nil
 }
+
+// MarkOffBoard gives g the Termination tag OffBoard when its moves, which
+// reach final, stop before the game's end under a result other than *,
+// unless g has a Termination tag.
+func (g *GameRecord) MarkOffBoard(final State) {
+	if g.Result != Ongoing && final.Result() == Ongoing && g.Tag("Termination") == "" {
+		g.SetTag("Termination", OffBoard)
+	}
+}
+
+// OffBoard is the Termination tag the reader gives a game whose moves stop
+// before the game's end under a result other than *: a resignation, a
+// loss on time or a draw agreed, which such a record (PlayOK's export)
+// does not tell apart, so none of PGN's own values fits.
+const OffBoard = "resignation, time or agreement: the moves stop before the game's end"

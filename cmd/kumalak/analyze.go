@@ -191,10 +191,20 @@ func readGames(c *cobra.Command, g *gameFlags, cmd, modelGame string, args []str
 }
 
 // recordArg reports whether args name a record file rather than moves:
-// one argument that is not move text (env.IsMoveToken), such as game.txt,
-// or - for standard input.
+// one argument that is not move text (env.IsMoveToken, word by word: the
+// moves may come quoted, '1. 76(10) 98'), such as game.txt, or - for
+// standard input.
 func recordArg(args []string) bool {
-	return len(args) == 1 && !env.IsMoveToken(args[0])
+	if len(args) != 1 {
+		return false
+	}
+	words := strings.Fields(args[0])
+	for _, w := range words {
+		if !env.IsMoveToken(w) {
+			return true
+		}
+	}
+	return len(words) == 0
 }
 
 // readRecordArg reads the games of a record file, or of standard input
@@ -233,6 +243,7 @@ func movesRecord(g *gameFlags, args []string, cmd string) (*env.GameRecord, erro
 	if r := lastResult(args); r != env.Ongoing {
 		game.Result = r
 	}
+	game.MarkOffBoard(final)
 	return game, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +13,7 @@ import (
 func newReplayCmd() *cobra.Command {
 	var g gameFlags
 	var asRecord bool
+	var form string
 	c := &cobra.Command{
 		Use:   "replay [flags] (RECORD | - | MOVES...)",
 		Short: "Play a game's moves and print the final position and result",
@@ -23,18 +25,25 @@ func newReplayCmd() *cobra.Command {
 			"whose landing pit is checked. Move numbers such as \"1.\" are skipped, and a result\n" +
 			"(1-0, 0-1, 1/2-1/2, *) may end the moves; one argument that is not such move text is a\n" +
 			"file. docs/RULES.md describes the notation.\n" +
-			"--record prints the games as a record file instead.",
+			"--record prints the games as a record file instead; --format playok writes it in PlayOK's\n" +
+			"form (the mover's kazan after a capture in parentheses, X for a tuzdyk), which every reader\n" +
+			"reads back, as it reads PlayOK's own export (docs/RECORDS.md#playok-records).",
 		Example: "  kumalak replay --game togyz 7 9 5 5\n  kumalak replay --game togyz 1. 21 65 2. 34 22x\n" +
 			"  kumalak replay --game mangala 3 6 1\n  kumalak replay docs/examples/games.kgn\n" +
-			"  kumalak replay --record --game togyz 1. 21 65 2. 34 22x",
+			"  kumalak replay --record --game togyz 1. 21 65 2. 34 22x\n" +
+			"  kumalak replay --format playok docs/examples/games.kgn",
 		RunE: func(c *cobra.Command, args []string) error {
+			f, err := env.ParseForm(form)
+			if err != nil {
+				return badInput("replay", "--format %q: want %s", form, strings.Join(env.Forms, " or "))
+			}
 			games, err := readGames(c, &g, "replay", "", args)
 			if err != nil {
 				return err
 			}
 			out := c.OutOrStdout()
-			if asRecord {
-				if err := env.WriteRecords(out, games...); err != nil {
+			if asRecord || c.Flags().Changed("format") {
+				if err := env.WriteRecordsIn(out, f, games...); err != nil {
 					return fmt.Errorf("replay: %w", err)
 				}
 				return nil
@@ -52,6 +61,7 @@ func newReplayCmd() *cobra.Command {
 	}
 	g.add(c)
 	c.Flags().BoolVar(&asRecord, "record", false, "print the games as a record file (tags and moves) instead of the final boards")
+	c.Flags().StringVar(&form, "format", "kgn", "the form of the record printed (implies --record): "+strings.Join(env.Forms, " or "))
 	return c
 }
 
@@ -64,6 +74,9 @@ func printReplay(out io.Writer, game *env.GameRecord) error {
 	}
 	fmt.Fprintln(out, st.String())
 	fmt.Fprintf(out, "result %s\n", game.Result)
+	if t := game.Tag("Termination"); t != "" {
+		fmt.Fprintf(out, "termination %s\n", t)
+	}
 	fmt.Fprint(out, env.Drawing(st))
 	if game.Spec.Notation != nil {
 		rec, err := game.Spec.FormatMoves(game.StartState(), game.Moves)
