@@ -75,6 +75,7 @@ func TestRecordTermination(t *testing.T) {
 		{"[Game \"togyz\"]\n[Result \"0-1\"]\n\n1. 76", env.OffBoard},
 		{"[Game \"togyz\"]\n[Termination \"time forfeit\"]\n\n1. 76 0-1", "time forfeit"},
 		{"[Game \"togyz\"]\n\n1. 76 *", ""},
+		{"[Game \"togyz\"]\n\n1. 1-0", ""},
 		{"[Game \"togyz\"]\n\n1. 76", ""},
 		{"[Game \"mangala\"]\n[Position \"0,0,0,0,0,1/0,0,0,0,0,1 23 23 - - w\"]\n\n6 1-0", ""},
 	}

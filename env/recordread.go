@@ -377,9 +377,10 @@ func (r *RecordReader) playMoves(g *GameRecord, toks []token, resultTag string) 
 
 // MarkOffBoard gives g the Termination tag OffBoard when its moves, which
 // reach final, stop before the game's end under a result other than *,
-// unless g has a Termination tag.
+// unless g has a Termination tag. A game without moves is left alone: it
+// never started (a forfeit), or it is no game at all.
 func (g *GameRecord) MarkOffBoard(final State) {
-	if g.Result != Ongoing && final.Result() == Ongoing && g.Tag("Termination") == "" {
+	if g.Result != Ongoing && len(g.Moves) > 0 && final.Result() == Ongoing && g.Tag("Termination") == "" {
 		g.SetTag("Termination", OffBoard)
 	}
 }
