@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Checker is implemented by games that can say why an in-range action is
@@ -45,6 +46,22 @@ func Replay(st State, pits []int) error {
 		}
 	}
 	return nil
+}
+
+// Replay returns the position a record reaches: start (a position string,
+// or "" or "start" for the start position, as Start reads it) and then
+// pits, each checked with Play (the package's Replay). The error names the
+// bad position or move, e.g. "move 3 (pit 7): illegal move: pit is empty".
+// It is the one reading of the engine protocol's and the web API's records.
+func (s *Spec) Replay(start string, pits []int) (State, error) {
+	st, err := s.Start(strings.TrimSpace(start))
+	if err != nil {
+		return nil, err
+	}
+	if err := Replay(st, pits); err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // PitsOf returns the pit numbers of moves, for Replay.

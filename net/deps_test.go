@@ -18,7 +18,7 @@ func TestNoTrainingStack(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, goBin, "list", "-deps", "kumalak/net", "kumalak/agent", "kumalak/bot").Output()
+	out, err := exec.CommandContext(ctx, goBin, "list", "-deps", "kumalak/net", "kumalak/agent", "kumalak/bot/...").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}

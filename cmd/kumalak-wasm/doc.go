@@ -1,7 +1,7 @@
 // Command kumalak-wasm is the bot of the static web site that `kumalak
 // web` writes: built for GOOS=js GOARCH=wasm, it runs in the page's Web
 // Worker (bot/web/worker.js) and answers the same HTTP API as `kumalak
-// serve` (bot.Mux over one bot.Server a game), so the one page plays it
+// serve` (web.Mux over one web.Server a game), so the one page plays it
 // with no server. Its one argument is the JSON list of the games it plays,
 // each with the agent spec that plays it and its model card:
 // [{"game":"togyz","agent":"model:sims=400","card":{...}}, ...]; a model

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"kumalak/bot"
+	"kumalak/bot/web"
 	"kumalak/env"
 	_ "kumalak/env/games" // registers togyz, mangala, mangala-kale
 )
@@ -20,7 +20,7 @@ type Game struct {
 }
 
 // newMux builds one server a game from the argument, a JSON list of Game.
-func newMux(args []string) (*bot.Mux, error) {
+func newMux(args []string) (*web.Mux, error) {
 	if len(args) != 1 {
 		return nil, fmt.Errorf("kumalak-wasm: %d arguments, want one: the JSON list of games", len(args))
 	}
@@ -31,18 +31,18 @@ func newMux(args []string) (*bot.Mux, error) {
 	if len(games) == 0 {
 		return nil, fmt.Errorf("kumalak-wasm: the games: the list is empty")
 	}
-	var servers []*bot.Server
+	var servers []*web.Server
 	for _, g := range games {
 		if _, err := env.Lookup(g.Game); err != nil {
 			return nil, fmt.Errorf("kumalak-wasm: %w", err)
 		}
-		cfg := bot.DefaultServerConfig()
+		cfg := web.DefaultConfig()
 		cfg.Agent, cfg.Games, cfg.Card, cfg.Seed = g.Agent, []string{g.Game}, g.Card, seed
-		s, err := bot.NewServer(cfg)
+		s, err := web.NewServer(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("kumalak-wasm: %s: %w", g.Game, err)
 		}
 		servers = append(servers, s)
 	}
-	return bot.NewMux(servers...)
+	return web.NewMux(servers...)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kumalak/arena"
-	"kumalak/bot"
+	"kumalak/bot/analysis"
 	"kumalak/env"
 )
 
@@ -69,7 +69,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	if err != nil {
 		return err
 	}
-	thresholds, err := bot.ParseThresholds(f.marks)
+	thresholds, err := analysis.ParseThresholds(f.marks)
 	if err != nil {
 		return badInput("analyze", "--marks: %s", reason(err))
 	}
@@ -106,10 +106,10 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	defer ex.close()
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
-	var out []*bot.GameAnalysis
+	var out []*analysis.GameAnalysis
 	var judged []arena.JudgeReport
 	for _, game := range games {
-		an, err := bot.Analyze(ctx, bot.AnalyzeConfig{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact, Verdict: ex.verdict()})
+		an, err := analysis.Analyze(ctx, analysis.Config{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact, Verdict: ex.verdict()})
 		if err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
@@ -134,15 +134,15 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 // judge's table when judging (judged[i] is out[i]'s), or as JSON: an array
 // of the analyses, or when judging an object holding the analyses and the
 // judges' reports.
-func printAnalyses(w io.Writer, out []*bot.GameAnalysis, judged []arena.JudgeReport, judging, asJSON bool) error {
+func printAnalyses(w io.Writer, out []*analysis.GameAnalysis, judged []arena.JudgeReport, judging, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		var v any = out
 		if judging {
 			v = struct {
-				Analyses []*bot.GameAnalysis `json:"analyses"`
-				Judge    []arena.JudgeReport `json:"judge"`
+				Analyses []*analysis.GameAnalysis `json:"analyses"`
+				Judge    []arena.JudgeReport      `json:"judge"`
 			}{out, judged}
 		}
 		if err := enc.Encode(v); err != nil {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"kumalak/bot"
+	"kumalak/bot/analysis"
 	"kumalak/env"
 	"kumalak/solve"
 )
@@ -11,7 +11,7 @@ import (
 // --tablebase alone).
 type exactSetup struct {
 	tb    *solve.Tablebase // of --tablebase, to close
-	exact bot.Exact
+	exact analysis.Exact
 	judge *solve.Judge
 }
 
@@ -55,7 +55,7 @@ func (ex *exactSetup) close() {
 
 // verdict returns the judge's exact move values for the analysis marks, or
 // nil without a judge.
-func (ex *exactSetup) verdict() bot.Verdict {
+func (ex *exactSetup) verdict() analysis.Verdict {
 	if ex.judge == nil {
 		return nil
 	}

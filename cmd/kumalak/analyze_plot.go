@@ -11,13 +11,13 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"kumalak/bot"
+	"kumalak/bot/analysis"
 )
 
 // plotAnalysis draws white's chance to win over the game (white's value
 // when the analysis has no probabilities), the marked moves as points, into
 // a PNG at path.
-func plotAnalysis(an *bot.GameAnalysis, path string) error {
+func plotAnalysis(an *analysis.GameAnalysis, path string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s, judged by %s", an.Game, an.Agent)
 	p.X.Label.Text = "ply"
@@ -32,7 +32,7 @@ func plotAnalysis(an *bot.GameAnalysis, path string) error {
 	for _, m := range an.Moves {
 		y := whiteSide(an, m.Before, m.Mover)
 		line = append(line, plotter.XY{X: float64(m.Ply - 1), Y: y})
-		if m.Mark >= bot.Mistake {
+		if m.Mark >= analysis.Mistake {
 			marked = append(marked, plotter.XY{X: float64(m.Ply), Y: whiteSide(an, m.After, m.Mover)})
 		}
 	}
@@ -80,7 +80,7 @@ func (plyTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // whiteSide returns e, the mover's, as white's chance (or value).
-func whiteSide(an *bot.GameAnalysis, e bot.Eval, mover string) float64 {
+func whiteSide(an *analysis.GameAnalysis, e analysis.Eval, mover string) float64 {
 	v := float64(e.Value)
 	if an.Probabilities {
 		v = float64(*e.WinProb)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kumalak/bot"
+	"kumalak/bot/engine"
 	"kumalak/env"
 )
 
@@ -39,14 +39,14 @@ func newEngineCmd() *cobra.Command {
 				return err
 			}
 			closeAgent(a)
-			cfg := bot.DefaultEngineServerConfig()
+			cfg := engine.DefaultConfig()
 			cfg.Agent, cfg.Game, cfg.Seed, cfg.Name = s, spec.Name, b.seed, name
 			if modelGame != "" {
 				cfg.Games = []string{modelGame}
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
-			return bot.ServeEngine(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
+			return engine.Serve(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
 		},
 	}
 	b.add(c)

@@ -37,11 +37,15 @@ var layout = []layoutRow{
 	{"selfplay", false, []string{"env", "mcts", "data"}},
 	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
 	{"train", false, []string{"env", "env/games", gameRow, "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
-	{"bot", false, []string{"env", "agent", "protocol"}},
-	{"bot/site", false, []string{"env", "agent", "bot", "models", "net"}}, // kumalak web's static site
-	{"bot/webtest", false, nil},                                           // the browser of the web tests of bot and cmd/kumalak (tests only)
-	{"cmd/kumalak", false, nil},                                           // everything
-	{"cmd/kumalak-wasm", false, nil},                                      // the static site's bot: everything it plays with
+	{"bot/words", false, []string{"env"}},                                         // what every front end says about a game
+	{"bot/play", false, []string{"env", "agent", "protocol", "bot/words"}},        // terminal play
+	{"bot/engine", false, []string{"env", "agent", "protocol", "bot/words"}},      // the engine protocol server
+	{"bot/analysis", false, []string{"env", "agent", "bot/words"}},                // game analysis
+	{"bot/web", false, []string{"env", "agent", "bot/words"}},                     // HTTP API and page
+	{"bot/web/site", false, []string{"env", "agent", "bot/web", "models", "net"}}, // kumalak web's static site
+	{"bot/web/webtest", false, nil},                                               // the browser of the web tests of bot/web and cmd/kumalak (tests only)
+	{"cmd/kumalak", false, nil},                                                   // everything
+	{"cmd/kumalak-wasm", false, nil},                                              // the static site's bot: everything it plays with
 }
 
 // gameRow stands for every game folder, env/<game>: a game is one folder,

@@ -14,7 +14,7 @@ import (
 
 	"kumalak/agent"
 	"kumalak/arena"
-	"kumalak/bot"
+	"kumalak/bot/analysis"
 )
 
 // commands are the constructors of every subcommand, each in the file of
@@ -46,7 +46,7 @@ func reason(err error) string {
 	if e, ok := errors.AsType[*agent.ValueError](err); ok {
 		return e.Reason
 	}
-	if e, ok := errors.AsType[*bot.ValueError](err); ok {
+	if e, ok := errors.AsType[*analysis.ValueError](err); ok {
 		return e.Reason
 	}
 	return err.Error()

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kumalak/agent"
-	"kumalak/bot"
+	"kumalak/bot/play"
 	"kumalak/env"
 	"kumalak/net"
 )
@@ -158,10 +158,10 @@ func newPlayCmd() *cobra.Command {
 				return err
 			}
 			defer closeAgent(a)
-			cfg := bot.PlayConfig{Spec: spec, Agent: a, Human: human, Start: g.position}
+			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
-			err = bot.Play(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
+			err = play.Run(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
 			if errors.Is(err, context.Canceled) {
 				return nil
 			}

@@ -8,7 +8,7 @@ import (
 
 	"kumalak/agent"
 	"kumalak/arena"
-	"kumalak/bot"
+	"kumalak/bot/analysis"
 )
 
 // TestReason: the packages' ValueErrors lose their package's name, however
@@ -22,7 +22,7 @@ func TestReason(t *testing.T) {
 		{arena.Config{}.Validate(), "games 0 out of range", "arena: "},
 		{fmt.Errorf("wrapped: %w", arena.Config{}.Validate()), "games 0 out of range", "arena: "},
 		{tcErr, `time control "x": `, "agent: "},
-		{bot.Thresholds{}.Validate(), "thresholds 0/0/0: ", "bot: "},
+		{analysis.Thresholds{}.Validate(), "thresholds 0/0/0: ", "analysis: "},
 		{errors.New("arena: not a ValueError"), "arena: not a ValueError", ""},
 	}
 	for _, c := range cases {

@@ -14,14 +14,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kumalak/bot"
+	"kumalak/bot/web"
 	"kumalak/env"
 )
 
 func newServeCmd() *cobra.Command {
 	var b botFlags
 	var game, addr string
-	cfg := bot.DefaultServerConfig()
+	cfg := web.DefaultConfig()
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the bot over HTTP: a web page to play it and a JSON API",
@@ -51,7 +51,7 @@ func newServeCmd() *cobra.Command {
 				}
 				cfg.Games = []string{game}
 			}
-			srv, err := bot.NewServer(cfg)
+			srv, err := web.NewServer(cfg)
 			if err != nil {
 				return badInput("serve", "%v", err)
 			}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kumalak/bot/site"
+	"kumalak/bot/web/site"
 )
 
 func newWebCmd() *cobra.Command {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"kumalak/bot/webtest"
+	"kumalak/bot/web/webtest"
 )
 
 // BenchmarkWebWasm measures the static site in headless Chromium: the

@@ -15,9 +15,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"kumalak/bot"
-	"kumalak/bot/site"
-	"kumalak/bot/webtest"
+	"kumalak/bot/web"
+	"kumalak/bot/web/site"
+	"kumalak/bot/web/webtest"
 	"kumalak/env"
 )
 
@@ -27,7 +27,7 @@ import (
 // (togyz and mangala-kale as white, mangala as black): every move is
 // legal, the result is shown and read back from the copied record, and
 // the bot's moves are the native bot's at the same simulations (the same
-// requests answered by bot.Mux in a process on net's portable kernel).
+// requests answered by web.Mux in a process on net's portable kernel).
 // Then it opens the site from file:// and plays, hints and analyses there.
 func TestWebSite(t *testing.T) {
 	if testing.Short() {
@@ -50,7 +50,7 @@ func TestWebSite(t *testing.T) {
 		defer ts.Close()
 		p := openSite(t, path, ts.URL+"/")
 		p.Run("no animation", chromedp.Click(chromedp.CSS("#animate")))
-		var reqs []bot.MoveRequest
+		var reqs []web.MoveRequest
 		var played []int
 		for _, c := range []struct{ game, human string }{{"togyz", "w"}, {"mangala", "b"}, {"mangala-kale", "w"}} {
 			rec := p.playGame(c.game, c.human)
@@ -180,14 +180,14 @@ func (p *sitePage) playGame(game, human string) *env.GameRecord {
 
 // botMoves returns the requests the page made for the bot's moves of
 // rec, the person playing human, in order, and the moves answered.
-func botMoves(rec *env.GameRecord, human string) ([]bot.MoveRequest, []int) {
-	var reqs []bot.MoveRequest
+func botMoves(rec *env.GameRecord, human string) ([]web.MoveRequest, []int) {
+	var reqs []web.MoveRequest
 	var played []int
 	st := rec.StartState()
 	pits := env.Pits(rec.Moves)
 	for i, a := range rec.Moves {
 		if st.ToMove().String() != human {
-			reqs = append(reqs, bot.MoveRequest{Game: rec.Spec.Name, Moves: pits[:i]})
+			reqs = append(reqs, web.MoveRequest{Game: rec.Spec.Name, Moves: pits[:i]})
 			played = append(played, a.Pit())
 		}
 		st.Apply(a)
@@ -201,12 +201,12 @@ const nativeRefEnv = "KUMALAK_WEB_REFERENCE"
 // nativeMoves answers the requests with the native bot of the site's
 // games, in a child process on net's portable kernel, whose float32
 // arithmetic is the wasm's.
-func nativeMoves(t *testing.T, conf site.Manifest, reqs []bot.MoveRequest) []int {
+func nativeMoves(t *testing.T, conf site.Manifest, reqs []web.MoveRequest) []int {
 	t.Helper()
 	in := filepath.Join(t.TempDir(), "requests.json")
 	b, err := json.Marshal(struct {
 		Games    []site.Game
-		Requests []bot.MoveRequest
+		Requests []web.MoveRequest
 	}{conf.Games, reqs})
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +230,7 @@ func nativeMoves(t *testing.T, conf site.Manifest, reqs []bot.MoveRequest) []int
 }
 
 // TestWebNativeReference, run by nativeMoves, answers its requests with a
-// bot.Mux of the site's games, as kumalak-wasm builds it, and prints the
+// web.Mux of the site's games, as kumalak-wasm builds it, and prints the
 // moves; otherwise it skips.
 func TestWebNativeReference(t *testing.T) {
 	in := os.Getenv(nativeRefEnv)
@@ -243,22 +243,22 @@ func TestWebNativeReference(t *testing.T) {
 	}
 	var job struct {
 		Games    []site.Game
-		Requests []bot.MoveRequest
+		Requests []web.MoveRequest
 	}
 	if err := json.Unmarshal(b, &job); err != nil {
 		t.Fatal(err)
 	}
-	var servers []*bot.Server
+	var servers []*web.Server
 	for _, g := range job.Games {
-		cfg := bot.DefaultServerConfig()
+		cfg := web.DefaultConfig()
 		cfg.Agent, cfg.Games, cfg.Card, cfg.Seed = g.Agent, []string{g.Game}, g.Card, 1
-		s, err := bot.NewServer(cfg)
+		s, err := web.NewServer(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		servers = append(servers, s)
 	}
-	mux, err := bot.NewMux(servers...)
+	mux, err := web.NewMux(servers...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestWebNativeReference(t *testing.T) {
 		body, _ := json.Marshal(req)
 		w := httptest.NewRecorder()
 		mux.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/api/move", strings.NewReader(string(body))))
-		var resp bot.MoveResponse
+		var resp web.MoveResponse
 		raw, _ := io.ReadAll(w.Body)
 		if w.Code != http.StatusOK || json.Unmarshal(raw, &resp) != nil {
 			t.Fatalf("%s: %d %s", body, w.Code, raw)

@@ -1,0 +1,3 @@
+package web
+
+import _ "kumalak/env/games" // registers the games the tests play
