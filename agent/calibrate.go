@@ -24,24 +24,21 @@ type Calibration struct {
 }
 
 // CalibrationOf returns the fitted calibration of a game (its
-// env.Calibrated ability, in the game's folder: see docs/ENGINE.md,
+// env.Facts, in the game's folder: see docs/ENGINE.md,
 // "Scores and probabilities", for the data, and re-fit with `go test
 // ./agent -run TestCalibrate -calibrate -v`, a minute), false for a game
-// without one (its alpha-beta shows no probability). It looks the game up
-// and builds its start position: agents call it once, when built, and keep
-// the result.
+// without one (its alpha-beta shows no probability). It looks the game
+// up: agents call it once, when built, and keep the result.
 func CalibrationOf(game string) (Calibration, bool) {
 	spec, err := env.Lookup(game)
 	if err != nil {
 		return Calibration{}, false
 	}
-	g, ok := spec.New().(env.Calibrated)
-	if !ok {
+	c := spec.Facts.Calibration
+	if c.Slope <= 0 {
 		return Calibration{}, false
 	}
-	var c Calibration
-	c.K, c.Draw = g.Calibration()
-	return c, true
+	return Calibration{K: c.Slope, Draw: c.DrawBand}, true
 }
 
 // WinProb returns the calibrated chance that the mover wins, a draw

@@ -38,8 +38,9 @@
 //   - engine: another program speaking the engine protocol of
 //     docs/ENGINE.md (EngineClient, on protocol.Client), so the arena can
 //     play external engines.
-//   - tb: perfect Mangala (package solve): inside the tablebase (dir=) a
-//     move of the best exact value, outside it the exact solver for a time,
+//   - tb: perfect play of a game the solver takes (package solve;
+//     env.Facts.Solver: mangala, mangala-kale, kalah): inside the
+//     tablebase (dir=) a move of the best exact value, outside it the exact solver for a time,
 //     the best proven bound when the time runs out; its analysis is exact,
 //     in stones. mcts and model take tablebase=DIR as their search's
 //     oracle (mcts.Oracle), which proves wins, draws and losses; at a root

@@ -74,12 +74,12 @@ func newModel(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 }
 
 // loadModel reads the model at path for spec's game, or, when path is "",
-// the game's shipped model (package models).
+// the game's shipped model (package models, env.Facts.Model).
 func loadModel(spec *env.Spec, path string) (*net.Model, error) {
 	if path != "" {
 		return net.LoadFor(path, spec.Name, spec.ObsVersion)
 	}
-	b, err := models.Bytes(spec.Name)
+	b, err := models.Bytes(spec.Facts.Model)
 	if err != nil {
 		return nil, fmt.Errorf("model: no path= given and %w", err)
 	}

@@ -73,7 +73,7 @@ var kinds = []kind{
 		lim:     limitKeys{sims: "sims", time: "time", depth: "depth", max: Limits{Sims: MaxSims, Time: MaxTime, Depth: maxEngineDepth}},
 		aliases: map[string]string{"movetime": "time"},
 		build:   newEngineKind},
-	{name: "tb", short: "perfect mangala: the tablebase's exact values inside it, the exact solver for a time outside it", keys: tbKeys,
+	{name: "tb", short: "perfect endgames (mangala, kalah): the tablebase's exact values inside it, the exact solver for a time outside it", keys: tbKeys,
 		lim: limitKeys{time: "time", max: tbMaxLimits}, build: newTB},
 }
 

@@ -21,9 +21,10 @@ var tbKeys = []key{
 // tbDefaultTime is the solver's time per move when the spec gives none.
 const tbDefaultTime = time.Second
 
-// tbAgent plays mangala perfectly where it can: inside the tablebase the
-// exact value of every move, outside it the exact solver for half its
-// time. When the solver proves no move best in that time (the middle
+// tbAgent plays a game the solver takes (env.Facts.Solver) perfectly where
+// it can: inside the tablebase the exact value of every move (classic
+// mangala's, probed here; kalah's, through the solver), outside it the
+// exact solver for half its time. When the solver proves no move best in that time (the middle
 // game), alpha-beta searches for the other half, and its move is played
 // unless the solver proved it worse than another. Among equal best moves
 // it draws one.
@@ -43,8 +44,8 @@ type tbAgent struct {
 }
 
 func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
-	if !solve.Supports(spec) {
-		return nil, fmt.Errorf("tb plays mangala and mangala-kale, not %s", spec.Name)
+	if err := solve.Solvable(spec); err != nil {
+		return nil, fmt.Errorf("tb: %w", err)
 	}
 	mib, err := o.int("tt", 64, 1, MaxHash)
 	if err != nil {
@@ -57,7 +58,7 @@ func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 		return nil, err
 	}
 	if dir := o.str("dir", ""); dir != "" {
-		if t.tb, err = solve.Open(dir, -1); err != nil {
+		if t.tb, err = solve.OpenFor(spec, dir); err != nil {
 			return nil, err
 		}
 	}

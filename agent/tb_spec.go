@@ -43,8 +43,8 @@ func (m *searcher) setOracle(o *options) error {
 	if dir == "" {
 		return nil
 	}
-	if m.cur.Spec().Name != solve.Game {
-		return fmt.Errorf("tablebase=%s: tablebases are of %s, not %s", dir, solve.Game, m.cur.Spec().Name)
+	if err := solve.Probed(m.cur.Spec()); err != nil {
+		return fmt.Errorf("tablebase=%s: %w", dir, err)
 	}
 	tb, err := solve.Open(dir, -1)
 	if err != nil {

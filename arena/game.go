@@ -289,20 +289,19 @@ type Balance struct {
 	Margin float64 // largest |score| kept, in stones of store difference
 }
 
-// BalanceOf returns the balance test of game name (its env.Balanced
-// ability, with the measurements behind it, in the game's folder); ok is
-// false for a game without one, whose openings are never filtered.
+// BalanceOf returns the balance test of game name (its env.Facts, with
+// the measurements behind it, in the game's folder); ok is false for a
+// game without one, whose openings are never filtered.
 func BalanceOf(name string) (b Balance, ok bool) {
 	spec, err := env.Lookup(name)
 	if err != nil {
 		return Balance{}, false
 	}
-	bal, ok := spec.New().(env.Balanced)
-	if !ok {
+	f := spec.Facts.Balance
+	if f.Depth < 1 {
 		return Balance{}, false
 	}
-	b.Depth, b.Margin = bal.Balance()
-	return b, true
+	return Balance{Depth: f.Depth, Margin: f.Margin}, true
 }
 
 // balancer scores openings with a Balance's search.

@@ -158,13 +158,14 @@ type State interface {
 
 // Spec holds the fixed facts of one game.
 type Spec struct {
-	Name       string // registry name: "togyz", "mangala", "mangala-kale"
+	Name       string // registry name: "togyz", "mangala", "mangala-kale", "kalah"
 	Title      string // human name
 	Pits       int    // pits per side
 	NumActions int    // size of the action space (= Pits), at most MaxActions
 	Stones     int    // stones in play
 	ObsLen     int    // length of Observe's output
 	ObsVersion string // observation encoding version, e.g. "togyz/1"
+	Facts      Facts  // what the rest of kumalak asks about the game
 	// New returns the start position.
 	New func() State
 	// Parse reads a position string, refusing a malformed one with an error

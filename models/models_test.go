@@ -27,6 +27,29 @@ func TestGames(t *testing.T) {
 	}
 }
 
+// TestFactsModel: a game's env.Facts.Model names a shipped model, and
+// every shipped model is some game's.
+func TestFactsModel(t *testing.T) {
+	named := map[string]bool{}
+	for _, g := range env.Games() {
+		spec, err := env.Lookup(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := spec.Facts.Model; m != "" {
+			named[m] = true
+			if _, err := models.Bytes(m); err != nil {
+				t.Errorf("%s: Facts.Model %q: %v", g, m, err)
+			}
+		}
+	}
+	for _, m := range models.Games() {
+		if !named[m] {
+			t.Errorf("shipped model %s is no game's Facts.Model", m)
+		}
+	}
+}
+
 // TestShipped loads each shipped model, checks that it fits its game and
 // that its card says how it was made, then plays a whole game with it.
 func TestShipped(t *testing.T) {

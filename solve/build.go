@@ -16,7 +16,7 @@ import (
 // BuildConfig says which tablebase to build and how.
 type BuildConfig struct {
 	Dir     string // folder of the level files; created if missing
-	Game    string // Game (the default, for ""), "kalah" or "kalah-empty": kalah with 6 houses
+	Game    string // MangalaTB (the default, for ""), "kalah" or "kalah-empty": kalah with 6 houses
 	Stones  int    // build every level 0..Stones
 	Workers int    // goroutines computing a level; 0 means one per CPU
 	// Progress, when not nil, is called with the number of configurations
@@ -32,7 +32,7 @@ func (c BuildConfig) Validate() error {
 	case c.Dir == "":
 		return fmt.Errorf("solve: build: Dir is empty")
 	case c.Game != "" && !tbGame(c.Game):
-		return fmt.Errorf("solve: build: Game %q: want %s, kalah or kalah-empty", c.Game, Game)
+		return fmt.Errorf("solve: build: Game %q: want %s, kalah or kalah-empty", c.Game, MangalaTB)
 	case c.Stones < 0 || c.Stones > MaxStones:
 		return fmt.Errorf("solve: build: Stones %d out of range 0..%d", c.Stones, MaxStones)
 	case c.Workers < 0:
@@ -186,10 +186,10 @@ func evaluate(r tbRules, p *Pits, levels [][]byte) int {
 	return best
 }
 
-// game returns c.Game, Game for "".
+// game returns c.Game, MangalaTB for "".
 func (c BuildConfig) game() string {
 	if c.Game == "" {
-		return Game
+		return MangalaTB
 	}
 	return c.Game
 }

@@ -88,7 +88,7 @@ func TestBuildResume(t *testing.T) {
 	if err != nil || len(stats) != 7 || done != int64(binomial(18, 12)) {
 		t.Fatalf("build: %v, %d levels, progress %d", err, len(stats), done)
 	}
-	five := filepath.Join(dir, LevelName(Game, 5))
+	five := filepath.Join(dir, LevelName(MangalaTB, 5))
 	before, _ := os.ReadFile(five)
 	os.Remove(five)
 	// A temporary file left by a killed build is ignored.
@@ -120,11 +120,11 @@ func TestBuildResume(t *testing.T) {
 func copyShared(t *testing.T) string {
 	dir := t.TempDir()
 	for s := 0; s <= 6; s++ {
-		b, err := os.ReadFile(filepath.Join(sharedDir(t), LevelName(Game, s)))
+		b, err := os.ReadFile(filepath.Join(sharedDir(t), LevelName(MangalaTB, s)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(dir, LevelName(Game, s)), b, 0o644)
+		os.WriteFile(filepath.Join(dir, LevelName(MangalaTB, s)), b, 0o644)
 	}
 	return dir
 }
@@ -149,7 +149,7 @@ func TestOpenRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		dir := copyShared(t)
-		path := filepath.Join(dir, LevelName(Game, 4))
+		path := filepath.Join(dir, LevelName(MangalaTB, 4))
 		b, _ := os.ReadFile(path)
 		os.WriteFile(path, c.damage(b), 0o644)
 		tb, err := Open(dir, -1)
@@ -171,7 +171,7 @@ func TestOpenRefuses(t *testing.T) {
 	}
 	tb.Close()
 	gap := copyShared(t)
-	os.Remove(filepath.Join(gap, LevelName(Game, 3)))
+	os.Remove(filepath.Join(gap, LevelName(MangalaTB, 3)))
 	if _, err := Open(gap, -1); err == nil || !strings.Contains(err.Error(), "level 3") || !strings.Contains(err.Error(), "missing below level 4") {
 		t.Errorf("a gap at level 3: %v", err)
 	}
@@ -185,7 +185,7 @@ func TestOpenRefuses(t *testing.T) {
 // FuzzDecodeHeader checks that DecodeHeader never panics and that what it
 // accepts encodes back to the same bytes.
 func FuzzDecodeHeader(f *testing.F) {
-	f.Add(Header{Version: Version, Stones: 3, Game: Game, Entries: LevelSize(3), CRC: 7}.encode())
+	f.Add(Header{Version: Version, Stones: 3, Game: MangalaTB, Entries: LevelSize(3), CRC: 7}.encode())
 	f.Add([]byte(Magic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h, err := DecodeHeader(b)

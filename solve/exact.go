@@ -1,8 +1,10 @@
 package solve
 
 import (
+	"fmt"
+	"strings"
+
 	"kumalak/env"
-	"kumalak/env/kalah"
 	"kumalak/env/mangala"
 )
 
@@ -21,12 +23,6 @@ func (t *Tablebase) Exact(st env.State) (float32, bool) {
 	return float32(sign(b.Store(me) - b.Store(me.Other()) + g)), true
 }
 
-// Supports reports whether the solver takes positions of game: mangala and
-// mangala-kale (the tablebase covers classic mangala alone).
-func Supports(game *env.Spec) bool {
-	return game.Name == mangala.Spec.Name || game.Name == mangala.KaleSpec.Name
-}
-
 // MovesOf is Moves for a position given as an env.State: false for
 // another game, kale, or a position outside the tablebase.
 func (t *Tablebase) MovesOf(st env.State, dst []MoveValue) ([]MoveValue, bool) {
@@ -37,28 +33,20 @@ func (t *Tablebase) MovesOf(st env.State, dst []MoveValue) ([]MoveValue, bool) {
 	return t.Moves(b, dst)
 }
 
-// TablebaseGame returns the tablebase kind of a game's positions: Game for
-// classic mangala, "kalah" or "kalah-empty" for Kalah with 6 houses (by its
-// capture rule), and false for the games that have none.
-func TablebaseGame(game *env.Spec) (string, bool) {
-	if game.Name == mangala.Spec.Name {
-		return Game, true
+// Probed returns nil when a tablebase's Probe, Exact and MovesOf answer
+// positions of game, the games whose env.Facts.Tablebase is MangalaTB
+// (the judge, analyze's exact values and an MCTS's oracle read them),
+// else an error naming those games.
+func Probed(game *env.Spec) error {
+	if game.Facts.Tablebase == MangalaTB {
+		return nil
 	}
-	if k, ok := game.New().(*kalah.Board); ok {
-		r := k.Rules()
-		if r.Houses == rowPits && r.MaxPly == 0 && r.Capture != kalah.None {
-			return kalahGame(r), true
-		}
-	}
-	return "", false
+	return probedErr(game.Name)
 }
 
-// Solves reports whether Solver.Solve takes positions of game: mangala,
-// mangala-kale and Kalah without a ply limit.
-func Solves(game *env.Spec) bool {
-	if Supports(game) {
-		return true
-	}
-	k, ok := game.New().(*kalah.Board)
-	return ok && k.Rules().MaxPly == 0
+// probedErr says that tablebases are probed for other games than name.
+func probedErr(name string) error {
+	return fmt.Errorf("tablebases are of %s, not %s", strings.Join(env.GamesWhere(probed), ", "), name)
 }
+
+func probed(s *env.Spec) bool { return s.Facts.Tablebase == MangalaTB }

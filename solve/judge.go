@@ -75,11 +75,11 @@ func NewJudge(cfg JudgeConfig) (*Judge, error) {
 }
 
 // OpenJudge returns a judge of game's moves with the tablebase in dir
-// (cfg.Tablebase is that one): tablebases are of Game, another game is an
+// (cfg.Tablebase is that one): tablebases are of MangalaTB, another game is an
 // error. The judge owns the tablebase; Close closes it.
 func OpenJudge(game, dir string, cfg JudgeConfig) (*Judge, error) {
-	if game != Game {
-		return nil, fmt.Errorf("solve: judge: tablebases are of %s, not %s", Game, game)
+	if spec, err := env.Lookup(game); err != nil || Probed(spec) != nil {
+		return nil, fmt.Errorf("solve: judge: %w", probedErr(game))
 	}
 	tb, err := Open(dir, -1)
 	if err != nil {

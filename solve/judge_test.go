@@ -242,7 +242,7 @@ func TestJudgeForced(t *testing.T) {
 // one are errors.
 func TestOpenJudge(t *testing.T) {
 	dir := sharedDir(t)
-	j, err := OpenJudge(Game, dir, JudgeConfig{Extra: 2, Limit: time.Second})
+	j, err := OpenJudge(mangala.Spec.Name, dir, JudgeConfig{Extra: 2, Limit: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,10 +266,10 @@ func TestOpenJudge(t *testing.T) {
 	if _, err := OpenJudge("togyz", dir, JudgeConfig{}); err == nil || err.Error() != "solve: judge: tablebases are of mangala, not togyz" {
 		t.Errorf("togyz: %v", err)
 	}
-	if _, err := OpenJudge(Game, t.TempDir(), JudgeConfig{}); err == nil {
+	if _, err := OpenJudge(mangala.Spec.Name, t.TempDir(), JudgeConfig{}); err == nil {
 		t.Error("a folder without a tablebase: no error")
 	}
-	if _, err := OpenJudge(Game, dir, JudgeConfig{Extra: 2}); err == nil || !strings.Contains(err.Error(), "Limit") {
+	if _, err := OpenJudge(mangala.Spec.Name, dir, JudgeConfig{Extra: 2}); err == nil || !strings.Contains(err.Error(), "Limit") {
 		t.Errorf("Extra without a Limit: %v", err)
 	}
 	if err := newJudge(t, JudgeConfig{Tablebase: c.Tablebase}).Close(); err != nil {

@@ -25,7 +25,7 @@ func TestBuildKilled(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	nine := filepath.Join(dir, LevelName(Game, 9))
+	nine := filepath.Join(dir, LevelName(MangalaTB, 9))
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		if ok, _ := exists(nine); ok {
 			break
@@ -48,8 +48,8 @@ func TestBuildKilled(t *testing.T) {
 		t.Fatalf("resume after the kill (levels 0..%d kept): %v", kept, err)
 	}
 	for s := 0; s <= sharedStones; s++ {
-		a, _ := os.ReadFile(filepath.Join(dir, LevelName(Game, s)))
-		b, _ := os.ReadFile(filepath.Join(sharedDir(t), LevelName(Game, s)))
+		a, _ := os.ReadFile(filepath.Join(dir, LevelName(MangalaTB, s)))
+		b, _ := os.ReadFile(filepath.Join(sharedDir(t), LevelName(MangalaTB, s)))
 		if !bytes.Equal(a, b) {
 			t.Errorf("level %d differs from an unbroken build", s)
 		}

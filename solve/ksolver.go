@@ -36,7 +36,7 @@ type kjob struct {
 func (s *Solver) solveKalah(b *kalah.Board, limit time.Duration) (Result, error) {
 	r := b.Rules()
 	j := &kjob{g: &kgame{n: r.Houses, capture: r.Capture}, tb: s.cfg.Tablebase, id: b.Spec().Name + " " + b.String()}
-	if j.tb != nil && (j.tb.game != kalahGame(r) || r.Houses != rowPits) {
+	if j.tb != nil && j.tb.game != b.Spec().Facts.Tablebase {
 		j.tb = nil
 	}
 	me := b.ToMove()
@@ -57,7 +57,7 @@ func (s *Solver) solveKalah(b *kalah.Board, limit time.Duration) (Result, error)
 // as Kalah's.
 func (s *Solver) solveClassic(b *mangala.Board, limit time.Duration) (Result, error) {
 	j := &kjob{g: &mangalaGame, tb: s.cfg.Tablebase, id: b.Spec().Name + " " + b.String()}
-	if j.tb != nil && j.tb.game != Game {
+	if j.tb != nil && j.tb.game != b.Spec().Facts.Tablebase {
 		j.tb = nil
 	}
 	q := FromBoard(b)
@@ -156,18 +156,6 @@ func rootBounds(j *kjob, rt *kroot) (lo, hi int) {
 // classic mangala): it returns the bounds proved so far and, with
 // Config.State, saves them.
 func (s *Solver) Interrupt() { s.kstop.Store(true) }
-
-// kalahGame is the tablebase game name of a Kalah rule set: "kalah" for
-// the opposite-capture rule, "kalah-empty" for empty capture.
-func kalahGame(r kalah.Rules) string {
-	switch r.Capture {
-	case kalah.Empty:
-		return KalahEmptyTB
-	case kalah.None:
-		return KalahTB + "-none" // no tablebase of it: never matches one
-	}
-	return KalahTB
-}
 
 // pickKRoot returns the inexact root move whose value has the highest
 // upper bound, or -1 when all are exact; with valueOnly also -1 when every

@@ -142,10 +142,13 @@ func New(cfg Config) (*Solver, error) {
 // search path counts as the game's end there (see the package
 // documentation).
 func (s *Solver) Solve(st env.State, limit time.Duration) (Result, error) {
+	if err := Solvable(st.Spec()); err != nil {
+		return Result{}, fmt.Errorf("solve: %w", err)
+	}
 	k, isKalah := st.(*kalah.Board)
 	b, isMangala := st.(*mangala.Board)
 	if !isKalah && !isMangala {
-		return Result{}, fmt.Errorf("solve: %s positions are not supported (want mangala, mangala-kale or kalah)", st.Spec().Name)
+		return Result{}, fmt.Errorf("solve: %s: a game whose facts claim the solver but whose board it does not know", st.Spec().Name)
 	}
 	if isKalah || !b.Kale() {
 		t0 := time.Now()

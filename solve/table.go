@@ -12,18 +12,23 @@ import (
 	"kumalak/env/mangala"
 )
 
-// Game is the game the tablebases cover by default: classic mangala, whose
-// play depends on the pits alone (see the package documentation for kale).
-// Kalah(6,n) is the other such game: its tablebases, of the same format,
-// are "kalah" and "kalah-empty" (BuildConfig.Game, OpenGame).
-const Game = "mangala"
+// The tablebase kinds, each the game name its files' headers hold: a
+// game's env.Facts.Tablebase names its kind. MangalaTB, the default, is
+// classic mangala, whose play depends on the pits alone (see the package
+// documentation for kale); Kalah(6,n) is the other such game, by its
+// capture rule (BuildConfig.Game, OpenGame).
+const (
+	MangalaTB    = "mangala"
+	KalahTB      = "kalah"       // opposite capture
+	KalahEmptyTB = "kalah-empty" // empty capture
+)
 
 // Tablebase is a set of loaded levels 0..Stones() of the classic mangala
 // tablebase, memory-mapped read-only. It is safe for concurrent use; Close
 // unmaps it, after which it must not be used.
 type Tablebase struct {
 	dir    string
-	game   string   // Game, "kalah" or "kalah-empty"
+	game   string   // MangalaTB, "kalah" or "kalah-empty"
 	levels [][]byte // levels[s] holds LevelSize(s) entries
 	maps   []mmap.MMap
 }
@@ -34,14 +39,14 @@ type Tablebase struct {
 // or format version is an error; a dir without level 0 is too, and so is,
 // with maxStones < 0, a missing level below one that is there (a gap would
 // leave the levels above it unused without a word).
-func Open(dir string, maxStones int) (*Tablebase, error) { return OpenGame(dir, Game, maxStones) }
+func Open(dir string, maxStones int) (*Tablebase, error) { return OpenGame(dir, MangalaTB, maxStones) }
 
-// OpenGame is Open for the tablebase of game: Game (classic mangala) or
+// OpenGame is Open for the tablebase of game: MangalaTB (classic mangala) or
 // kalah's, "kalah" (6 houses, opposite capture) or "kalah-empty" (empty
 // capture), which the kalah solver probes.
 func OpenGame(dir, game string, maxStones int) (*Tablebase, error) {
 	if !tbGame(game) {
-		return nil, fmt.Errorf("solve: open %s: no tablebase of %q (want %s, kalah or kalah-empty)", dir, game, Game)
+		return nil, fmt.Errorf("solve: open %s: no tablebase of %q (want %s, kalah or kalah-empty)", dir, game, MangalaTB)
 	}
 	t := &Tablebase{dir: dir, game: game}
 	for s := 0; s <= MaxStones && (maxStones < 0 || s <= maxStones); s++ {
@@ -133,7 +138,7 @@ func (t *Tablebase) Value(p *Pits) (int, bool) {
 // on the board than the tablebase covers.
 func (t *Tablebase) Probe(st env.State) (int, bool) {
 	b, ok := st.(*mangala.Board)
-	if !ok || b.Kale() || t.game != Game {
+	if !ok || t.game != st.Spec().Facts.Tablebase {
 		return 0, false
 	}
 	p := FromBoard(b)
@@ -174,10 +179,4 @@ func gapCheck(dir, game string, missing int) error {
 func (t *Tablebase) Game() string { return t.game }
 
 // tbGame reports whether game names a tablebase kind.
-func tbGame(game string) bool { return game == Game || game == KalahTB || game == KalahEmptyTB }
-
-// The tablebase kinds of kalah with 6 houses, by capture rule.
-const (
-	KalahTB      = "kalah"       // opposite capture
-	KalahEmptyTB = "kalah-empty" // empty capture
-)
+func tbGame(game string) bool { return game == MangalaTB || game == KalahTB || game == KalahEmptyTB }

@@ -92,7 +92,7 @@ func (e EvalConfig) zero() string {
 // DefaultConfig returns the defaults for togyz, sized for a 2-core machine.
 func DefaultConfig() Config {
 	return Config{
-		Game:        "togyz",
+		Game:        env.DefaultGame,
 		Seed:        1,
 		KeepModels:  10,
 		Budget:      30 * time.Minute,
@@ -134,6 +134,16 @@ func (c *Config) Resolve() (*env.Spec, error) {
 	return spec, nil
 }
 
+// probedGame returns solve.Probed's error for the game named game, or
+// none for a name that is no game (Validate's game check names it).
+func probedGame(game string) error {
+	spec, err := env.Lookup(game)
+	if err != nil {
+		return nil
+	}
+	return solve.Probed(spec)
+}
+
 // Validate names the first field out of range. Call Resolve first.
 func (c Config) Validate() error {
 	checks := []struct {
@@ -160,8 +170,10 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	if c.Tablebase != "" && c.Game != solve.Game {
-		return fmt.Errorf("train: tablebase %s: tablebases are of mangala, not %s", c.Tablebase, c.Game)
+	if c.Tablebase != "" {
+		if err := probedGame(c.Game); err != nil {
+			return fmt.Errorf("train: tablebase %s: %w", c.Tablebase, err)
+		}
 	}
 	if c.SelfPlay.ExactTargets && c.Tablebase == "" {
 		return fmt.Errorf("train: selfplay.exact_targets needs a tablebase")

@@ -111,10 +111,7 @@ func newEngine(cfg Config) (*engine, error) {
 	}
 	game := cfg.Game
 	if game == "" {
-		game = e.games[0]
-		if slices.Contains(e.games, "togyz") {
-			game = "togyz"
-		}
+		game = env.DefaultOf(e.games)
 	}
 	if e.cfg.Name == "" {
 		e.cfg.Name = "kumalak " + cfg.Agent

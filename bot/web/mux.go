@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"kumalak/env"
 )
 
 // Mux serves several Servers, each playing games of its own, as one API:
@@ -88,13 +90,8 @@ func (m *Mux) serverFor(body []byte) *Server {
 	return m.by[m.defaultGame()]
 }
 
-// defaultGame is togyz when served, else the first game.
-func (m *Mux) defaultGame() string {
-	if slices.Contains(m.games, "togyz") {
-		return "togyz"
-	}
-	return m.games[0]
-}
+// defaultGame is env.DefaultGame when served, else the first game.
+func (m *Mux) defaultGame() string { return env.DefaultOf(m.games) }
 
 // info lists every server's games, each with its agent and card; the
 // name, limits and top-level agent and card are the default game's

@@ -244,10 +244,7 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, dst any) *apiErr
 // game returns the spec of a requested game, or the default one for "".
 func (s *Server) game(name string) (*env.Spec, *apiError) {
 	if name == "" {
-		name = s.games[0]
-		if slices.Contains(s.games, "togyz") {
-			name = "togyz"
-		}
+		name = env.DefaultOf(s.games)
 	}
 	if !slices.Contains(s.games, name) {
 		return nil, badRequest("bad_game", "game %q not served (games: %s)", name, strings.Join(s.games, ", "))

@@ -71,9 +71,7 @@ func NewViewFrom(start, st env.State, moves []int) (View, error) {
 	if err := v.readPosition(spec); err != nil {
 		return View{}, fmt.Errorf("web: view of %s: %w", v.Position, err)
 	}
-	if s, ok := st.(env.Sower); ok {
-		v.SowStore, v.SowBack = s.Sowing()
-	}
+	v.SowStore, v.SowBack = spec.Facts.StoreSown, spec.Facts.FirstBack
 	if err := v.describeMoves(start); err != nil {
 		return View{}, fmt.Errorf("web: view of %s: %w", v.Position, err)
 	}

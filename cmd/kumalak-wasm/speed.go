@@ -49,7 +49,7 @@ func measure(game string, batch, rows, sims int) (Speed, error) {
 	if err != nil {
 		return Speed{}, fmt.Errorf("kumalak-wasm: speed: %w", err)
 	}
-	b, err := models.Bytes(game)
+	b, err := models.Bytes(spec.Facts.Model)
 	if err != nil {
 		return Speed{}, fmt.Errorf("kumalak-wasm: speed: %w", err)
 	}

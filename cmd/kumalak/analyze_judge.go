@@ -21,8 +21,8 @@ func exactOf(game *env.Spec, dir string, jf *judgeFlags) (*exactSetup, error) {
 	if dir == "" && jf.dir == "" {
 		return ex, nil
 	}
-	if game.Name != solve.Game {
-		return nil, badInput("analyze", "--tablebase and --judge: tablebases are of %s, not %s", solve.Game, game.Name)
+	if err := solve.Probed(game); err != nil {
+		return nil, badInput("analyze", "--tablebase and --judge: %v", err)
 	}
 	if dir != "" {
 		tb, err := solve.Open(dir, -1)

@@ -50,7 +50,7 @@ func newEngineCmd() *cobra.Command {
 		},
 	}
 	b.add(c)
-	c.Flags().StringVar(&game, "game", "togyz", "game at the start: "+strings.Join(env.Games(), ", "))
+	c.Flags().StringVar(&game, "game", env.DefaultGame, "game at the start: "+strings.Join(env.Games(), ", "))
 	c.Flags().StringVar(&name, "name", "", `name sent in "id name" (default "kumalak <agent spec>")`)
 	return c
 }

@@ -17,7 +17,7 @@ type gameFlags struct {
 }
 
 func (g *gameFlags) add(c *cobra.Command) {
-	c.Flags().StringVar(&g.game, "game", "togyz", "game: "+strings.Join(env.Games(), ", "))
+	c.Flags().StringVar(&g.game, "game", env.DefaultGame, "game: "+strings.Join(env.Games(), ", "))
 	c.Flags().StringVar(&g.position, "position", "", "position string (the form of docs/RULES.md; default: the start)")
 }
 

@@ -52,8 +52,8 @@ func newSolveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if !solve.Solves(spec) {
-				return badInput("solve", "--game %s: the solver plays mangala, mangala-kale and kalah only", spec.Name)
+			if err := solve.Solvable(spec); err != nil {
+				return badInput("solve", "--game %s: %v", spec.Name, err)
 			}
 			if limit < 0 {
 				return badInput("solve", "--time %v is negative", limit)
@@ -64,25 +64,16 @@ func newSolveCmd() *cobra.Command {
 			if err := cfg.Validate(); err != nil {
 				return badInput("solve", "--tt-bits, --threads, --save-every: %v", err)
 			}
-			b, ok := st.(interface{ Kale() bool })
-			kale := ok && b.Kale()
-			if kale && valueOnly {
-				return badInput("solve", "--value-only: mangala-kale solves prove every move (kalah and classic mangala can stop at the value)")
+			if err := cfg.CheckFor(st); err != nil {
+				return badInput("solve", "--value-only, --state: %v", err)
 			}
 			if statePath != "" {
-				if kale {
-					return badInput("solve", "--state: mangala-kale solves are not resumable (kalah and classic mangala are)")
-				}
 				errw := c.ErrOrStderr()
 				t0 := time.Now()
 				cfg.Log = func(line string) { fmt.Fprintf(errw, "%s  %s\n", time.Since(t0).Round(time.Second), line) }
 			}
 			if tbDir != "" {
-				kind, ok := solve.TablebaseGame(spec)
-				if !ok {
-					return badInput("solve", "--tablebase: %s has no tablebases", spec.Name)
-				}
-				tb, err := solve.OpenGame(tbDir, kind, -1)
+				tb, err := solve.OpenFor(spec, tbDir)
 				if err != nil {
 					return badInput("solve", "--tablebase: %v", err)
 				}

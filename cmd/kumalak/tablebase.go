@@ -46,9 +46,9 @@ func newTablebaseBuildCmd() *cobra.Command {
 			if err != nil {
 				return badInput("tablebase", "--game: %v", err)
 			}
-			kind, ok := solve.TablebaseGame(spec)
-			if !ok {
-				return badInput("tablebase", "--game %q: tablebases exist for %s and kalah with 6 houses only (kale positions can repeat; see docs/TABLEBASE.md)", game, solve.Game)
+			kind := spec.Facts.Tablebase
+			if kind == "" {
+				return badInput("tablebase", "--game %q: tablebases exist for mangala and kalah with 6 houses only (kale positions can repeat; see docs/TABLEBASE.md)", game)
 			}
 			cfg := solve.BuildConfig{Dir: out, Game: kind, Stones: stones, Workers: workers}
 			if err := cfg.Validate(); err != nil {
@@ -58,7 +58,7 @@ func newTablebaseBuildCmd() *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&game, "game", solve.Game, "game: "+solve.Game+", kalah (6 houses, any seeds) or kalah:capture=empty")
+	fl.StringVar(&game, "game", solve.MangalaTB, "game: "+solve.MangalaTB+", kalah (6 houses, any seeds) or kalah:capture=empty")
 	fl.IntVar(&stones, "stones", 16, fmt.Sprintf("largest stone count on the board (0..%d)", solve.MaxStones))
 	fl.StringVar(&out, "out", "tb/mangala", "folder of the level files")
 	fl.IntVar(&workers, "workers", runtime.NumCPU(), "goroutines computing a level")

@@ -27,15 +27,15 @@ var toySpec = func() *env.Spec {
 		}
 		return &toy{b}, nil
 	}
+	s.Facts.Names = env.Names{KK: "Ойыншық", RU: "Игрушка", TR: "Oyuncak", EN: "Toy"}
+	s.Facts.Words = env.Words{Store: "bank"}
+	s.Facts.Calibration = env.Calibration{Slope: 0.75, DrawBand: 0.125}
+	s.Facts.Balance = env.Balance{Depth: 3, Margin: 2.5}
 	env.Register(s)
 	return s
 }()
 
 func (t *toy) CopyFrom(src env.State) { c := *src.(*toy).Board; t.Board = &c }
-
-func (t *toy) Calibration() (slope, drawBand float64) { return 0.75, 0.125 }
-func (t *toy) Balance() (depth int, margin float64)   { return 3, 2.5 }
-func (t *toy) Words() env.Words                       { return env.Words{Store: "bank"} }
 
 // TestToyGame: the facts the toy's folder (this file) provides reach the
 // calibration of alpha-beta, the balanced openings of matches and the

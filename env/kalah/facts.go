@@ -2,31 +2,44 @@ package kalah
 
 import "kumalak/env"
 
-// The per-game facts the rest of kumalak reads (env's abilities).
-var (
-	_ env.Calibrated = (*Board)(nil)
-	_ env.Balanced   = (*Board)(nil)
-	_ env.Worded     = (*Board)(nil)
-	_ env.Sower      = (*Board)(nil)
-)
-
-// Calibration returns the fitted calibration of alpha-beta scores (see
-// docs/ENGINE.md, "Scores and probabilities"; re-fit with `go test ./agent
-// -run TestCalibrate -calibrate -calibrate-game kalah -v`): Kalah(6,4)
-// from 1000 games, 9287 samples (W/D/L 4525/881/3881). Other boards scale
-// the slope by their stones (a lead of s stones in 48 weighs as one of
-// s·stones/48), not fitted on their own.
-func (b *Board) Calibration() (slope, drawBand float64) {
-	return 0.2301 * 48 / float64(b.spec.Stones), 0.2695
+// factsOf returns what the rest of kumalak asks about Kalah of rules r
+// (env.Facts).
+//
+// Calibration (see docs/ENGINE.md, "Scores and probabilities"; re-fit with
+// `go test ./agent -run TestCalibrate -calibrate -calibrate-game kalah
+// -v`): Kalah(6,4) from 1000 games, 9287 samples (W/D/L 4525/881/3881).
+// Other boards scale the slope by their stones (a lead of s stones in 48
+// weighs as one of s·stones/48), not fitted on their own.
+//
+// Balance (arena.Balance): mangala's (depth 8, |score| <= 1 stone), a game
+// of the same 48 stones with the same extra turn; not measured on Kalah's
+// own openings.
+//
+// The solver takes every game without a ply limit; 6 houses with a
+// capture have a tablebase, "kalah" (opposite capture) or "kalah-empty".
+// Kalah has no special pit and no shipped model.
+func factsOf(r Rules) env.Facts {
+	f := env.Facts{
+		Names:       env.Names{KK: "Калах", RU: "Калах", TR: "Kalah", EN: "Kalah"},
+		Words:       env.Words{Store: "store"},
+		StoreSown:   true,
+		ExtraTurn:   true,
+		Solver:      r.MaxPly == 0,
+		Calibration: env.Calibration{Slope: 0.2301 * 48 / float64(2*r.Houses*r.Seeds), DrawBand: 0.2695},
+		Balance:     env.Balance{Depth: 8, Margin: 1},
+	}
+	if r.Houses == 6 && r.MaxPly == 0 {
+		switch r.Capture {
+		case Opposite:
+			f.Tablebase = "kalah"
+		case Empty:
+			f.Tablebase = "kalah-empty"
+		}
+	}
+	return f
 }
 
-// Balance returns the balanced-opening test (arena.Balance): mangala's
-// (depth 8, |score| <= 1 stone), a game of the same 48 stones with the
-// same extra turn; not measured on Kalah's own openings.
-func (b *Board) Balance() (depth int, margin float64) { return 8, 1 }
-
-// Words names the store; Kalah has no special pit.
-func (b *Board) Words() env.Words { return env.Words{Store: "store"} }
+var _ env.Sower = (*Board)(nil)
 
 // SownHome counts the stones of a sowing from the mover's house a that
 // fall into the mover's store: one a lap of the 2·houses+1 places, from
@@ -43,7 +56,3 @@ func (b *Board) SownHome(a env.Action) int {
 	}
 	return 1 + (s-first)/(2*n+1)
 }
-
-// Sowing: the mover's store is a place; the first stone goes to the next
-// place.
-func (b *Board) Sowing() (store, firstBack bool) { return true, false }

@@ -154,6 +154,7 @@ func NewSpec(name string, r Rules) *env.Spec {
 	spec := &env.Spec{
 		Name: name, Title: title(r), Pits: r.Houses, NumActions: r.Houses,
 		Stones: 2 * r.Houses * r.Seeds, ObsLen: obsLen(r.Houses), ObsVersion: name + "/1",
+		Facts: factsOf(r),
 	}
 	spec.New = func() env.State { return New(spec, r) }
 	spec.Parse = func(s string) (env.State, error) {

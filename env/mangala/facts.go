@@ -2,39 +2,50 @@ package mangala
 
 import "kumalak/env"
 
-// The per-game facts the rest of kumalak reads (env's abilities).
+// Facts are what the rest of kumalak asks about classic mangala, and
+// KaleFacts about mangala-kale (env.Facts).
+//
+// Calibration (see docs/ENGINE.md, "Scores and probabilities"; re-fit with
+// `go test ./agent -run TestCalibrate -calibrate -v`): mangala from 1000
+// games, 8421 samples; mangala-kale from 1000 games, 11546 samples.
+//
+// Balance (arena.Balance): scores of 200 openings of 4 random plies (seed
+// 1) spread, from White's view, over the quartiles -3 / +2 / +6 stones at
+// depth 8 (mangala-kale -2 / +1 / +4); the half nearest even lies within 2
+// to 5 stones. The openings that decide the game (1 1 6 6, 1 5 2 1, 5 4 4 6
+// and 1 1 4 5, which a depth-16 search rates +0.46 to +0.93 for White)
+// score 2 to 6 stones for the mover at depth 8, so mangala keeps only
+// |score| <= 1 (about one opening in five; a search costs ~0.5 to 2 ms at
+// depth 8).
+//
+// The classic game's play depends on the pits alone, so it has a
+// tablebase; kale's positions can repeat, so it has the solver alone.
 var (
-	_ env.Calibrated = (*Board)(nil)
-	_ env.Balanced   = (*Board)(nil)
-	_ env.Worded     = (*Board)(nil)
-	_ env.Sower      = (*Board)(nil)
+	Facts = env.Facts{
+		Names:       env.Names{KK: "Мангала", RU: "Мангала", TR: "Mangala", EN: "Mangala"},
+		Words:       words,
+		StoreSown:   true,
+		FirstBack:   true,
+		ExtraTurn:   true,
+		Solver:      true,
+		Tablebase:   "mangala",
+		Model:       "mangala",
+		Calibration: env.Calibration{Slope: 0.2522, DrawBand: 0.3585},
+		Balance:     env.Balance{Depth: 8, Margin: 1},
+	}
+	KaleFacts = env.Facts{
+		Names:       env.Names{KK: "Мангала (кале)", RU: "Мангала (кале)", TR: "Kaleli Mangala", EN: "Mangala (kale)"},
+		Words:       words,
+		FirstBack:   true, // the cycle passes neither store: no extra turn
+		Solver:      true,
+		Model:       "mangala-kale",
+		Calibration: env.Calibration{Slope: 0.1836, DrawBand: 0.3082},
+		Balance:     env.Balance{Depth: 8, Margin: 1},
+	}
+	words = env.Words{Store: "store", Special: "castle", Mark: "K"}
 )
 
-// Calibration returns the fitted calibration of alpha-beta scores (see
-// docs/ENGINE.md, "Scores and probabilities"; re-fit with `go test ./agent
-// -run TestCalibrate -calibrate -v`): mangala from 1000 games, 8421
-// samples; mangala-kale from 1000 games, 11546 samples.
-func (b *Board) Calibration() (slope, drawBand float64) {
-	if b.kale {
-		return 0.1836, 0.3082
-	}
-	return 0.2522, 0.3585
-}
-
-// Balance returns the balanced-opening test (arena.Balance). Scores of 200
-// openings of 4 random plies (seed 1) spread, from White's view, over the
-// quartiles -3 / +2 / +6 stones at depth 8 (mangala-kale -2 / +1 / +4); the
-// half nearest even lies within 2 to 5 stones. The openings that decide the
-// game (1 1 6 6, 1 5 2 1, 5 4 4 6 and 1 1 4 5, which a depth-16 search rates
-// +0.46 to +0.93 for White) score 2 to 6 stones for the mover at depth 8, so
-// mangala keeps only |score| <= 1 (about one opening in five; a search costs
-// ~0.5 to 2 ms at depth 8).
-func (b *Board) Balance() (depth int, margin float64) { return 8, 1 }
-
-// Words names the store and the castle (kale), drawn K.
-func (b *Board) Words() env.Words {
-	return env.Words{Store: "store", Special: "castle", Mark: "K"}
-}
+var _ env.Sower = (*Board)(nil)
 
 // SownHome counts the stones of a sowing from the mover's pit a that fall
 // straight into the mover's store: its own store in the classic game, its
@@ -70,7 +81,3 @@ func sownOn(i, n, cycle, home int) int {
 	}
 	return count
 }
-
-// Sowing: the classic cycle passes the mover's store, kale's does not; the
-// first stone goes back into the pit played.
-func (b *Board) Sowing() (store, firstBack bool) { return !b.kale, true }

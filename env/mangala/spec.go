@@ -11,6 +11,7 @@ var Spec = &env.Spec{
 	Stones:     Stones,
 	ObsLen:     ObsLen,
 	ObsVersion: "mangala/1",
+	Facts:      Facts,
 }
 
 // KaleSpec is the castle variant, registered as "mangala-kale".
@@ -22,6 +23,7 @@ var KaleSpec = &env.Spec{
 	Stones:     Stones,
 	ObsLen:     ObsLen,
 	ObsVersion: "mangala-kale/1",
+	Facts:      KaleFacts,
 }
 
 func init() {

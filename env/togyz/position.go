@@ -26,6 +26,7 @@ var Spec = &env.Spec{
 	Parse:      parseState,
 	Notation:   record,
 	ReadMove:   readMove,
+	Facts:      Facts,
 }
 
 func init() { env.Register(Spec) }

@@ -225,7 +225,7 @@ func siteGames(c Config) ([]Game, error) {
 	names := c.Games
 	if len(names) == 0 {
 		for _, g := range env.Games() {
-			if _, ok := files[g]; ok || slices.Contains(models.Games(), g) {
+			if _, ok := files[g]; ok || shipped(g) {
 				names = append(names, g)
 			}
 		}
@@ -256,6 +256,12 @@ func siteGames(c Config) ([]Game, error) {
 	return games, nil
 }
 
+// shipped reports whether game has a shipped model (env.Facts.Model).
+func shipped(game string) bool {
+	spec, err := env.Lookup(game)
+	return err == nil && spec.Facts.Model != ""
+}
+
 // gameFor returns the game played by the model file ("" = the shipped
 // one) with sims (0 = the card's) or time.
 func gameFor(spec *env.Spec, file string, sims int, limit time.Duration) (Game, error) {
@@ -263,7 +269,7 @@ func gameFor(spec *env.Spec, file string, sims int, limit time.Duration) (Game, 
 	var err error
 	if file == "" {
 		var b []byte
-		if b, err = models.Bytes(spec.Name); err != nil {
+		if b, err = models.Bytes(spec.Facts.Model); err != nil {
 			return Game{}, badInput("%v (give --model %s=FILE)", err, spec.Name)
 		}
 		m, err = net.Unmarshal(b)

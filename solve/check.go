@@ -1,0 +1,60 @@
+package solve
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"kumalak/env"
+	"kumalak/env/mangala"
+)
+
+// Solvable returns nil when Solver.Solve takes positions of game (its
+// env.Facts.Solver), else an error naming the games it takes.
+func Solvable(game *env.Spec) error {
+	if game.Facts.Solver {
+		return nil
+	}
+	return fmt.Errorf("the solver plays %s only, not %s", strings.Join(env.GamesWhere(solvable), ", "), game.Name)
+}
+
+func solvable(s *env.Spec) bool { return s.Facts.Solver }
+
+// CheckFor returns an error naming what the solve of st cannot take: a
+// game without the solver, and for a position that can repeat
+// (mangala-kale, searched by iterative deepening rather than the engine of
+// kalah and classic mangala) ValueOnly and State. Commands check a request
+// with it before New.
+func (c Config) CheckFor(st env.State) error {
+	if err := Solvable(st.Spec()); err != nil {
+		return fmt.Errorf("solve: %w", err)
+	}
+	if !repeats(st) {
+		return nil
+	}
+	var errs []error
+	if c.ValueOnly {
+		errs = append(errs, fmt.Errorf("solve: ValueOnly: %s solves prove every move (kalah and classic mangala can stop at the value)", st.Spec().Name))
+	}
+	if c.State != "" {
+		errs = append(errs, fmt.Errorf("solve: State: %s solves are not resumable (kalah and classic mangala are)", st.Spec().Name))
+	}
+	return errors.Join(errs...)
+}
+
+// repeats reports whether positions of st's game can repeat (kale).
+func repeats(st env.State) bool {
+	b, ok := st.(*mangala.Board)
+	return ok && b.Kale()
+}
+
+// OpenFor opens the tablebase in dir of game's kind (its
+// env.Facts.Tablebase), an error for a game that has none.
+func OpenFor(game *env.Spec, dir string) (*Tablebase, error) {
+	kind := game.Facts.Tablebase
+	if kind == "" {
+		has := env.GamesWhere(func(s *env.Spec) bool { return s.Facts.Tablebase != "" })
+		return nil, fmt.Errorf("solve: %s has no tablebases (%s have; see docs/TABLEBASE.md)", game.Name, strings.Join(has, ", "))
+	}
+	return OpenGame(dir, kind, -1)
+}
