@@ -38,7 +38,7 @@ type Level struct {
 }
 
 // levels are the strength levels of the games, weakest first: the
-// game's own table (levelTables), else defaultLevels. Level MaxLevel is
+// game's own table (env.Facts.Levels, in its folder), else defaultLevels. Level MaxLevel is
 // the model agent's own play at the shipped models' 400 simulations. The
 // tables were tuned by tournaments (docs/LEVELS.md) so that each level is
 // stronger than the one below in every game: the same search weakens
@@ -58,27 +58,20 @@ var (
 		{Sims: 250, Margin: 0.01, Temp: 0.005, Solver: true},
 		{Sims: 400, Solver: true},
 	}
-	togyzLevels = [MaxLevel]Level{
-		{Sims: 3, Consider: 2, Margin: 0.8, Temp: 0.4},
-		{Sims: 6, Consider: 3, Margin: 0.45, Temp: 0.22},
-		{Sims: 10, Consider: 4, Margin: 0.35, Temp: 0.16},
-		{Sims: 25, Consider: 6, Margin: 0.18, Temp: 0.08},
-		{Sims: 35, Consider: 7, Margin: 0.14, Temp: 0.065},
-		{Sims: 50, Consider: 8, Margin: 0.1, Temp: 0.05},
-		{Sims: 70, Consider: 12, Margin: 0.07, Temp: 0.04},
-		{Sims: 100, Consider: 16, Margin: 0.05, Temp: 0.03, Solver: true},
-		{Sims: 200, Consider: 16, Margin: 0.02, Temp: 0.01, Solver: true},
-		{Sims: 400, Solver: true},
-	}
-	levelTables = map[string]*[MaxLevel]Level{"togyz": &togyzLevels}
 )
 
-// levelsOf returns the level table of the game.
+// levelsOf returns the level table of the game: its own
+// (env.Facts.Levels), else defaultLevels.
 func levelsOf(game string) *[MaxLevel]Level {
-	if t, ok := levelTables[game]; ok {
-		return t
+	spec, err := env.Lookup(game)
+	if err != nil || len(spec.Facts.Levels) != MaxLevel {
+		return &defaultLevels
 	}
-	return &defaultLevels
+	var t [MaxLevel]Level
+	for i, l := range spec.Facts.Levels {
+		t[i] = Level(l)
+	}
+	return &t
 }
 
 // LevelOf returns the search of level n, in 1..MaxLevel, of the game.

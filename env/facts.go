@@ -44,6 +44,20 @@ type Facts struct {
 	// Balance is the balanced-opening test of matches; the zero value is
 	// none (openings are never filtered).
 	Balance Balance
+	// Levels are the model agent's strength levels tuned on this game,
+	// weakest first (agent.Level, docs/LEVELS.md); nil for the agent's
+	// default table.
+	Levels []Level
+}
+
+// Level is the search of one strength level of the model agent: the
+// fields of agent.Level, which documents them.
+type Level struct {
+	Sims     int
+	Consider int
+	Margin   float32
+	Temp     float32
+	Solver   bool
 }
 
 // Names are a game's name for people in each language the front ends

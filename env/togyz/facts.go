@@ -19,6 +19,23 @@ var Facts = env.Facts{
 	Model:       "togyz",
 	Calibration: env.Calibration{Slope: 0.1164, DrawBand: 0.1616},
 	Balance:     env.Balance{Depth: 6, Margin: 3},
+	Levels:      levels,
+}
+
+// levels are the model agent's strength levels in togyz (agent.Level,
+// docs/LEVELS.md), tuned by ladder tournaments: a wide margin costs much
+// more here than in mangala, so togyz's weak levels search more.
+var levels = []env.Level{
+	{Sims: 3, Consider: 2, Margin: 0.8, Temp: 0.4},
+	{Sims: 6, Consider: 3, Margin: 0.45, Temp: 0.22},
+	{Sims: 10, Consider: 4, Margin: 0.35, Temp: 0.16},
+	{Sims: 25, Consider: 6, Margin: 0.18, Temp: 0.08},
+	{Sims: 35, Consider: 7, Margin: 0.14, Temp: 0.065},
+	{Sims: 50, Consider: 8, Margin: 0.1, Temp: 0.05},
+	{Sims: 70, Consider: 12, Margin: 0.07, Temp: 0.04},
+	{Sims: 100, Consider: 16, Margin: 0.05, Temp: 0.03, Solver: true},
+	{Sims: 200, Consider: 16, Margin: 0.02, Temp: 0.01, Solver: true},
+	{Sims: 400, Solver: true},
 }
 
 var _ env.Sower = (*Board)(nil)

@@ -35,3 +35,30 @@ func TestTBPlaysSolverGames(t *testing.T) {
 		t.Error("a tablebase opened for a 3-house Kalah, which has none")
 	}
 }
+
+// TestFactsLevels: a game's own level table (env.Facts.Levels) has
+// MaxLevel levels of growing simulations, and LevelOf plays it.
+func TestFactsLevels(t *testing.T) {
+	for _, name := range env.Games() {
+		spec, err := env.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lv := spec.Facts.Levels
+		if lv == nil {
+			continue
+		}
+		if len(lv) != MaxLevel {
+			t.Errorf("%s: %d levels, want %d", name, len(lv), MaxLevel)
+			continue
+		}
+		for i := range lv {
+			if i > 0 && lv[i].Sims < lv[i-1].Sims {
+				t.Errorf("%s: level %d searches %d simulations, fewer than level %d's %d", name, i+1, lv[i].Sims, i, lv[i-1].Sims)
+			}
+			if got, err := LevelOf(name, i+1); err != nil || got != Level(lv[i]) {
+				t.Errorf("%s: LevelOf(%d) = %+v, %v; want %+v", name, i+1, got, err, lv[i])
+			}
+		}
+	}
+}
