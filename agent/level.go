@@ -141,7 +141,9 @@ type levelAgent struct {
 // model or path=, the mcts agent's rollouts) searching as lv says; time=,
 // batch, threads, hash and tablebase keys are kept.
 func newLevelAgent(spec *env.Spec, o *options, lv Level, rng *rand.Rand) (*levelAgent, error) {
-	vals := map[string]string{"solver": strconv.FormatBool(lv.Solver)}
+	// A level errs on purpose, in the endgame too: the exact solver only
+	// when the spec asks for it (its Elo were measured without it).
+	vals := map[string]string{"solver": strconv.FormatBool(lv.Solver), exactKey: "0"}
 	for k, v := range o.vals {
 		if k != "level" && k != "elo" {
 			vals[k] = v

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -25,6 +26,7 @@ var mctsKeys = []key{
 	threadsKeyDoc,
 	hashKeyDoc,
 	tablebaseKeyDoc,
+	exactKeyDoc,
 }
 
 // The keys of the tree's threads and memory, shared by mcts and model.
@@ -59,6 +61,7 @@ type searcher struct {
 	threads int               // search threads
 	newEval func() mcts.Evaluator
 	score   scorer // the reported scores' calibration
+	exact   exactSolver
 }
 
 // SetMultiPV sets the lines to report, in 1..MaxMultiPV: the n most
@@ -127,6 +130,9 @@ func newSearcherAgent(spec *env.Spec, ev mcts.Evaluator, newEval func() mcts.Eva
 	}
 	if err := m.setOracle(o); err != nil {
 		return nil, err
+	}
+	if m.exact, err = newExact(spec, o, m.tb); err != nil {
+		return nil, errors.Join(err, m.Close())
 	}
 	return m, nil
 }
@@ -218,11 +224,16 @@ func (m *searcher) Move(ctx context.Context, st env.State) (env.Action, error) {
 		m.cur.CopyFrom(st)
 		m.rooted = true
 	}
-	if err := m.search.Run(ctx, m.lim); err != nil && (ctx.Err() == nil || m.search.Root().Visits < 2) {
+	lim, err := m.exact.run(st, m.lim, m.defSims)
+	if err != nil {
+		return 0, fmt.Errorf("agent: %w", err)
+	}
+	if err := m.search.Run(ctx, lim); err != nil && (ctx.Err() == nil || m.search.Root().Visits < 2) {
 		return 0, fmt.Errorf("agent: %w", err) // a failure, or stopped before any move was searched
 	}
-	a := m.search.Choose(m.temp)
 	m.analyse()
+	a := m.exact.choose(m.search.Choose(m.temp), m.kids)
+	m.exact.report(&m.ana, a)
 	return m.perfect(st, a), nil
 }
 
@@ -280,8 +291,9 @@ func (m *searcher) Played(a env.Action, next env.State) {
 	m.cur.CopyFrom(next)
 }
 
-// Reset drops the tree.
-func (m *searcher) Reset() { m.rooted = false }
+// Reset drops the tree and the exact solver's memory of the positions it
+// left unsettled (not its table: its values never go stale).
+func (m *searcher) Reset() { m.rooted, m.exact.failed = false, 0 }
 
 // Analysis describes the last search.
 func (m *searcher) Analysis() Analysis { return m.ana }

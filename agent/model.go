@@ -26,6 +26,7 @@ var modelKeys = []key{
 	tablebaseKeyDoc,
 	levelKeyDoc,
 	eloKeyDoc,
+	exactKeyDoc,
 }
 
 // inferEval makes a *net.Infer an mcts.Evaluator. Each search thread

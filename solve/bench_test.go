@@ -68,7 +68,7 @@ func BenchmarkClassicEngines(b *testing.B) {
 				s := newSolver(b, tb)
 				bd := boardOf(b, p, 0, false)
 				s.stats = Stats{}
-				r := s.solveMoves(bd, 0)
+				r := s.solveMoves(bd, 0, nil)
 				if !r.Exact() {
 					b.Fatal(r)
 				}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kumalak/env"
+	"kumalak/env/kalah"
 	"kumalak/env/mangala"
 )
 
@@ -50,3 +51,23 @@ func probedErr(name string) error {
 }
 
 func probed(s *env.Spec) bool { return s.Facts.Tablebase == MangalaTB }
+
+// Stones returns the stones on the board of a position Solve takes (in
+// the pits or houses, not the stores), and false for another game. A
+// solve's work grows with them; they never grow during a game.
+func Stones(st env.State) (int, bool) {
+	if !st.Spec().Facts.Solver {
+		return 0, false
+	}
+	switch b := st.(type) {
+	case *mangala.Board:
+		return stonesOf(b), true
+	case *kalah.Board:
+		n := 0
+		for i := range b.Rules().Houses {
+			n += b.House(env.White, i) + b.House(env.Black, i)
+		}
+		return n, true
+	}
+	return 0, false
+}

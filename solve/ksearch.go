@@ -29,6 +29,9 @@ type kworker struct {
 	pub     *atomic.Uint64 // the main worker publishes its nodes here for the saves, or nil
 	history [kalah.MaxHouses]uint32
 	rot     int // a helper's rotation of its move order near the root
+	// maxNodes, when not 0, stops the whole search once the worker has
+	// searched that many nodes (Budget.Nodes; the main worker only).
+	maxNodes uint64
 }
 
 // kclock is a search's time limit on Config.Now's clock.
@@ -46,7 +49,7 @@ func (w *kworker) tick() bool {
 	if w.pub != nil {
 		w.pub.Store(w.nodes)
 	}
-	if w.clock != nil && !w.clock.now().Before(w.clock.deadline) {
+	if (w.clock != nil && !w.clock.now().Before(w.clock.deadline)) || (w.maxNodes > 0 && w.nodes >= w.maxNodes) {
 		w.stop.Store(true)
 	}
 	return w.stopped()

@@ -5,7 +5,6 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"kumalak/env"
 	"kumalak/env/kalah"
@@ -33,9 +32,10 @@ type kjob struct {
 }
 
 // solveKalah is Solve for a Kalah position.
-func (s *Solver) solveKalah(b *kalah.Board, limit time.Duration) (Result, error) {
+func (s *Solver) solveKalah(b *kalah.Board, b0 Budget, dst []MoveValue) (Result, error) {
 	r := b.Rules()
-	j := &kjob{g: &kgame{n: r.Houses, capture: r.Capture}, tb: s.cfg.Tablebase, id: b.Spec().Name + " " + b.String()}
+	s.kgame = kgame{n: r.Houses, capture: r.Capture}
+	j := s.newJob(b, &s.kgame)
 	if j.tb != nil && j.tb.game != b.Spec().Facts.Tablebase {
 		j.tb = nil
 	}
@@ -46,17 +46,26 @@ func (s *Solver) solveKalah(b *kalah.Board, limit time.Duration) (Result, error)
 	}
 	j.base = b.Store(me) - b.Store(me.Other())
 	if b.Result() != env.Ongoing {
-		return Result{Lo: j.base, Hi: j.base}, nil
+		return Result{Lo: j.base, Hi: j.base, Moves: dst[:0]}, nil
 	}
-	var buf [env.MaxActions]env.Action
-	j.legal = b.Legal(buf[:0])
-	return s.ksolve(j, limit)
+	j.legal = b.Legal(s.legal[:0])
+	return s.ksolve(j, b0, dst)
+}
+
+// newJob resets the solver's job for st under the rules g: its id only
+// when a state file needs it, so that a solve allocates nothing.
+func (s *Solver) newJob(st env.State, g *kgame) *kjob {
+	s.job = kjob{g: g, tb: s.cfg.Tablebase}
+	if s.cfg.State != "" {
+		s.job.id = st.Spec().Name + " " + st.String()
+	}
+	return &s.job
 }
 
 // solveClassic is Solve for a classic mangala position, by the same engine
 // as Kalah's.
-func (s *Solver) solveClassic(b *mangala.Board, limit time.Duration) (Result, error) {
-	j := &kjob{g: &mangalaGame, tb: s.cfg.Tablebase, id: b.Spec().Name + " " + b.String()}
+func (s *Solver) solveClassic(b *mangala.Board, b0 Budget, dst []MoveValue) (Result, error) {
+	j := s.newJob(b, &mangalaGame)
 	if j.tb != nil && j.tb.game != b.Spec().Facts.Tablebase {
 		j.tb = nil
 	}
@@ -64,34 +73,36 @@ func (s *Solver) solveClassic(b *mangala.Board, limit time.Duration) (Result, er
 	j.p = fromPits(&q)
 	j.base = b.Store(b.ToMove()) - b.Store(b.ToMove().Other())
 	if g, over := q.Terminal(); over {
-		return Result{Lo: j.base + g, Hi: j.base + g}, nil
+		return Result{Lo: j.base + g, Hi: j.base + g, Moves: dst[:0]}, nil
 	}
-	var buf [rowPits]env.Action
-	j.legal = b.Legal(buf[:0])
-	return s.ksolve(j, limit)
+	j.legal = b.Legal(s.legal[:0])
+	return s.ksolve(j, b0, dst)
 }
 
 // ksolve solves every root move of j by MTD(f) null-window tests to the end
 // of the game, first guesses from iterative deepening, the threads of
 // Config.Threads sharing one table; with Config.State it resumes from and
 // saves to that file.
-func (s *Solver) ksolve(j *kjob, limit time.Duration) (Result, error) {
+func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 	if s.ktt == nil {
 		s.ktt = newKTable(s.cfg.TTBits - 1) // two slots a bucket: the same memory as TTBits slots
 	}
 	stop := &s.kstop
 	stop.Store(false)
 	var clock *kclock
-	if limit > 0 {
-		clock = &kclock{now: s.cfg.Now, deadline: s.cfg.Now().Add(limit)}
+	if b.Time > 0 {
+		s.kclock = kclock{now: s.cfg.Now, deadline: s.cfg.Now().Add(b.Time)}
+		clock = &s.kclock
 	}
-	main := &kworker{g: j.g, tt: s.ktt, tb: j.tb, stop: stop, clock: clock}
-	roots := make([]kroot, len(j.legal))
-	for i, a := range j.legal {
+	s.kmain = kworker{g: j.g, tt: s.ktt, tb: j.tb, stop: stop, clock: clock, maxNodes: b.Nodes}
+	main := &s.kmain
+	roots := s.kroots[:0]
+	for _, a := range j.legal {
 		c := j.g.play(&j.p, int(a))
 		n := j.g.stones(&c.p)
-		roots[i] = kroot{c: c, lo: -n, hi: n, guessed: c.over}
+		roots = append(roots, kroot{c: c, lo: -n, hi: n, guessed: c.over})
 	}
+	s.kroots = roots
 	var ck *checkpoint
 	if s.cfg.State != "" {
 		var err error
@@ -124,10 +135,10 @@ func (s *Solver) ksolve(j *kjob, limit time.Duration) (Result, error) {
 			s.cfg.Log(fmt.Sprintf("move %d: %+d..%+d  nodes %d", j.legal[i].Pit(), lo, hi, main.nodes+s.helperNodes.Load()))
 		}
 	}
-	res := Result{Lo: -1 << 10, Hi: -1 << 10, Moves: make([]MoveValue, len(j.legal))}
+	res := Result{Lo: -1 << 10, Hi: -1 << 10, Moves: dst[:0]}
 	for i, a := range j.legal {
 		lo, hi := rootBounds(j, &roots[i])
-		res.Moves[i] = MoveValue{Action: a, Lo: lo, Hi: hi}
+		res.Moves = append(res.Moves, MoveValue{Action: a, Lo: lo, Hi: hi})
 		res.Lo, res.Hi = max(res.Lo, lo), max(res.Hi, hi)
 	}
 	s.stats.Nodes += main.nodes

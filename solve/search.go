@@ -27,7 +27,7 @@ type move struct {
 // set the result means nothing.
 func (s *Solver) search(b *mangala.Board, alpha, beta, depth int) int {
 	s.stats.Nodes++
-	if s.stats.Nodes%checkEvery == 1 && !s.deadline.IsZero() && !s.cfg.Now().Before(s.deadline) {
+	if s.stats.Nodes%checkEvery == 1 && s.outOfBudget() {
 		s.stopped = true
 	}
 	if s.stopped {
@@ -70,6 +70,12 @@ func (s *Solver) search(b *mangala.Board, alpha, beta, depth int) int {
 		return v
 	}
 	return s.expand(b, &p, alpha, beta, depth, key, ttMove)
+}
+
+// outOfBudget reports whether the kale search has spent its time or its
+// nodes.
+func (s *Solver) outOfBudget() bool {
+	return (!s.deadline.IsZero() && !s.cfg.Now().Before(s.deadline)) || (s.maxNodes > 0 && s.stats.Nodes >= s.maxNodes)
 }
 
 // expand searches the children of b, whose pits in its mover's view are p

@@ -122,6 +122,26 @@ type Solver struct {
 	ktt         *ktable
 	helperNodes atomic.Uint64
 	kstop       atomic.Bool // the engine's search stops (time limit, Interrupt)
+	// The buffers of a solve by the engine of ksearch.go, kept so that a
+	// solve allocates nothing: its job, main worker, clock, legal moves
+	// and root moves, and the rules of a kalah job.
+	job      kjob
+	kgame    kgame
+	kmain    kworker
+	kclock   kclock
+	legal    [env.MaxActions]env.Action
+	kroots   []kroot
+	maxNodes uint64 // the kale search's node budget (0: none)
+}
+
+// Budget bounds a solve: it stops after about Time or once about Nodes
+// positions are searched, whichever comes first, and returns the bounds
+// proved by then. A zero field is no bound; a zero Budget searches until
+// every value is exact. A node budget makes a bounded solve repeatable:
+// the same position, table and budget give the same result.
+type Budget struct {
+	Time  time.Duration
+	Nodes uint64
 }
 
 // New returns a Solver, or an error naming a bad field of cfg.
@@ -142,6 +162,15 @@ func New(cfg Config) (*Solver, error) {
 // search path counts as the game's end there (see the package
 // documentation).
 func (s *Solver) Solve(st env.State, limit time.Duration) (Result, error) {
+	return s.SolveWithin(st, Budget{Time: limit}, nil)
+}
+
+// SolveWithin is Solve within a budget of time and nodes. It appends the
+// moves' values to dst[:0] and returns them as Result.Moves, so a caller
+// that passes back the Moves of its last result, and a solver whose table
+// is already made, allocate nothing (without Config.State or
+// Config.Threads > 1).
+func (s *Solver) SolveWithin(st env.State, b0 Budget, dst []MoveValue) (Result, error) {
 	if err := Solvable(st.Spec()); err != nil {
 		return Result{}, fmt.Errorf("solve: %w", err)
 	}
@@ -157,9 +186,9 @@ func (s *Solver) Solve(st env.State, limit time.Duration) (Result, error) {
 		var r Result
 		var err error
 		if isKalah {
-			r, err = s.solveKalah(k, limit)
+			r, err = s.solveKalah(k, b0, dst)
 		} else {
-			r, err = s.solveClassic(b, limit)
+			r, err = s.solveClassic(b, b0, dst)
 		}
 		s.stats.Nodes += s.helperNodes.Load()
 		s.stats.Elapsed = time.Since(t0)
@@ -170,16 +199,16 @@ func (s *Solver) Solve(st env.State, limit time.Duration) (Result, error) {
 		s.tt = newTable(s.cfg.TTBits)
 	}
 	t0 := s.cfg.Now()
-	s.stats, s.stopped, s.deadline = Stats{}, false, time.Time{}
-	if limit > 0 {
-		s.deadline = t0.Add(limit)
+	s.stats, s.stopped, s.deadline, s.maxNodes = Stats{}, false, time.Time{}, b0.Nodes
+	if b0.Time > 0 {
+		s.deadline = t0.Add(b0.Time)
 	}
 	base := b.Store(b.ToMove()) - b.Store(b.ToMove().Other())
-	var r Result
+	r := Result{Moves: dst[:0]}
 	if g, over := terminal(b); over {
 		r.Lo, r.Hi = base+g, base+g
 	} else {
-		r = s.solveMoves(b, base)
+		r = s.solveMoves(b, base, dst)
 	}
 	s.stats.Elapsed = s.cfg.Now().Sub(t0)
 	r.Stats = s.stats
@@ -198,7 +227,7 @@ type root struct {
 // solveMoves solves the moves of b, a non-terminal position whose store
 // difference is base, one MTD(f) step at a time, always on the inexact move
 // with the highest upper bound (the one that bounds b's value).
-func (s *Solver) solveMoves(b *mangala.Board, base int) Result {
+func (s *Solver) solveMoves(b *mangala.Board, base int, dst []MoveValue) Result {
 	var buf [rowPits]env.Action
 	var roots [rowPits]root
 	legal := b.Legal(buf[:0])
@@ -224,14 +253,14 @@ func (s *Solver) solveMoves(b *mangala.Board, base int) Result {
 		rt := &roots[i]
 		rt.lo, rt.hi, rt.guess = s.mtdStep(&rt.child, rt.lo, rt.hi, rt.guess)
 	}
-	r := Result{Lo: -MaxStones - 1, Hi: -MaxStones - 1, Moves: make([]MoveValue, len(legal))}
+	r := Result{Lo: -MaxStones - 1, Hi: -MaxStones - 1, Moves: dst[:0]}
 	for i, a := range legal {
 		rt := &roots[i]
 		lo, hi := rt.gain+rt.lo, rt.gain+rt.hi
 		if !rt.extra {
 			lo, hi = rt.gain-rt.hi, rt.gain-rt.lo
 		}
-		r.Moves[i] = MoveValue{Action: a, Lo: base + lo, Hi: base + hi}
+		r.Moves = append(r.Moves, MoveValue{Action: a, Lo: base + lo, Hi: base + hi})
 		r.Lo, r.Hi = max(r.Lo, base+lo), max(r.Hi, base+hi)
 	}
 	return r

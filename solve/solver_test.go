@@ -184,3 +184,32 @@ func TestSearchAllocs(t *testing.T) {
 		t.Errorf("search, evaluate and Probe allocate %v times", n)
 	}
 }
+
+// TestSolveWithinNodes: a node budget stops a solve soon after that many
+// nodes, and repeats: fresh solvers give the same bounds. Stones counts
+// the board.
+func TestSolveWithinNodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, kale := range []bool{false, true} {
+		b := boardOf(t, randomPits(rng, 24), 0, kale)
+		if n, ok := Stones(b); !ok || n != 24 {
+			t.Fatalf("Stones = %d, %v; want 24", n, ok)
+		}
+		var first Result
+		for i := range 2 {
+			s := newSolver(t, nil)
+			r, err := s.SolveWithin(b, Budget{Nodes: 5000}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Nodes > 5000+2*checkEvery {
+				t.Errorf("kale %v: %d nodes with a budget of 5000", kale, r.Nodes)
+			}
+			if i == 0 {
+				first = r
+			} else if !slices.Equal(r.Moves, first.Moves) || r.Lo != first.Lo || r.Hi != first.Hi {
+				t.Errorf("kale %v: %+v, then %+v", kale, first, r)
+			}
+		}
+	}
+}

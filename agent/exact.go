@@ -1,0 +1,190 @@
+package agent
+
+import (
+	"fmt"
+	"time"
+
+	"kumalak/env"
+	"kumalak/mcts"
+	"kumalak/solve"
+)
+
+// exactKeyDoc documents the exact key of mcts and model.
+var exactKeyDoc = key{exactKey, DefaultExact.String(), "exact solver's budget a move once at most half the stones are on the board (mangala, mangala-kale, kalah): a move of the proved best value is played, none proved worse than another; with time= at most half of it, with sims alone nodes worth about that long (repeatable); 0 turns it off (and is a level's default)"}
+
+const exactKey = "exact"
+
+// DefaultExact is the exact solver's budget a move when the spec gives
+// none: on the 2-core AMD EPYC of BENCHMARKS.md it settles nearly every
+// position of up to 16 stones of mangala and kalah (docs/TABLEBASE.md).
+const DefaultExact = 250 * time.Millisecond
+
+// MaxExact is the largest exact= budget.
+const MaxExact = time.Minute
+
+// ExactNodesPerSecond turns an exact= budget into solver nodes when the
+// agent searches by simulations alone: about one core's rate on the 2-core
+// AMD EPYC of BENCHMARKS.md while loaded (1 to 2 million a second idle).
+const ExactNodesPerSecond = 1_000_000
+
+// exactTTBits sizes the solver's table: 2^18 slots of 16 bytes, 4 MiB,
+// made at the first solve and kept across moves and games (its values are
+// exact, so never stale).
+const exactTTBits = 18
+
+// exactSolver runs the exact solver ahead of a search (the exact key). It
+// tries a position once at most half the game's stones are on the board,
+// and after a position it left unsettled, again only once two more stones
+// have left the board: a solve's work grows with the stones, which never
+// grow during a game.
+type exactSolver struct {
+	solver *solve.Solver // nil: off
+	budget time.Duration
+	failed int          // stones of the last position left unsettled; 0: none
+	res    solve.Result // the last solve; its Moves are reused
+	ran    bool         // the last move ran a solve
+}
+
+// newExact reads the exact key; the solver probes tb (may be nil) inside
+// it.
+func newExact(spec *env.Spec, o *options, tb *solve.Tablebase) (exactSolver, error) {
+	budget := DefaultExact
+	if v := o.str(exactKey, ""); v != "" {
+		d, err := parseBudget(v)
+		if err != nil {
+			return exactSolver{}, err
+		}
+		budget = d
+	}
+	if budget == 0 || solve.Solvable(spec) != nil {
+		return exactSolver{}, nil
+	}
+	cfg := solve.DefaultConfig()
+	cfg.TTBits, cfg.Tablebase = exactTTBits, tb
+	s, err := solve.New(cfg)
+	if err != nil {
+		return exactSolver{}, err
+	}
+	return exactSolver{solver: s, budget: budget, res: solve.Result{Moves: make([]solve.MoveValue, 0, spec.NumActions)}}, nil
+}
+
+// parseBudget reads an exact= value: 0 or a duration in 1ms..MaxExact.
+func parseBudget(v string) (time.Duration, error) {
+	if v == "0" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%s: not a duration such as 250ms (0 turns it off)", exactKey, v)
+	}
+	if d < time.Millisecond || d > MaxExact {
+		return 0, fmt.Errorf("%s=%s out of range 1ms..%v (0 turns it off)", exactKey, v, MaxExact)
+	}
+	return d, nil
+}
+
+// run solves st within its share of lim when st is worth trying, and
+// returns the limits left to the search: with a time limit, the time left;
+// when the solve proved st's value, a search of defSims at most, enough to
+// choose among the best moves.
+func (e *exactSolver) run(st env.State, lim mcts.Limits, defSims int) (mcts.Limits, error) {
+	e.ran = false
+	if e.solver == nil {
+		return lim, nil
+	}
+	n, ok := solve.Stones(st)
+	if !ok || 2*n > st.Spec().Stones || (n <= e.failed && n > e.failed-2) {
+		return lim, nil
+	}
+	b := solve.Budget{Nodes: uint64(e.budget.Seconds() * ExactNodesPerSecond)}
+	if lim.Time > 0 {
+		b = solve.Budget{Time: min(e.budget, lim.Time/2)}
+	}
+	r, err := e.solver.SolveWithin(st, b, e.res.Moves)
+	if err != nil {
+		return lim, fmt.Errorf("exact: %w", err)
+	}
+	e.res, e.ran, e.failed = r, true, 0
+	if !r.Exact() {
+		e.failed = n
+	}
+	if lim.Time > 0 {
+		lim.Time = max(lim.Time-r.Elapsed, time.Millisecond)
+	}
+	if r.Exact() && lim.Sims == 0 {
+		lim.Sims = defSims
+	}
+	return lim, nil
+}
+
+// allowed reports whether the last solve lets the agent play a: when it
+// proved the position's value, a reaches it; otherwise a is not proved
+// worse than another move.
+func (e *exactSolver) allowed(a env.Action) bool {
+	for _, m := range e.res.Moves {
+		if m.Action == a {
+			if e.res.Exact() {
+				return m.Lo >= e.res.Lo
+			}
+			return m.Hi >= e.res.Lo
+		}
+	}
+	return false
+}
+
+// choose returns the search's choice a when the last solve allows it, else
+// the most visited allowed move of kids (sorted by visits), else the first
+// allowed move.
+func (e *exactSolver) choose(a env.Action, kids []mcts.ChildStats) env.Action {
+	if !e.ran || len(e.res.Moves) == 0 || e.allowed(a) {
+		return a
+	}
+	for _, k := range kids {
+		if e.allowed(k.Action) {
+			return k.Action
+		}
+	}
+	for _, m := range e.res.Moves {
+		if e.allowed(m.Action) {
+			return m.Action
+		}
+	}
+	return a // not reached: a best move is allowed
+}
+
+// report makes the analysis lead with a, the move played, and writes a
+// proved value into it: the position's result as its value, the final
+// store difference as its score, and each move's proved result as that
+// move's value.
+func (e *exactSolver) report(ana *Analysis, a env.Action) {
+	if !e.ran || len(e.res.Moves) == 0 {
+		return
+	}
+	if len(ana.PV) == 0 || ana.PV[0] != a {
+		ana.PV = append(ana.PV[:0], a)
+	}
+	if !e.res.Exact() {
+		return
+	}
+	ana.Value = float32(exactSign(e.res.Lo))
+	ana.WinProb = ValueWinProb(ana.Value)
+	ana.Score = float32(e.res.Lo)
+	for i := range ana.Moves {
+		for _, m := range e.res.Moves {
+			if m.Action == ana.Moves[i].Action && m.Exact() {
+				ana.Moves[i].Value = float32(exactSign(m.Lo))
+			}
+		}
+	}
+}
+
+// exactSign returns -1, 0 or +1.
+func exactSign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
