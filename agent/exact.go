@@ -132,6 +132,20 @@ func (e *exactSolver) allowed(a env.Action) bool {
 	return false
 }
 
+// proved reports whether the last move's solve proved the position's
+// value.
+func (e *exactSolver) proved() bool { return e.ran && e.res.Exact() && len(e.res.Moves) > 0 }
+
+// best returns the first move of the proved value (after proved).
+func (e *exactSolver) best() env.Action {
+	for _, m := range e.res.Moves {
+		if m.Lo >= e.res.Lo {
+			return m.Action
+		}
+	}
+	panic("agent: exact: no move reaches the proved value")
+}
+
 // choose returns the search's choice a when the last solve allows it, else
 // the most visited allowed move of kids (sorted by visits), else the first
 // allowed move.

@@ -234,3 +234,30 @@ func TestExactAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestExactStopped: a search stopped before it chose (the engine's stop
+// during the solve) still plays a move of the value the solve proved.
+func TestExactStopped(t *testing.T) {
+	ag, err := New(kalah.Spec, "mcts", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, st := range exactPositions(t, kalah.Spec, 3, 10, 12, 9) {
+		r, ok := solved(t, st)
+		if !ok {
+			t.Fatalf("%s: not settled", st)
+		}
+		a, err := ag.Move(ctx, st)
+		if err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+		if v := moveValue(t, r, a); v != r.Lo {
+			t.Errorf("%s: played %d worth %+d, best %+d", st, a.Pit(), v, r.Lo)
+		}
+	}
+	if _, err := ag.Move(ctx, kalah.Spec.New()); err == nil {
+		t.Error("the start, stopped: no error")
+	}
+}

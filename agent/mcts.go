@@ -228,11 +228,18 @@ func (m *searcher) Move(ctx context.Context, st env.State) (env.Action, error) {
 	if err != nil {
 		return 0, fmt.Errorf("agent: %w", err)
 	}
-	if err := m.search.Run(ctx, lim); err != nil && (ctx.Err() == nil || m.search.Root().Visits < 2) {
+	err = m.search.Run(ctx, lim)
+	stopped := err != nil && ctx.Err() != nil && m.search.Root().Visits < 2
+	if err != nil && (ctx.Err() == nil || stopped) && !(stopped && m.exact.proved()) {
 		return 0, fmt.Errorf("agent: %w", err) // a failure, or stopped before any move was searched
 	}
 	m.analyse()
-	a := m.exact.choose(m.search.Choose(m.temp), m.kids)
+	var a env.Action
+	if stopped { // stopped during the solve, which proved the value: a move of it
+		a = m.exact.best()
+	} else {
+		a = m.exact.choose(m.search.Choose(m.temp), m.kids)
+	}
 	m.exact.report(&m.ana, a)
 	return m.perfect(st, a), nil
 }
