@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 
 	"kumalak/env"
@@ -121,4 +122,14 @@ var ErrGameOver = errors.New("agent: game is over")
 // ValueWinProb converts a value in -1..1 into a win probability.
 func ValueWinProb(v float32) float32 {
 	return float32(math.Min(1, math.Max(0, float64(v+1)/2)))
+}
+
+// Close closes a when it holds resources (an engine process, a
+// tablebase: an io.Closer), and returns nil for an agent that holds none:
+// the one way every caller ends an agent.
+func Close(a Agent) error {
+	if c, ok := a.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }

@@ -14,20 +14,14 @@ import (
 	"kumalak/solve"
 )
 
-// mctsKeys are the keys of the mcts kind; model shares most of them.
-var mctsKeys = []key{
-	{"sims", "800", "simulations added per move (0 with time= for time only)"},
-	{"time", "none", "time per move, e.g. 500ms; with sims, the first reached ends the search"},
+// mctsKeys are the keys of the mcts kind; model shares most of them
+// (searchkeys.go).
+var mctsKeys = withKeys([]key{
+	simsKey("800"),
+	timeKeyDoc,
 	{"rollouts", "1", "random playouts per leaf (1..1000)"},
-	{"cpuct", "1.25", "PUCT exploration constant (0..100]"},
-	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
-	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
-	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
-	threadsKeyDoc,
-	hashKeyDoc,
-	tablebaseKeyDoc,
-	exactKeyDoc,
-}
+	cpuctKey("1.25"),
+}, treeKeys, []key{exactKeyDoc})
 
 // The keys of the tree's threads and memory, shared by mcts and model.
 var (

@@ -11,23 +11,15 @@ import (
 	"kumalak/net"
 )
 
-// modelKeys are the keys of the model kind.
-var modelKeys = []key{
+// modelKeys are the keys of the model kind: mcts's (searchkeys.go) with
+// a network's.
+var modelKeys = withKeys([]key{
 	{"path", "the game's shipped model; a game with none shipped (kalah) plays the mcts agent's random rollouts instead", "the .kmodel file, e.g. runs/togyz/best.kmodel"},
-	{"sims", "the model card's, else 400", "simulations added per move (0 with time= for time only)"},
-	{"time", "none", "time per move, e.g. 500ms; with sims, the first reached ends the search"},
-	{"cpuct", "the model card's, else 1.25", "PUCT exploration constant (0..100]"},
+	simsKey("the model card's, else 400"),
+	timeKeyDoc,
+	cpuctKey("the model card's, else 1.25"),
 	{"batch", "8", "leaves evaluated together (1..256), gathered with virtual loss"},
-	{"temp", "0", "move choice temperature: 0 plays the most visited move"},
-	{"solver", "true", "propagate proven wins and losses (MCTS-solver)"},
-	{"reuse", "true", "keep the subtree of the move played (tree reuse)"},
-	threadsKeyDoc,
-	hashKeyDoc,
-	tablebaseKeyDoc,
-	levelKeyDoc,
-	eloKeyDoc,
-	exactKeyDoc,
-}
+}, treeKeys, []key{levelKeyDoc, eloKeyDoc, exactKeyDoc})
 
 // inferEval makes a *net.Infer an mcts.Evaluator. Each search thread
 // batches its own leaves (virtual loss) and runs them on its own Infer,

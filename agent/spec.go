@@ -169,22 +169,18 @@ func ParseSpec(s string) (Spec, error) {
 
 // parseKeys reads the key=value pairs of kind k.
 func (s *Spec) parseKeys(k *kind, rest string) error {
+	opts, err := env.ParseOptions(rest, cmdKey)
+	if err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	zeroSims := false
-	for strings.TrimSpace(rest) != "" {
-		part, tail, _ := strings.Cut(rest, ",")
-		rest = tail
-		if strings.HasPrefix(strings.TrimSpace(part), cmdKey+"=") && tail != "" {
-			part, rest = part+","+tail, ""
-		}
-		key, v, ok := strings.Cut(part, "=")
-		key, v = strings.TrimSpace(key), strings.TrimSpace(v)
+	for _, o := range opts {
+		key, v := o.Key, o.Value
 		if a, ok := k.aliases[key]; ok {
 			key = a
 		}
 		switch {
-		case !ok || key == "" || v == "":
-			return fmt.Errorf("option %q is not key=value", part)
 		case seen[key]:
 			return fmt.Errorf("key %q given twice", key)
 		case !k.has(key):

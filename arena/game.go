@@ -428,7 +428,7 @@ func randomLine(st, start env.State, plies int, rng *rand.Rand, buf []env.Action
 func checkOpenings(start env.State, openings [][]env.Action) error {
 	for i, open := range openings {
 		st := env.Clone(start)
-		if err := env.Replay(st, env.PitsOf(open)); err != nil {
+		if err := env.Replay(st, env.Pits(open)); err != nil {
 			return fmt.Errorf("arena: opening %d, %w", i+1, err)
 		}
 		if st.Result() != env.Ongoing {

@@ -258,10 +258,8 @@ func (m *Match) worker(ctx context.Context, w int, start env.State, openings [][
 // closeAgent closes an agent that holds resources (an engine process), and
 // reports a failure.
 func closeAgent(a agent.Agent, out chan<- gameOut) {
-	if c, ok := a.(io.Closer); ok {
-		if err := c.Close(); err != nil {
-			out <- gameOut{err: fmt.Errorf("arena: close agent: %w", err)}
-		}
+	if err := agent.Close(a); err != nil {
+		out <- gameOut{err: fmt.Errorf("arena: close agent: %w", err)}
 	}
 }
 

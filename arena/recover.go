@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"kumalak/agent"
 	"kumalak/env"
@@ -83,11 +82,11 @@ func (g *guard) Analysis() agent.Analysis {
 
 // Close closes the agent when it holds resources.
 func (g *guard) Close() error {
-	if c, ok := g.ag.(io.Closer); ok && !g.broken {
-		g.broken = true
-		return c.Close()
+	if g.broken {
+		return nil
 	}
-	return nil
+	g.broken = true
+	return agent.Close(g.ag)
 }
 
 // restart replaces the agent after a fault by a new one.

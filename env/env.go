@@ -48,7 +48,8 @@ type Action uint8
 // Pit returns the 1-based pit number that names the action in records.
 func (a Action) Pit() int { return int(a) + 1 }
 
-// Pits returns moves as pit numbers (Action.Pit), in a new slice.
+// Pits returns moves as pit numbers (Action.Pit), in a new slice: a
+// record's moves for Replay.
 func Pits(moves []Action) []int {
 	pits := make([]int, len(moves))
 	for i, a := range moves {

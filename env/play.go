@@ -64,15 +64,6 @@ func (s *Spec) Replay(start string, pits []int) (State, error) {
 	return st, nil
 }
 
-// PitsOf returns the pit numbers of moves, for Replay.
-func PitsOf(moves []Action) []int {
-	pits := make([]int, len(moves))
-	for i, a := range moves {
-		pits[i] = a.Pit()
-	}
-	return pits
-}
-
 // CheckMove returns the action for the pit number, or why it can't be played.
 func CheckMove(st State, pit int) (Action, error) {
 	spec := st.Spec()

@@ -86,7 +86,7 @@ func (g *GameRecord) StartState() State {
 // an error naming the first illegal move.
 func (g *GameRecord) Final() (State, error) {
 	st := g.StartState()
-	if err := Replay(st, PitsOf(g.Moves)); err != nil {
+	if err := Replay(st, Pits(g.Moves)); err != nil {
 		return nil, fmt.Errorf("%s: %w", g.Spec.Name, err)
 	}
 	return st, nil

@@ -25,8 +25,8 @@ func TestReplay(t *testing.T) {
 	if st.String() != want {
 		t.Errorf("after the failed move: %s, want %s", st, want)
 	}
-	if got := env.PitsOf([]env.Action{0, 2}); len(got) != 2 || got[0] != 1 || got[1] != 3 {
-		t.Errorf("PitsOf = %v, want [1 3]", got)
+	if got := env.Pits([]env.Action{0, 2}); len(got) != 2 || got[0] != 1 || got[1] != 3 {
+		t.Errorf("Pits = %v, want [1 3]", got)
 	}
 }
 

@@ -240,7 +240,7 @@ func Analyze(ctx context.Context, cfg Config) (*GameAnalysis, error) {
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
-	defer closeIfCloser(a)
+	defer func() { _ = agent.Close(a) }() // the analysis is done; an engine failing to quit changes nothing
 	if !cfg.Limit.IsZero() {
 		if _, err := agent.SetLimits(a, cfg.Limit); err != nil {
 			return nil, fmt.Errorf("analysis: %w", err)
@@ -282,13 +282,6 @@ func (c *Config) check() error {
 		return fmt.Errorf("analysis: %w", err)
 	}
 	return nil
-}
-
-// closeIfCloser ends an agent that holds a process.
-func closeIfCloser(a agent.Agent) {
-	if c, ok := a.(interface{ Close() error }); ok {
-		_ = c.Close() // the analysis is done; an engine failing to quit changes nothing
-	}
 }
 
 // position is one position of the game with what the analysis found.

@@ -194,19 +194,19 @@ func (e *engine) buildAgent(spec *env.Spec) error {
 	}
 	if h, ok := a.(agent.HashSizer); ok && e.hashSet && e.hash != h.Hash() {
 		if err := h.SetHash(e.hash); err != nil { // the size set for the last game
-			_ = closeAgent(a)
+			_ = agent.Close(a)
 			return err
 		}
 	}
 	if m, ok := a.(agent.MultiPVer); ok {
 		if err := m.SetMultiPV(e.multi); err != nil {
-			_ = closeAgent(a)
+			_ = agent.Close(a)
 			return err
 		}
 	}
 	if t, ok := a.(agent.Threader); ok && e.thrSet && e.threads != t.Threads() {
 		if err := t.SetThreads(e.threads); err != nil {
-			_ = closeAgent(a)
+			_ = agent.Close(a)
 			return err
 		}
 	}
@@ -228,7 +228,7 @@ func (e *engine) buildAgent(spec *env.Spec) error {
 // closeAgent closes the agent when it holds resources.
 func (e *engine) closeAgent() {
 	if e.ag != nil {
-		_ = closeAgent(e.ag) // nothing to tell: the agent is dropped either way
+		_ = agent.Close(e.ag) // nothing to tell: the agent is dropped either way
 	}
 }
 
@@ -353,12 +353,4 @@ func (e *engine) Show() []protocol.Answer {
 	return append(out, protocol.Raw{Line: "fen " + e.st.String()},
 		protocol.Raw{Line: "legal " + words.Pits(env.LegalPits(e.st))},
 		protocol.Raw{Line: "result " + e.st.Result().String()})
-}
-
-// closeAgent closes an agent that holds resources (an io.Closer).
-func closeAgent(a agent.Agent) error {
-	if c, ok := a.(io.Closer); ok {
-		return c.Close()
-	}
-	return nil
 }

@@ -339,7 +339,7 @@ func TestEngineClientPlaysServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeAgent(a)
+	defer agent.Close(a)
 	if _, err := a.Move(context.Background(), spec.New()); err != nil {
 		t.Fatal(err)
 	}

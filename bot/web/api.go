@@ -184,7 +184,7 @@ func (s *Server) readRecord(start env.State, text string) (env.State, []int, *ap
 	if _, e := s.game(g.Spec.Name); e != nil {
 		return nil, nil, e
 	}
-	return g.StartState(), env.PitsOf(g.Moves), nil
+	return g.StartState(), env.Pits(g.Moves), nil
 }
 
 func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"io"
 	"sync"
 
 	"kumalak/agent"
@@ -48,7 +47,7 @@ func (p *pool) put(spec *env.Spec, a agent.Agent, broken bool) {
 	p.mu.Lock()
 	if broken || p.closed || p.n >= p.max {
 		p.mu.Unlock()
-		closeAgent(a)
+		agent.Close(a)
 		return
 	}
 	p.idle[spec.Name] = append(p.idle[spec.Name], a)
@@ -65,16 +64,8 @@ func (p *pool) close() error {
 	var errs []error
 	for _, list := range idle {
 		for _, a := range list {
-			errs = append(errs, closeAgent(a))
+			errs = append(errs, agent.Close(a))
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// closeAgent closes a when it holds resources (an engine process).
-func closeAgent(a agent.Agent) error {
-	if c, ok := a.(io.Closer); ok {
-		return c.Close()
-	}
-	return nil
 }

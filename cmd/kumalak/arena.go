@@ -78,10 +78,8 @@ func checkAgents(cmd string, spec *env.Spec, specs ...string) error {
 		if err != nil {
 			return badInput(cmd, "%v (see kumalak %s --help)", err, cmd)
 		}
-		if c, ok := a.(io.Closer); ok {
-			if err := c.Close(); err != nil {
-				return fmt.Errorf("%s: %w", cmd, err)
-			}
+		if err := agent.Close(a); err != nil {
+			return fmt.Errorf("%s: %w", cmd, err)
 		}
 	}
 	return nil

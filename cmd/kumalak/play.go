@@ -114,9 +114,7 @@ func buildAgent(cmd string, spec *env.Spec, s string, seed uint64) (agent.Agent,
 
 // closeAgent ends an agent that holds a process (the engine kind).
 func closeAgent(a agent.Agent) {
-	if c, ok := a.(interface{ Close() error }); ok {
-		_ = c.Close() // the command is ending; nothing left to report to
-	}
+	_ = agent.Close(a) // the command is ending; nothing left to report to
 }
 
 func newPlayCmd() *cobra.Command {

@@ -105,16 +105,12 @@ func ParseRules(opts string) (Rules, error) {
 	if strings.TrimSpace(opts) == "" {
 		return r, nil
 	}
-	seen := map[string]bool{}
-	for _, kv := range strings.Split(opts, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return r, fmt.Errorf("kalah: option %q: want key=value", kv)
-		}
-		if seen[k] {
-			return r, fmt.Errorf("kalah: option %s given twice", k)
-		}
-		seen[k] = true
+	kvs, err := env.ParseOptions(opts)
+	if err != nil {
+		return r, fmt.Errorf("kalah: %w", err)
+	}
+	for _, kv := range kvs {
+		k, v := kv.Key, kv.Value
 		var err error
 		switch k {
 		case "houses":
