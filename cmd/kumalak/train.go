@@ -71,22 +71,12 @@ func newTrainCmd() *cobra.Command {
 }
 
 func runTrain(c *cobra.Command, f trainFlags) error {
-	if f.run != "" {
-		f.useRunConfig()
-	}
-	cfg, err := loadTrainConfig(f)
+	cfg, dir, err := f.request().Resolve()
 	if err != nil {
-		return err
+		return usageError{err}
 	}
-	if f.run == "" {
-		f.run = train.DefaultDir(cfg.Game).String()
-		if f.useRunConfig() {
-			if cfg, err = loadTrainConfig(f); err != nil {
-				return err
-			}
-		}
-	}
-	opt := train.Options{Dir: train.Dir(f.run), Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout(),
+	f.run = dir.String()
+	opt := train.Options{Dir: dir, Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout(),
 		Command: commandLine()}
 	if f.quiet {
 		opt.Progress = nil
@@ -119,7 +109,7 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	case err != nil:
 		return err
 	}
-	dir := run.Dir()
+	dir = run.Dir()
 	fmt.Fprintf(out, "best model: %s (iteration %d of %d, %d games, %d samples, %s)\n",
 		dir.Best(), st.BestIteration, st.Iteration, st.Games, st.Samples, st.Elapsed().Round(time.Second))
 	fmt.Fprintf(out, "metrics:    %s, plots %s and %s\n", dir.Metrics(), dir.LossPlot(), dir.EloPlot())
@@ -142,50 +132,23 @@ func selfName() string {
 	return "kumalak"
 }
 
-// useRunConfig makes a resumed run keep its own resolved config (the flags
-// still apply): it points f.config at the run folder's config when that
-// exists, and reports whether it did.
-func (f *trainFlags) useRunConfig() bool {
-	if !f.resume {
-		return false
-	}
-	p := train.Dir(f.run).Config()
-	if _, err := os.Stat(p); err != nil {
-		return false
-	}
-	f.config = p
-	return true
-}
-
-// loadTrainConfig reads f.config strictly over the defaults (unknown keys and
-// wrong types are errors naming the field) and applies the flags.
-func loadTrainConfig(f trainFlags) (train.Config, error) {
-	cfg, err := train.LoadConfig(f.config)
-	if err != nil {
-		return cfg, usageError{err}
-	}
+// request is what the flags ask of the run: the flags set override the
+// config.
+func (f trainFlags) request() train.Request {
+	r := train.Request{Config: f.config, Run: train.Dir(f.run), Resume: f.resume, Tablebase: f.tablebase}
 	if f.seedSet {
-		cfg.Seed = f.seed
-	}
-	if f.tablebase != "" {
-		cfg.Tablebase = f.tablebase
+		r.Seed = &f.seed
 	}
 	if f.itersSet {
-		cfg.Iterations = f.iters
+		r.Iterations = &f.iters
 	}
 	if f.budgetSet {
-		cfg.Budget = f.budget
+		r.Budget = &f.budget
 	}
 	if f.wrkrSet {
-		cfg.SelfPlay.Games = f.workers
+		r.Games = &f.workers
 	}
-	if _, err := cfg.Resolve(); err != nil {
-		return cfg, badInput("train", "%s: %v", f.config, err)
-	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, badInput("train", "%s: %v", f.config, err)
-	}
-	return cfg, nil
+	return r
 }
 
 // commandLine is the command that is running, as a person would type it:
