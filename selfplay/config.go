@@ -42,6 +42,10 @@ type Config struct {
 	TempPlies int `yaml:"temp_plies"`
 	// Temp is the opening temperature (0 plays the most visited move).
 	Temp float32 `yaml:"temp"`
+	// OpeningPlies: each game starts with a number of uniformly random
+	// moves drawn from 0..OpeningPlies (no search, no sample), so that
+	// self-play leaves the one line a sharp policy keeps playing (0 = off).
+	OpeningPlies int `yaml:"opening_plies"`
 	// ResignThreshold: a player resigns when the root value of its search
 	// stays below -ResignThreshold for ResignPlies consecutive own moves.
 	// 0 disables resignation.
@@ -106,6 +110,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("selfplay: full_fraction %g out of range (0, 1]", c.FullFraction)
 	case c.TempPlies < 0 || c.TempPlies > 1<<16:
 		return fmt.Errorf("selfplay: temp_plies %d out of range 0..%d", c.TempPlies, 1<<16)
+	case c.OpeningPlies < 0 || c.OpeningPlies > 64:
+		return fmt.Errorf("selfplay: opening_plies %d out of range 0..64", c.OpeningPlies)
 	case !(c.Temp >= 0 && c.Temp <= 10):
 		return fmt.Errorf("selfplay: temp %g out of range 0..10", c.Temp)
 	case !(c.ResignThreshold >= 0 && c.ResignThreshold < 1):

@@ -78,6 +78,11 @@
 //
 // # Move choice
 //
+// With OpeningPlies, a game first plays a number of uniformly random legal
+// moves drawn from 0..OpeningPlies (no search, no sample: the samples start
+// where the searches do), so that self-play of a drawish game does not
+// keep replaying the one line its sharp policy prefers.
+//
 // For the first TempPlies plies the move is sampled from the visit counts
 // raised to 1/Temp; afterwards the most visited move is played (a proven
 // win always, as mcts.Search.Choose decides). A Gumbel search picks its

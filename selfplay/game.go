@@ -50,6 +50,7 @@ type worker struct {
 	st    env.State    // the game's current position
 	legal []env.Action // scratch for legal moves
 	low   [2]int       // consecutive own moves below the resign threshold
+	rand  int          // the game's random opening plies (Config.OpeningPlies)
 	full  bool         // the current move's search is full
 	// the root's visits before the current move's search
 	before int
@@ -145,6 +146,10 @@ func (w *worker) begin(seed uint64, index int) {
 	w.g.ResignOff = w.cfg.ResignThreshold > 0 && w.rng.Float64() < w.cfg.ResignOffFraction
 	w.mover, w.floats, w.exact = w.mover[:0], w.floats[:0], w.exact[:0]
 	w.low = [2]int{}
+	w.rand = 0
+	if w.cfg.OpeningPlies > 0 {
+		w.rand = w.rng.IntN(w.cfg.OpeningPlies + 1)
+	}
 	w.st.CopyFrom(w.start)
 	w.tree.Reset(w.st)
 }
@@ -170,8 +175,9 @@ func (w *worker) over() bool {
 }
 
 // turn brings the game to its next search: it plays forced moves (the
-// only legal move, at once, with no search and no sample) and draws
-// whether the search is full. It returns the search's limits, or over when
+// only legal move, at once, with no search and no sample) and the random
+// opening plies (a uniformly random legal move, no search, no sample), and
+// draws whether the search is full. It returns the search's limits, or over when
 // the game has ended instead.
 func (w *worker) turn() (lim mcts.Limits, over bool) {
 	g := &w.g
@@ -180,6 +186,11 @@ func (w *worker) turn() (lim mcts.Limits, over bool) {
 			return mcts.Limits{}, true
 		}
 		w.legal = w.st.Legal(w.legal[:0])
+		if len(w.legal) > 1 && len(g.Moves) < w.rand {
+			w.count(1, 0)
+			w.advance(w.legal[w.rng.IntN(len(w.legal))], false)
+			continue
+		}
 		if len(w.legal) > 1 {
 			break
 		}

@@ -72,6 +72,7 @@ func TestConfigValidate(t *testing.T) {
 		"cheap_sims":          func(c *Config) { c.CheapSims = c.FullSims + 1 },
 		"full_fraction":       func(c *Config) { c.FullFraction = 0 },
 		"temp_plies":          func(c *Config) { c.TempPlies = -1 },
+		"opening_plies":       func(c *Config) { c.OpeningPlies = 65 },
 		"temp":                func(c *Config) { c.Temp = float32(math.NaN()) },
 		"resign_threshold":    func(c *Config) { c.ResignThreshold = 1 },
 		"resign_plies":        func(c *Config) { c.ResignPlies = 0 },
@@ -234,6 +235,38 @@ func TestTemperature(t *testing.T) {
 		if !slices.Equal(g.Moves, games[0].Moves) {
 			t.Fatalf("temperature 0 without noise: games differ: %v, %v", g.Moves, games[0].Moves)
 		}
+	}
+}
+
+// Random opening plies: with temperature 0 and no noise every game would
+// be the same; with OpeningPlies each game starts with 0..OpeningPlies
+// random moves that have no sample, and the games differ.
+func TestOpeningPlies(t *testing.T) {
+	cfg := testConfig()
+	cfg.Search.NoiseAlpha = 0
+	cfg.Temp = 0
+	cfg.OpeningPlies = 4
+	games, st := collect(t, &toyEval{}, cfg, 40, 5)
+	lines, unsampled := map[string]bool{}, map[int]bool{}
+	for _, g := range games {
+		lines[fmtMoves(g.Moves)] = true
+		first := len(g.Moves)
+		if len(g.Samples) > 0 {
+			first = int(g.Samples[0].Ply)
+		}
+		if first > cfg.OpeningPlies+g.Forced {
+			t.Fatalf("game %d: first sample at ply %d, more than %d random plies and %d forced", g.Index, first, cfg.OpeningPlies, g.Forced)
+		}
+		unsampled[min(first, cfg.OpeningPlies)] = true
+	}
+	if len(lines) < 10 {
+		t.Fatalf("only %d distinct games of 40 with random openings", len(lines))
+	}
+	if len(unsampled) < 3 {
+		t.Fatalf("the random plies before the first sample took only the counts %v", unsampled)
+	}
+	if st.Samples == 0 {
+		t.Fatal("no samples")
 	}
 }
 
