@@ -11,7 +11,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/nats-io/nkeys"
 )
 
 // noRetry makes Connect give up quickly when the server is unreachable.
@@ -46,53 +45,38 @@ func TestDuplicatePublishStoredOnce(t *testing.T) {
 	}
 }
 
-func TestWrongTokenRefused(t *testing.T) {
-	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", Token: "right-token"})
-	for _, tok := range []string{"wrong-token", ""} {
+// TestCredentialsRefused: only the holder of an active key of the roster
+// is admitted as a worker; anyone else (no credentials, a token, a key
+// the roster does not hold) is refused at once, with an error naming
+// --creds; the trainer's in-process connection needs none.
+func TestCredentialsRefused(t *testing.T) {
+	roster, creds := issueAll(t, "run1", "w1")
+	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", Roster: roster})
+	_, stranger := issueAll(t, "run1", "w1")
+	cases := map[string]ConnConfig{
+		"no credentials": {URL: s.URL()},
+		"a token":        {URL: s.URL(), Token: "guess"},
+		"unknown key":    {URL: s.URL(), Creds: ptr(stranger["w1"])},
+	}
+	for what, cc := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := Connect(ctx, ConnConfig{URL: s.URL(), Token: tok})
+		_, err := Connect(ctx, cc)
 		cancel()
-		if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "--token") {
-			t.Fatalf("token %q: got %v, want a refusal naming --token", tok, err)
+		if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "--creds") {
+			t.Fatalf("%s: got %v, want a refusal naming --creds", what, err)
 		}
 	}
-	nc := dial(t, ConnConfig{URL: s.URL(), Token: "right-token"})
-	if !nc.IsConnected() {
-		t.Fatal("right token: not connected")
-	}
-}
-
-func TestNKeyAuth(t *testing.T) {
-	kp, err := nkeys.CreateUser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, _ := kp.PublicKey()
-	seed, _ := kp.Seed()
-	seedFile := filepath.Join(t.TempDir(), "worker.nk")
-	if err := writeSecret(seedFile, seed); err != nil {
-		t.Fatal(err)
-	}
-	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", NKeys: []WorkerKey{{Public: pub}}})
-	dial(t, ConnConfig{URL: s.URL(), NKeySeed: seedFile})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := Connect(ctx, ConnConfig{URL: s.URL()}); !errors.Is(err, ErrRefused) {
-		t.Fatalf("no key: got %v, want a refusal", err)
+	if nc := workerDial(t, s.URL(), creds["w1"]); !nc.IsConnected() {
+		t.Fatal("the worker's credentials: not connected")
 	}
 	in, err := s.Connect("trainer")
 	if err != nil {
-		t.Fatalf("in-process with the server's own key: %v", err)
+		t.Fatalf("in-process with the server's own secret: %v", err)
 	}
 	in.Close()
 }
 
-func TestListenBeyondLoopbackNeedsCredentials(t *testing.T) {
-	_, err := StartServer(ServerConfig{Dir: t.TempDir(), Listen: "0.0.0.0:0"})
-	if err == nil || !strings.Contains(err.Error(), "token") {
-		t.Fatalf("got %v, want an error asking for a token", err)
-	}
-}
+func ptr[T any](v T) *T { return &v }
 
 func TestCorruptAndForeignRejected(t *testing.T) {
 	s := startServer(t, ServerConfig{})
@@ -254,5 +238,36 @@ func TestAddrInUse(t *testing.T) {
 	_, err := StartServer(ServerConfig{Dir: t.TempDir(), Listen: s.Addr()})
 	if !errors.Is(err, ErrAddrInUse) || time.Since(t0) > 10*time.Second {
 		t.Fatalf("second server on %s: %v after %s; want ErrAddrInUse at once", s.Addr(), err, time.Since(t0))
+	}
+}
+
+// TestHeadersMustAgree: a batch whose headers name another worker or run
+// than its subject and body is rejected, counted, and not taken.
+func TestHeadersMustAgree(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	nc := trainerDial(t, s.URL())
+	st := tinySettings(t, "hdr")
+	h := openHub(t, nc, st, "", 0)
+	js := jsOf(t, nc)
+	ctx := testCtx(t)
+	for i, hd := range []map[string]string{{HeaderWorker: "w2"}, {HeaderRun: "other"}, {}} {
+		b := fakeBatch(st.Layout, st.Run, "w1", fmt.Sprintf("w1.s.%d", i+1), 0, 3)
+		body, err := EncodeBatch(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &nats.Msg{Subject: Subject(st.Run, "w1"), Data: body, Header: nats.Header{}}
+		m.Header.Set(HeaderWorker, "w1")
+		m.Header.Set(HeaderRun, st.Run)
+		for k, v := range hd {
+			m.Header.Set(k, v)
+		}
+		if _, err := js.PublishMsg(ctx, m, jetstream.WithMsgID(b.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	take := takeUntil(t, h, func(b []*Batch) bool { return len(b) > 0 && h.Counters().Corrupt == 2 })
+	if len(take.Batches) != 1 || take.Batches[0].ID != "w1.s.3" {
+		t.Fatalf("took %d batches, want only the one whose headers agree", len(take.Batches))
 	}
 }

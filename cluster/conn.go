@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 )
 
 // ErrRefused is wrapped by Connect when the server turns the credentials down.
@@ -18,13 +19,24 @@ var ErrRefused = errors.New("the server refused the credentials")
 
 // ConnConfig says how a client reaches a NATS server.
 type ConnConfig struct {
-	URL      string                  // e.g. nats://host:4222, tls://host:4222; a comma-separated list for a cluster
-	Token    string                  // the server's token, if it wants one
-	NKeySeed string                  // file holding a user NKey seed ("SU..."), if the server wants NKeys
-	CAFile   string                  // PEM file of the CA that signed a TLS server's certificate; "" = system roots
-	Name     string                  // client name shown by the server's monitoring
-	Log      func(msg string)        // connection events (disconnect, reconnect); nil = none
-	Backoff  func(int) time.Duration // delay before attempt n >= 1; nil = Backoff
+	URL string // e.g. nats://host:4222, tls://host:4222; a comma-separated list for a cluster
+	// Creds are a worker's credentials (WorkerCreds): it signs in with
+	// their key and takes its replies on their InboxPrefix.
+	Creds    *WorkerCreds
+	Token    string // a standalone server's token, if it wants one
+	NKeySeed string // file holding a user NKey seed ("SU..."), for a standalone server that wants NKeys
+	// InboxPrefix is where replies come ("" = Creds' prefix, or NATS's
+	// "_INBOX"): the subjects a standalone server lets this client
+	// subscribe to.
+	InboxPrefix string
+	CAFile      string                  // PEM file of the CA that signed a TLS server's certificate; "" = system roots
+	Name        string                  // client name shown by the server's monitoring
+	Log         func(msg string)        // connection events (disconnect, reconnect); nil = none
+	Backoff     func(int) time.Duration // delay before attempt n >= 1; nil = Backoff
+	// Refused is called when the server refuses a reconnection for the
+	// credentials (they were revoked); the connection keeps trying
+	// meanwhile. nil = only Log hears of it.
+	Refused func(error)
 }
 
 // Backoff is the default reconnect delay: 250ms doubling per attempt, at most 5s.
@@ -65,7 +77,7 @@ func Connect(ctx context.Context, cfg ConnConfig) (*nats.Conn, error) {
 			return nc, nil
 		}
 		if isAuthError(err) {
-			return nil, fmt.Errorf("cluster: connect %s: %w (%v): check --token or --nkey", cfg.URL, ErrRefused, err)
+			return nil, fmt.Errorf("cluster: connect %s: %w (%v): %s", cfg.URL, ErrRefused, err, checkHint(cfg))
 		}
 		if isTLSError(err) {
 			return nil, fmt.Errorf("cluster: connect %s: TLS: %w: check the URL's scheme (tls://) and --tls-ca", cfg.URL, err)
@@ -100,6 +112,32 @@ func connOptions(cfg ConnConfig) ([]nats.Option, error) {
 		nats.ReconnectBufSize(64 << 20), nats.Timeout(10 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { logf("nats: disconnected: %v", err) }),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("nats: reconnected to %s", nc.ConnectedUrlRedacted()) }),
+		// A reconnection refused for the credentials comes to the error
+		// handler (the server's -ERR), or to the reconnect error handler.
+		nats.ReconnectErrHandler(func(_ *nats.Conn, err error) { refusedAgain(cfg, err) }),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if !refusedAgain(cfg, err) {
+				logf("nats: %v", err)
+			}
+		}),
+	}
+	prefix := cfg.InboxPrefix
+	if c := cfg.Creds; c != nil {
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
+		kp, err := nkeys.FromSeed([]byte(c.Seed))
+		if err != nil {
+			return nil, fmt.Errorf("cluster: connect: %w", err)
+		}
+		pub, _ := c.PublicKey() // valid: checked above
+		opts = append(opts, nats.Nkey(pub, kp.Sign))
+		if prefix == "" {
+			prefix = InboxPrefix(c.Run, c.Worker)
+		}
+	}
+	if prefix != "" {
+		opts = append(opts, nats.CustomInboxPrefix(prefix))
 	}
 	if cfg.Token != "" {
 		opts = append(opts, nats.Token(cfg.Token))
@@ -115,6 +153,30 @@ func connOptions(cfg ConnConfig) ([]nats.Option, error) {
 		opts = append(opts, nats.RootCAs(cfg.CAFile))
 	}
 	return opts, nil
+}
+
+// refusedAgain tells cfg.Refused (and cfg.Log) of an error that refuses
+// the credentials, and reports whether err was one.
+func refusedAgain(cfg ConnConfig, err error) bool {
+	if !isAuthError(err) {
+		return false
+	}
+	err = fmt.Errorf("cluster: %w (%v): %s", ErrRefused, err, checkHint(cfg))
+	if cfg.Log != nil {
+		cfg.Log(err.Error())
+	}
+	if cfg.Refused != nil {
+		cfg.Refused(err)
+	}
+	return true
+}
+
+// checkHint names the flag to check when the server refuses the credentials.
+func checkHint(cfg ConnConfig) string {
+	if cfg.Creds != nil {
+		return "check --creds (revoked, or issued for another run's trainer?)"
+	}
+	return "check --creds, --token or --nkey"
 }
 
 func isAuthError(err error) bool {

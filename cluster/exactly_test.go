@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -333,8 +334,10 @@ func TestCheapRejection(t *testing.T) {
 	}
 	js := jsOf(t, nc)
 	ctx := testCtx(t)
-	raw := func(subject, id string, body []byte) {
+	raw := func(subject, id string, body []byte) { // with the headers a worker sets
 		m := &nats.Msg{Subject: subject, Data: body, Header: nats.Header{}}
+		m.Header.Set(HeaderRun, st.Run)
+		m.Header.Set(HeaderWorker, subject[strings.LastIndexByte(subject, '.')+1:])
 		if _, err := js.PublishMsg(ctx, m, jetstream.WithMsgID(id)); err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 
 	"kumalak/data"
 	"kumalak/env"
@@ -159,4 +160,43 @@ func takeUntil(t *testing.T, h *Hub, done func([]*Batch) bool) *Take {
 		return done(all.Batches)
 	})
 	return all
+}
+
+// issueAll issues credentials for each worker of run in a roster in a
+// temporary cluster folder, and returns the roster's path and the
+// credentials by worker id.
+func issueAll(t *testing.T, run string, workers ...string) (string, map[string]WorkerCreds) {
+	t.Helper()
+	dir := t.TempDir()
+	r := &Roster{Version: RosterVersion, Run: run}
+	creds := map[string]WorkerCreds{}
+	for _, w := range workers {
+		c, err := r.Issue(w, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		creds[w] = c
+	}
+	if err := writeRoster(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	return RosterFile(dir), creds
+}
+
+// workerDial connects to url with a worker's credentials.
+func workerDial(t *testing.T, url string, c WorkerCreds) *nats.Conn {
+	t.Helper()
+	return dial(t, ConnConfig{URL: url, Creds: &c, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
+}
+
+// credsOpts are the nats options of a worker's credentials: its key and
+// its inbox prefix.
+func credsOpts(t *testing.T, c WorkerCreds) []nats.Option {
+	t.Helper()
+	kp, err := nkeys.FromSeed([]byte(c.Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := kp.PublicKey()
+	return []nats.Option{nats.Nkey(pub, kp.Sign), nats.CustomInboxPrefix(InboxPrefix(c.Run, c.Worker))}
 }

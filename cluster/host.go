@@ -1,125 +1,131 @@
 package cluster
 
 import (
-	"bufio"
-	"cmp"
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	stdnet "net"
 	"os"
-	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
 )
 
 // DefaultListen is the trainer's embedded server address unless it is told
 // otherwise: loopback, at NATS's usual port.
 const DefaultListen = "127.0.0.1:4222"
 
-// StartHost starts a trainer's embedded server (StartServer) by the host
-// policy: a listen address that reaches beyond this machine, with neither
-// a token nor NKeys, gets a token made and kept in tokenFile, readable by
-// its owner only (a resumed run reuses the one there); DefaultListen, when
-// another process holds it, gives way to a free loopback port. It returns
-// the server and the token file whose token it serves, "" when it made
-// none.
-func StartHost(cfg ServerConfig, tokenFile string) (*Server, string, error) {
-	return startHost(cfg, tokenFile, DefaultListen)
+// NoServer is the URL that gives a trainer no NATS server at all.
+const NoServer = "off"
+
+// ErrHostConfig is wrapped by OpenHost when the settings themselves are
+// wrong (the command's input), not the world.
+var ErrHostConfig = errors.New("bad NATS settings")
+
+// HostConfig says where a trainer's NATS server is.
+type HostConfig struct {
+	// URL is "" for the embedded server (Server), NoServer for none, or
+	// the URL of a standalone server to connect to (Conn).
+	URL string
+	// Server sets up the embedded server; its Listen, when DefaultListen
+	// and held by another process, gives way to a free loopback port.
+	Server ServerConfig
+	// Conn is how to reach a standalone server: its URL is set from URL,
+	// and its inbox prefix is TrainerInbox unless set. With the embedded
+	// server it must hold no credentials (the trainer connects
+	// in-process; workers bring their own).
+	Conn ConnConfig
+	// Connect bounds the wait for a standalone server; 0 = a minute.
+	Connect time.Duration
 }
 
-// startHost is StartHost with usual as the address that gives way.
-func startHost(cfg ServerConfig, tokenFile, usual string) (*Server, string, error) {
-	made := ""
-	if cfg.Token == "" && len(cfg.NKeys) == 0 && !LoopbackAddr(cmp.Or(cfg.Listen, "127.0.0.1:0")) {
-		tok, err := keptToken(tokenFile)
-		if err != nil {
-			return nil, "", err
-		}
-		cfg.Token, made = tok, tokenFile
-	}
-	srv, err := StartServer(cfg)
-	if errors.Is(err, ErrAddrInUse) && cfg.Listen == usual {
-		cfg.Listen = "127.0.0.1:0" // another trainer has the usual port: any will do on loopback
-		srv, err = StartServer(cfg)
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	return srv, made, nil
+// Host is the trainer's NATS connection and, when embedded, its server.
+type Host struct {
+	Conn   *nats.Conn // nil with NoServer
+	Server *Server    // the embedded server; nil otherwise
+	about  string
 }
 
-// LoopbackAddr reports whether a listen address, host:port or a bare host,
-// stays on this machine: "localhost", 127.0.0.0/8 or ::1. An empty host
-// (every interface) does not.
-func LoopbackAddr(addr string) bool {
-	host, _, err := stdnet.SplitHostPort(addr)
-	if err != nil {
-		host = strings.Trim(addr, "[]")
+// OpenHost starts the embedded server and connects to it in-process, or
+// connects to a standalone server, or, with NoServer, does nothing.
+func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
+	switch cfg.URL {
+	case NoServer:
+		return &Host{}, nil
+	case "":
+		return startEmbedded(cfg, DefaultListen)
 	}
-	return isLoopback(host)
+	cc := cfg.Conn
+	cc.URL = cfg.URL
+	if cc.InboxPrefix == "" {
+		cc.InboxPrefix = TrainerInbox
+	}
+	wait := cfg.Connect
+	if wait == 0 {
+		wait = time.Minute
+	}
+	c, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	nc, err := Connect(c, cc)
+	if err != nil {
+		return nil, err
+	}
+	u := nc.ConnectedUrlRedacted()
+	return &Host{Conn: nc, about: fmt.Sprintf("nats: using %s; workers: kumalak worker --nats %s", u, u)}, nil
+}
+
+// startEmbedded is OpenHost's embedded server, usual being the address
+// that gives way when held.
+func startEmbedded(cfg HostConfig, usual string) (*Host, error) {
+	if cfg.Conn.Token != "" || cfg.Conn.NKeySeed != "" || cfg.Conn.Creds != nil {
+		return nil, fmt.Errorf("cluster: %w: a token or key is what the trainer presents to a standalone server (--nats URL); "+
+			"the embedded server admits each worker by credentials of its own (kumalak worker-credentials issue)", ErrHostConfig)
+	}
+	sc := cfg.Server
+	srv, err := StartServer(sc)
+	if errors.Is(err, ErrAddrInUse) && sc.Listen == usual {
+		sc.Listen = "127.0.0.1:0" // another trainer has the usual port: any will do on loopback
+		srv, err = StartServer(sc)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w (%w)", err, ErrHostConfig)
+	}
+	nc, err := srv.Connect(cmpName(cfg.Conn.Name))
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	about := fmt.Sprintf("nats: serving on %s (embedded, storage %s); workers: kumalak worker --nats %s --creds FILE (FILE from kumalak worker-credentials issue)",
+		srv.URL(), sc.Dir, srv.URL())
+	return &Host{Conn: nc, Server: srv, about: about}, nil
+}
+
+func cmpName(n string) string {
+	if n == "" {
+		return "kumalak train"
+	}
+	return n
+}
+
+// About says where the server is and how workers join it ("" with NoServer).
+func (h *Host) About() string { return h.about }
+
+// Close closes the connection and the embedded server.
+func (h *Host) Close() {
+	if h.Conn != nil {
+		h.Conn.Close()
+	}
+	if h.Server != nil {
+		h.Server.Close()
+	}
 }
 
 // ReadToken returns the token a token file holds, its spaces and line
-// end trimmed: the file StartHost keeps, copied to a worker.
+// end trimmed.
 func ReadToken(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", fmt.Errorf("cluster: token: %w", err)
 	}
 	return strings.TrimSpace(string(b)), nil
-}
-
-// keptToken returns the token kept in path, making one there first when
-// there is none.
-func keptToken(path string) (string, error) {
-	if tok, err := ReadToken(path); err == nil && tok != "" {
-		return tok, nil
-	}
-	tok, err := NewToken()
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("cluster: token: %w", err)
-	}
-	return tok, writeSecret(path, []byte(tok+"\n"))
-}
-
-// ReadNKeys reads a file of the workers' public NKeys (ParseNKeys).
-func ReadNKeys(path string) ([]WorkerKey, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: nkeys: %w", err)
-	}
-	defer f.Close()
-	keys, err := ParseNKeys(f)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: nkeys %s: %w", path, err)
-	}
-	return keys, nil
-}
-
-// ParseNKeys reads public keys, one a line, each optionally followed by
-// the worker id it may publish as; '#' starts a comment. No key at all is
-// an error.
-func ParseNKeys(r io.Reader) ([]WorkerKey, error) {
-	var keys []WorkerKey
-	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
-		line, _, _ := strings.Cut(sc.Text(), "#")
-		switch f := strings.Fields(line); len(f) {
-		case 0:
-		case 1, 2:
-			keys = append(keys, WorkerKey{Public: f[0], Worker: strings.Join(f[1:], "")})
-		default:
-			return nil, fmt.Errorf("line %d: want a key and at most a worker id", n)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(keys) == 0 {
-		return nil, errors.New("no keys")
-	}
-	return keys, nil
 }

@@ -560,7 +560,8 @@ func (h *Hub) joinHeld(t *Take, m *heldMsg) bool {
 
 // peek checks a message from its headers and its batch header alone,
 // before anything is decompressed: format, run, game, encoding, the
-// worker named by the subject, the network not newer than the newest, and
+// worker named by the subject (which the sender's credentials allow it
+// alone to publish on), by the headers and by the body alike, the network not newer than the newest, and
 // the count within the run's batch limit. It returns the batch without
 // samples and the count of samples the header claims.
 func (h *Hub) peek(msg jetstream.Msg, maxBatch int) (*Batch, int, error) {
@@ -581,6 +582,9 @@ func (h *Hub) peek(msg jetstream.Msg, maxBatch int) (*Batch, int, error) {
 	}
 	if err == nil {
 		switch {
+		case msg.Headers().Get(HeaderWorker) != worker || msg.Headers().Get(HeaderRun) != b.Run:
+			err = fmt.Errorf("cluster: batch %s: %w: its headers name worker %q of run %q, its subject and body worker %q of run %q",
+				b.ID, ErrCorrupt, msg.Headers().Get(HeaderWorker), msg.Headers().Get(HeaderRun), worker, b.Run)
 		case b.Network > h.newest():
 			err = fmt.Errorf("cluster: batch %s: %w: network %d, the newest is %d", b.ID, ErrCorrupt, b.Network, h.newest())
 		case count > maxBatch:

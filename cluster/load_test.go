@@ -40,7 +40,7 @@ func threadCPU() time.Duration {
 }
 
 // TestLoad is the trainer's intake under many workers: simulated workers
-// (goroutines, each with its own connection and the workers' token)
+// (goroutines, each with its own connection and credentials)
 // publish valid batches at a steady pace — a few play with the initial
 // network only, so that their batches turn stale as the trainer promotes,
 // and a few send garbage — while one trainer takes, records and commits
@@ -66,8 +66,13 @@ func TestLoad(t *testing.T) {
 		every    = 100 * time.Millisecond // the trainer's pace: an iteration at most this often
 	)
 	pace := min(interval, time.Duration(nw)*5*time.Millisecond) // small runs: faster workers
-	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", Token: "load-token"})
 	st := tinySettings(t, "load")
+	ids := make([]string, nw)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("lw%04d", i)
+	}
+	roster, creds := issueAll(t, st.Run, ids...)
+	s := startServer(t, ServerConfig{Listen: "127.0.0.1:0", Roster: roster})
 	tr := trainerDial(t, s.URL())
 	ts := newTrainerSide(t, tr, st, HubConfig{AckWait: 30 * time.Second, MaxAge: 2, MaxTake: maxTake})
 	var newest atomic.Int64
@@ -82,14 +87,15 @@ func TestLoad(t *testing.T) {
 		connected               = make(chan struct{}, nw)
 	)
 	for i := range nw {
+		opts := append(credsOpts(t, creds[ids[i]]), nats.MaxReconnects(-1), nats.Timeout(30*time.Second))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			id := fmt.Sprintf("lw%04d", i)
+			id := ids[i]
 			var nc *nats.Conn
 			err := errors.New("not tried")
 			for try := 0; err != nil && try < 20; try++ { // a thousand at once: the accept queue overflows
-				if nc, err = nats.Connect(s.URL(), nats.Token("load-token"), nats.MaxReconnects(-1), nats.Timeout(30*time.Second)); err != nil {
+				if nc, err = nats.Connect(s.URL(), opts...); err != nil {
 					time.Sleep(Jitter(time.Second))
 				}
 			}

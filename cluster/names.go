@@ -107,3 +107,12 @@ func pad(v int) string {
 	}
 	return s
 }
+
+// InboxPrefix is the prefix of a worker's reply subjects: its credentials
+// let it subscribe there and nowhere else, so that no worker sees another's
+// replies (nats.CustomInboxPrefix).
+func InboxPrefix(run, worker string) string { return "_INBOX_KUMALAK." + run + "." + worker }
+
+// TrainerInbox is the prefix of the trainer's reply subjects (its pulls of
+// batches among them), which no worker may subscribe to.
+const TrainerInbox = "_INBOX_KUMALAK_TRAINER"

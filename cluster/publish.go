@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -88,7 +89,7 @@ func (w *Worker) send(ctx context.Context, b *Batch) {
 			}
 			return
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.Is(err, nats.ErrConnectionClosed) { // a closed connection never comes back
 			w.lost.Add(int64(len(b.Samples)))
 			w.logf("worker: gave up batch %s (%d samples): %v", b.ID, len(b.Samples), err)
 			return

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -26,28 +27,22 @@ type ServerConfig struct {
 	// restart of the server.
 	Dir string
 	// Listen is the client address, host:port; port 0 picks a free one.
-	// "" listens on 127.0.0.1 at a free port. A host other than a loopback
-	// address needs Token or NKeys.
+	// "" listens on 127.0.0.1 at a free port.
 	Listen string
-	// Token, when set, is the workers' secret: a client presenting it gets
-	// a worker's permissions (WorkerPermissions).
-	Token string
-	// NKeys are the workers' public user keys allowed to connect, each with
-	// a worker's permissions; a key naming a worker may publish only under
-	// that worker's id.
-	NKeys []WorkerKey
+	// Roster is the run's roster file (RosterFile): the server admits the
+	// holder of each active key in it with that worker's rights
+	// (WorkerPermissions), rereading it every RosterPoll; "" or a missing
+	// file admits no worker.
+	Roster string
 	// TrainerToken is the trainer's own secret, which gets every right;
 	// "" = a random one, for the in-process connection only (Connect).
 	TrainerToken string
 	// TLSCert and TLSKey, when both set, are the PEM files of the server's
 	// certificate and key; clients must then connect with TLS.
 	TLSCert, TLSKey string
-}
-
-// WorkerKey is a worker's public user NKey ("U..."), and the worker id it
-// must publish under ("" = any).
-type WorkerKey struct {
-	Public, Worker string
+	// Log receives what the server has to say about the roster (a file it
+	// cannot read, a worker cut off); nil = nothing.
+	Log func(msg string)
 }
 
 // ErrAddrInUse is wrapped by StartServer when another process holds the
@@ -59,12 +54,18 @@ type Server struct {
 	ns     *server.Server
 	cfg    ServerConfig
 	secret string // the trainer's own token: all permissions, never leaves the process
+	auth   *auth
+	stop   chan struct{} // ends the roster's watch
+	done   chan struct{}
+	reload sync.Mutex // over last
+	last   []byte     // the roster file as last read
+	missAt time.Time  // the last reread for an unknown key
 }
 
 // StartServer starts an embedded NATS server with JetStream file storage in
 // cfg.Dir and waits until it accepts clients.
 func StartServer(cfg ServerConfig) (*Server, error) {
-	opts, secret, err := serverOptions(&cfg)
+	opts, a, err := serverOptions(&cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +88,13 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("cluster: start server on %s: not ready after 30s", cfg.Listen)
 	}
-	return &Server{ns: ns, cfg: cfg, secret: secret}, nil
+	s := &Server{ns: ns, cfg: cfg, secret: a.trainer, auth: a, stop: make(chan struct{}), done: make(chan struct{})}
+	if cfg.Roster != "" {
+		s.last, _ = os.ReadFile(cfg.Roster) // what serverOptions read
+		a.miss = s.missed
+	}
+	go s.watchRoster()
+	return s, nil
 }
 
 // startLog is the embedded server's logger: it keeps the first fatal
@@ -130,64 +137,53 @@ func (*startLog) Errorf(string, ...any)  {}
 func (*startLog) Debugf(string, ...any)  {}
 func (*startLog) Tracef(string, ...any)  {}
 
-func serverOptions(cfg *ServerConfig) (*server.Options, string, error) {
+func serverOptions(cfg *ServerConfig) (*server.Options, *auth, error) {
 	if cfg.Dir == "" {
-		return nil, "", errors.New("cluster: server: no storage folder")
+		return nil, nil, errors.New("cluster: server: no storage folder")
 	}
 	if cfg.Listen == "" {
 		cfg.Listen = "127.0.0.1:0"
 	}
 	host, port, err := splitListen(cfg.Listen)
 	if err != nil {
-		return nil, "", err
-	}
-	if !isLoopback(host) && cfg.Token == "" && len(cfg.NKeys) == 0 {
-		return nil, "", fmt.Errorf("cluster: server: --listen %s reaches beyond this machine: give a token or NKeys", cfg.Listen)
+		return nil, nil, err
 	}
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, "", fmt.Errorf("cluster: server: %w", err)
+		return nil, nil, fmt.Errorf("cluster: server: %w", err)
 	}
-	secret := cfg.TrainerToken
-	if secret == "" {
-		var err error
-		if secret, err = NewToken(); err != nil {
-			return nil, "", err
+	a := &auth{trainer: cfg.TrainerToken}
+	if a.trainer == "" {
+		if a.trainer, err = NewToken(); err != nil {
+			return nil, nil, err
 		}
 	}
-	auth := &auth{trainer: secret, token: cfg.Token, keys: map[string]string{}, open: cfg.Token == "" && len(cfg.NKeys) == 0}
-	for _, k := range cfg.NKeys {
-		if !nkeys.IsValidPublicUserKey(k.Public) {
-			return nil, "", fmt.Errorf("cluster: server: %q is not a public user NKey (U...)", k.Public)
+	if cfg.Roster != "" {
+		if a.roster, err = ReadRoster(cfg.Roster); err != nil {
+			return nil, nil, fmt.Errorf("cluster: server: %w", err)
 		}
-		if k.Worker != "" {
-			if err := ValidWorker(k.Worker); err != nil {
-				return nil, "", fmt.Errorf("cluster: server: key %s: %w", k.Public, err)
-			}
-		}
-		auth.keys[k.Public] = k.Worker
 	}
 	o := &server.Options{
 		ServerName: "kumalak", Host: host, Port: port, NoSigs: true, NoLog: true,
 		JetStream: true, StoreDir: cfg.Dir, MaxPayload: 8 << 20,
-		CustomClientAuthentication: auth, AlwaysEnableNonce: len(cfg.NKeys) > 0,
+		CustomClientAuthentication: a, AlwaysEnableNonce: true,
 	}
 	if port == 0 {
 		o.Port = server.RANDOM_PORT
 	}
 	if err := serverTLS(o, cfg); err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
-	return o, secret, nil
+	return o, a, nil
 }
 
 // auth admits the trainer (its in-process secret: every permission) and
-// workers (the token, one of the keys, or, on a server with neither,
-// anyone on loopback), these with WorkerPermissions only.
+// the holders of the roster's active keys, each with its worker's rights
+// only; nobody else.
 type auth struct {
 	trainer string
-	token   string
-	keys    map[string]string // public key -> worker id it may publish as ("" = any)
-	open    bool              // no worker credentials: any client is a worker
+	miss    func() // a key not in the roster: reread it (nil: none to reread)
+	mu      sync.Mutex
+	roster  *Roster // nil: no worker
 }
 
 // Check implements server.Authentication.
@@ -196,20 +192,141 @@ func (a *auth) Check(c server.ClientAuthentication) bool {
 	switch {
 	case o.Token != "" && secretEqual(o.Token, a.trainer):
 		c.RegisterUser(&server.User{Username: "trainer"})
-	case o.Token != "" && a.token != "" && secretEqual(o.Token, a.token):
-		c.RegisterUser(&server.User{Username: "worker", Permissions: WorkerPermissions("")})
 	case o.Nkey != "":
-		worker, ok := a.keys[o.Nkey]
+		cred, run, ok := a.active(o.Nkey)
+		if !ok && a.miss != nil {
+			a.miss() // issued since the last poll?
+			cred, run, ok = a.active(o.Nkey)
+		}
 		if !ok || !verifyNonce(o.Nkey, o.Sig, c.GetNonce()) {
 			return false
 		}
-		c.RegisterUser(&server.User{Username: o.Nkey, Permissions: WorkerPermissions(worker)})
-	case a.open && o.Token == "" && o.Username == "":
-		c.RegisterUser(&server.User{Username: "worker", Permissions: WorkerPermissions("")})
+		c.RegisterUser(&server.User{Username: o.Nkey, Permissions: WorkerPermissions(run, cred.Worker)})
 	default:
 		return false
 	}
 	return true
+}
+
+// active returns key's active credential and its run.
+func (a *auth) active(key string) (Credential, string, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c, ok := a.roster.Active(key)
+	if !ok {
+		return c, "", false
+	}
+	return c, a.roster.Run, true
+}
+
+// setRoster makes r the roster and returns the keys active before and not
+// now: those to cut off.
+func (a *auth) setRoster(r *Roster) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var gone []string
+	if a.roster != nil {
+		sameRun := r != nil && r.Run == a.roster.Run
+		for _, c := range a.roster.Workers {
+			if _, still := r.Active(c.Key); c.Revoked == nil && (!still || !sameRun) {
+				gone = append(gone, c.Key)
+			}
+		}
+	}
+	a.roster = r
+	return gone
+}
+
+// watchRoster rereads the roster every RosterPoll until Close.
+func (s *Server) watchRoster() {
+	defer close(s.done)
+	if s.cfg.Roster == "" {
+		return
+	}
+	tick := time.NewTicker(RosterPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+			for _, key := range s.reloadRoster() {
+				s.cutOff(key)
+			}
+		}
+	}
+}
+
+// reloadRoster rereads the roster; when it changed, it takes the new one
+// and returns the keys no longer active, whose clients are to be cut off
+// (their reconnections are refused from now on). A roster that cannot be
+// read is logged, and the last good one stays.
+func (s *Server) reloadRoster() []string {
+	s.reload.Lock()
+	defer s.reload.Unlock()
+	b, err := os.ReadFile(s.cfg.Roster)
+	if errors.Is(err, os.ErrNotExist) {
+		b, err = nil, nil
+	}
+	if err != nil || bytes.Equal(b, s.last) {
+		return nil
+	}
+	s.last = b
+	r := (*Roster)(nil)
+	if b != nil {
+		if r, err = ParseRoster(b); err != nil {
+			s.logf("cluster: %v (%s): keeping the roster read before", err, s.cfg.Roster)
+			return nil
+		}
+	}
+	return s.auth.setRoster(r)
+}
+
+// missed rereads the roster for a key it does not hold, at most once per
+// missGap: a worker issued its credentials a moment ago is admitted at
+// once, and strangers knocking cannot make the server read the file at
+// every attempt.
+func (s *Server) missed() {
+	s.reload.Lock()
+	wait := time.Since(s.missAt) < missGap
+	if !wait {
+		s.missAt = time.Now()
+	}
+	s.reload.Unlock()
+	if wait {
+		return
+	}
+	if gone := s.reloadRoster(); len(gone) > 0 {
+		go func() { // not from within the server's authentication of a client
+			for _, key := range gone {
+				s.cutOff(key)
+			}
+		}()
+	}
+}
+
+// missGap is the least time between two rereads of the roster for an
+// unknown key.
+const missGap = 100 * time.Millisecond
+
+// cutOff disconnects every client signed in with key.
+func (s *Server) cutOff(key string) {
+	cz, err := s.ns.Connz(&server.ConnzOptions{User: key, Limit: 1 << 16})
+	if err != nil {
+		s.logf("cluster: cut off key %s: %v", key, err)
+		return
+	}
+	for _, c := range cz.Conns {
+		if err := s.ns.DisconnectClientByID(c.Cid); err == nil {
+			s.logf("cluster: cut off client %d %q: its key %s is revoked", c.Cid, c.Name, key)
+		}
+	}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.cfg.Log != nil {
+		s.cfg.Log(fmt.Sprintf(format, args...))
+	}
 }
 
 func secretEqual(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
@@ -226,31 +343,27 @@ func verifyNonce(pub, sig string, nonce []byte) bool {
 	return err == nil && len(nonce) > 0 && kp.Verify(nonce, b) == nil
 }
 
-// WorkerPermissions are what a worker may do, and nothing more: publish
-// batches and heartbeats under its id (worker "" = any id), and read the
-// runs' settings and networks (the key-value and object-store read
-// requests of JetStream's API); replies come to its inboxes. It may not
-// write a key, touch a stream or a consumer of the samples, or read the
-// batches. The example server configuration in docs/DISTRIBUTED.md grants
-// the same.
-func WorkerPermissions(worker string) *server.Permissions {
-	id := worker
-	if id == "" {
-		id = "*"
-	}
+// WorkerPermissions are what worker of run may do, and nothing more:
+// publish its batches and heartbeats on its own subjects of its run; read
+// its run's settings and best version (direct gets of those keys) and the
+// networks (direct gets of the object store's messages); receive replies
+// on its own inbox prefix (InboxPrefix). It may not subscribe to any other
+// subject (another worker's replies, the trainer's pulls), write a key,
+// touch a stream or make a consumer of any (so it cannot have the server
+// deliver anything anywhere), or read another run's settings. The example
+// server configuration in docs/DISTRIBUTED.md grants the same.
+func WorkerPermissions(run, worker string) *server.Permissions {
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: []string{
-			SubjectPrefix + "*." + id,
-			HeartbeatPrefix + "*." + id,
+			Subject(run, worker),
+			HeartbeatSubject(run, worker),
 			"$JS.API.STREAM.INFO.KV_" + SettingsBucket,
-			"$JS.API.DIRECT.GET.KV_" + SettingsBucket + ".>",
+			"$JS.API.DIRECT.GET.KV_" + SettingsBucket + ".$KV." + SettingsBucket + "." + run + ".>",
 			"$JS.API.STREAM.INFO.OBJ_" + ModelsBucket,
+			"$JS.API.DIRECT.GET.OBJ_" + ModelsBucket,
 			"$JS.API.DIRECT.GET.OBJ_" + ModelsBucket + ".>",
-			"$JS.API.CONSUMER.CREATE.OBJ_" + ModelsBucket + ".>",
-			"$JS.API.CONSUMER.DELETE.OBJ_" + ModelsBucket + ".>",
-			"$JS.FC.OBJ_" + ModelsBucket + ".>",
 		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+		Subscribe: &server.SubjectPermission{Allow: []string{InboxPrefix(run, worker) + ".>"}},
 	}
 }
 
@@ -284,15 +397,6 @@ func splitListen(addr string) (string, int, error) {
 	return host, port, nil
 }
 
-// isLoopback reports whether host is a loopback name or address.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := stdnet.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // URL returns the address clients reach the server at, e.g.
 // "nats://127.0.0.1:4222" (tls:// when TLS is on).
 func (s *Server) URL() string {
@@ -307,9 +411,10 @@ func (s *Server) URL() string {
 func (s *Server) Addr() string { return s.ns.Addr().String() }
 
 // Connect connects this process to its own server, in-process (no socket),
-// as the trainer: with every permission.
+// as the trainer: with every permission, its replies on TrainerInbox.
 func (s *Server) Connect(name string) (*nats.Conn, error) {
-	nc, err := nats.Connect("", nats.Name(name), nats.InProcessServer(s.ns), nats.MaxReconnects(-1), nats.Token(s.secret))
+	nc, err := nats.Connect("", nats.Name(name), nats.InProcessServer(s.ns), nats.MaxReconnects(-1), nats.Token(s.secret),
+		nats.CustomInboxPrefix(TrainerInbox))
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect in-process: %w", err)
 	}
@@ -319,6 +424,12 @@ func (s *Server) Connect(name string) (*nats.Conn, error) {
 // Close shuts the server down and waits until it has; what JetStream
 // stored stays in the storage folder.
 func (s *Server) Close() {
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	<-s.done
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()
 }
@@ -330,12 +441,4 @@ func NewToken() (string, error) {
 		return "", fmt.Errorf("cluster: token: %w", err)
 	}
 	return hex.EncodeToString(b[:]), nil
-}
-
-// writeSecret writes b to path readable by its owner only.
-func writeSecret(path string, b []byte) error {
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return fmt.Errorf("cluster: %w", err)
-	}
-	return nil
 }

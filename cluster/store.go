@@ -228,21 +228,19 @@ func BestVersion(ctx context.Context, js jetstream.JetStream, run string) (int, 
 }
 
 // GetModel fetches version v of run's networks and checks it against the
-// SHA-256 stored with it (the object store checks its own digest too) and
-// the model file's own checksum.
+// SHA-256 stored with it and the model file's own checksum.
+//
+// It reads the object's chunks with direct gets, one per chunk, rather
+// than with the object store's Get: that Get makes a consumer, and a
+// client allowed to make consumers chooses where the server delivers
+// their messages, any subject included (another worker's batch subject,
+// another's inbox). A worker's credentials allow direct gets only
+// (WorkerPermissions).
 func GetModel(ctx context.Context, js jetstream.JetStream, run string, v int) (*net.Model, error) {
 	ctx, cancel := context.WithTimeout(ctx, modelTimeout)
 	defer cancel()
-	obj, err := js.ObjectStore(ctx, ModelsBucket)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: get model %d: %w", v, err)
-	}
 	name := ModelName(run, v)
-	info, err := obj.GetInfo(ctx, name)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: get model %s: %w", name, err)
-	}
-	b, err := obj.GetBytes(ctx, name)
+	b, info, err := getObject(ctx, js, name)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: get model %s: %w", name, err)
 	}
@@ -255,6 +253,38 @@ func GetModel(ctx context.Context, js jetstream.JetStream, run string, v int) (*
 		return nil, fmt.Errorf("cluster: get model %s: %w", name, err)
 	}
 	return m, nil
+}
+
+// getObject reads an object of the models bucket: its info (a direct get
+// of its last meta message), then its chunks, in order, each a direct get
+// of the next message on the object's chunk subject.
+func getObject(ctx context.Context, js jetstream.JetStream, name string) ([]byte, *jetstream.ObjectInfo, error) {
+	obj, err := js.ObjectStore(ctx, ModelsBucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := obj.GetInfo(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	stream, err := js.Stream(ctx, "OBJ_"+ModelsBucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	chunks := "$O." + ModelsBucket + ".C." + info.NUID
+	b := make([]byte, 0, info.Size)
+	seq := uint64(1)
+	for i := range info.Chunks {
+		m, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(chunks))
+		if err != nil {
+			return nil, nil, fmt.Errorf("chunk %d of %d: %w", i+1, info.Chunks, err)
+		}
+		b, seq = append(b, m.Data...), m.Sequence+1
+	}
+	if uint64(len(b)) != info.Size {
+		return nil, nil, fmt.Errorf("%d bytes in %d chunks, the object has %d", len(b), info.Chunks, info.Size)
+	}
+	return b, info, nil
 }
 
 // ModelVersions returns the versions of run's networks in the store, in

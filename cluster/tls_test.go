@@ -51,11 +51,13 @@ func selfSigned(t *testing.T) (cert, key string) {
 
 func TestTLS(t *testing.T) {
 	cert, key := selfSigned(t)
-	s := startServer(t, ServerConfig{Token: "tok", TLSCert: cert, TLSKey: key})
+	roster, creds := issueAll(t, "tls", "w1")
+	s := startServer(t, ServerConfig{Roster: roster, TLSCert: cert, TLSKey: key})
 	if !strings.HasPrefix(s.URL(), "tls://") {
 		t.Fatalf("URL %s: want tls://", s.URL())
 	}
-	nc := dial(t, ConnConfig{URL: s.URL(), Token: "tok", CAFile: cert})
+	w1 := creds["w1"]
+	nc := dial(t, ConnConfig{URL: s.URL(), Creds: &w1, CAFile: cert})
 	if _, err := nc.TLSConnectionState(); err != nil {
 		t.Fatalf("not TLS: %v", err)
 	}
@@ -66,7 +68,7 @@ func TestTLS(t *testing.T) {
 	in.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, err := Connect(ctx, ConnConfig{URL: s.URL(), Token: "tok"}); err == nil || !strings.Contains(err.Error(), "--tls-ca") || ctx.Err() != nil {
+	if _, err := Connect(ctx, ConnConfig{URL: s.URL(), Creds: &w1}); err == nil || !strings.Contains(err.Error(), "--tls-ca") || ctx.Err() != nil {
 		t.Fatalf("without the CA: got %v, want an immediate error naming --tls-ca", err)
 	}
 	if _, err := StartServer(ServerConfig{Dir: t.TempDir(), TLSCert: cert}); err == nil {

@@ -13,7 +13,8 @@ import (
 // hub exactly once.
 func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nats")
-	s1, err := StartServer(ServerConfig{Dir: dir, TrainerToken: trainerToken})
+	roster, creds := issueAll(t, "work", "w1")
+	s1, err := StartServer(ServerConfig{Dir: dir, TrainerToken: trainerToken, Roster: roster})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,8 +25,9 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 	if err := h.Publish(testCtx(t), 0, tinyModel(st.Layout, 1)); err != nil {
 		t.Fatal(err)
 	}
-	nc := dial(t, ConnConfig{URL: s1.URL(), Backoff: noRetry})
-	w, err := NewWorker(nc, WorkerConfig{ID: "w1", BatchSamples: 100, Parallel: 2, Threads: 1, PublishTimeout: time.Second, Log: func(m string) { t.Log(m) }})
+	w1 := creds["w1"]
+	nc := dial(t, ConnConfig{URL: s1.URL(), Creds: &w1, Backoff: noRetry})
+	w, err := NewWorker(nc, WorkerConfig{ID: "w1", Run: "work", BatchSamples: 100, Parallel: 2, Threads: 1, PublishTimeout: time.Second, Log: func(m string) { t.Log(m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 		p := w.Progress()
 		return p.Games >= g0+6 && p.Queued >= 2
 	})
-	s2 := startServer(t, ServerConfig{Dir: dir, Listen: addr})
+	s2 := startServer(t, ServerConfig{Dir: dir, Listen: addr, Roster: roster})
 	before := w.Progress().Batches
 	eventually(t, "batches after the restart", func() bool { return w.Progress().Batches >= before+2 })
 	eventually(t, "the trainer to reconnect", trainer.IsConnected)
@@ -99,7 +101,9 @@ func TestWorkerPlaysSwitchesAndReconnects(t *testing.T) {
 }
 
 // TestWorkerFollowsCurrentRun: a worker joined to the current run moves to
-// the next one when another trainer makes it current.
+// the next one when another trainer makes it current. Its connection has
+// every right here, as on a standalone server with one token for all
+// (credentials of its own would tie it to one run).
 func TestWorkerFollowsCurrentRun(t *testing.T) {
 	s := startServer(t, ServerConfig{})
 	trainer := trainerDial(t, s.URL())
@@ -108,7 +112,7 @@ func TestWorkerFollowsCurrentRun(t *testing.T) {
 	if err := ha.Publish(testCtx(t), 0, tinyModel(a.Layout, 1)); err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWorker(dial(t, ConnConfig{URL: s.URL()}), WorkerConfig{ID: "w1", BatchSamples: 10, Parallel: 2, Threads: 1})
+	w, err := NewWorker(trainerDial(t, s.URL()), WorkerConfig{ID: "w1", BatchSamples: 10, Parallel: 2, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

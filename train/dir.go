@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"kumalak/cluster"
 	"kumalak/data"
 )
 
@@ -32,7 +33,6 @@ const (
 	gamesDir    = "games"
 	clusterDir  = "cluster"
 	natsDir     = "nats"
-	tokenFile   = "token" // inside clusterDir
 )
 
 // Kinds of evaluation games, each saved to its own file per iteration
@@ -118,15 +118,15 @@ func (d Dir) Games(it int, kind string) string {
 	return d.file(gamesDir, fmt.Sprintf("iter-%04d-%s.jsonl", it, kind))
 }
 
-// Cluster is the folder of the run's NATS side: its run id ("run-id") and
-// the ledger of worker batches per iteration ("batches-NNNNNN.txt"), both
-// named by package cluster, and ClusterToken.
+// Cluster is the folder of the run's NATS side: its run id ("run-id"),
+// the ledger of worker batches per iteration ("batches-NNNNNN.txt") and
+// the roster (ClusterRoster), all named by package cluster.
 func (d Dir) Cluster() string { return d.file(clusterDir) }
 
-// ClusterToken holds the token made up for the workers when the trainer
-// serves NATS beyond loopback with no token or keys given; a resumed run
-// reuses it.
-func (d Dir) ClusterToken() string { return d.file(clusterDir, tokenFile) }
+// ClusterRoster is the roster of the workers' credentials: their public
+// keys, issued and revoked by kumalak worker-credentials, which the
+// embedded server admits (cluster.RosterFile).
+func (d Dir) ClusterRoster() string { return cluster.RosterFile(d.Cluster()) }
 
 // NATS is the embedded NATS server's JetStream storage.
 func (d Dir) NATS() string { return d.file(natsDir) }

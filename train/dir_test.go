@@ -35,7 +35,7 @@ func TestDirNames(t *testing.T) {
 		{d.Games(7, GateGames), "games/iter-0007-gate.jsonl"},
 		{d.Games(7, BaselineGames), "games/iter-0007-baseline.jsonl"},
 		{d.Cluster(), "cluster"},
-		{d.ClusterToken(), "cluster/token"},
+		{d.ClusterRoster(), "cluster/workers.json"},
 		{d.NATS(), "nats"},
 	}
 	seen := map[string]bool{}

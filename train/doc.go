@@ -85,7 +85,7 @@
 //	games/iter-NNNN-ladder.jsonl    Games(N, LadderGames)    step 3, appended                best against the ladder's rungs; a new rung's rating games
 //	export.kmodel                   Export                   by `kumalak export` only        the best network with its net.Card
 //	cluster/                        Cluster                  with Options.NATS               run-id, the ledger batches-NNNNNN.txt (step 1)
-//	cluster/token                   ClusterToken             by `kumalak train --listen`     a made-up token for the workers (no token or keys given)
+//	cluster/workers.json            ClusterRoster            by `kumalak worker-credentials` the workers' public keys, issued and revoked (no secret)
 //	nats/                           NATS                     by the embedded NATS server     its JetStream storage (stream, buckets)
 //
 // Every file but the appended ones (metrics.jsonl, games/) and the plots is

@@ -15,6 +15,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kumalak/cluster"
+	"kumalak/train"
 )
 
 // The documents whose code blocks TestDocCommands runs, relative to the
@@ -72,6 +75,7 @@ func TestDocCommands(t *testing.T) {
 	for i, c := range cmds {
 		dir := t.TempDir()
 		copyFixture(t, fixture, dir, c.args[0] != "train")
+		presume(t, dir, c.args)
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
@@ -436,6 +440,26 @@ func writeBin(t *testing.T, dst string) {
 	}
 	if err := os.WriteFile(filepath.Join(dst, "bin", "kumalak"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// presume gives a documented command, in its fresh folder dir, the
+// credentials it presumes issued: a worker's --creds file (for the run in
+// runs/togyz), or the worker a revoke names.
+func presume(t *testing.T, dir string, args []string) {
+	t.Helper()
+	issue := func(id, out string) {
+		if _, err := cluster.IssueCredentials(train.Dir(filepath.Join(dir, "runs", "togyz")).Cluster(), id, out, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i+1 < len(args); i++ {
+		switch {
+		case args[0] == "worker" && args[i] == "--creds":
+			issue(strings.TrimSuffix(filepath.Base(args[i+1]), ".creds"), filepath.Join(dir, args[i+1]))
+		case args[0] == "worker-credentials" && args[1] == "revoke" && args[i] == "--id":
+			issue(args[i+1], filepath.Join(t.TempDir(), "creds"))
+		}
 	}
 }
 

@@ -22,7 +22,7 @@ import (
 var commands = []func() *cobra.Command{
 	newAnalyzeCmd, newArenaCmd, newEngineCmd, newExportCmd, newInfoCmd, newPerftCmd,
 	newPlayCmd, newReplayCmd, newServeCmd, newShowCmd, newSolveCmd, newTablebaseCmd,
-	newTournamentCmd, newTrainCmd, newWebCmd, newWorkerCmd,
+	newTournamentCmd, newTrainCmd, newWebCmd, newWorkerCmd, newCredentialsCmd,
 }
 
 // usageError marks bad input from the user: exit status 2.

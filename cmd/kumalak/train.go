@@ -88,8 +88,8 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	if err != nil {
 		return err
 	}
-	defer h.close()
-	opt.NATS = h.nc
+	defer h.Close()
+	opt.NATS = h.Conn
 	run, err := train.Open(cfg, opt)
 	if err != nil {
 		return err

@@ -75,12 +75,12 @@ func TestWAN(t *testing.T) {
 		link = proxyLink(t)
 	}
 	url := "nats://" + link.listen
-	trainer := start(t, "train", "--config", cfg, "--run", run, "--listen", link.listen, "--token", "wan-token", "--quiet")
+	trainer := start(t, "train", "--config", cfg, "--run", run, "--listen", link.listen, "--quiet")
 	waitFor(t, "the trainer's server", func() bool { return strings.Contains(trainer.output(), "nats: serving on "+url) })
 	var workers []*proc
 	for _, w := range []string{"wA", "wB"} {
-		workers = append(workers, link.worker(t, "worker", "--nats", "nats://"+link.workerAddr, "--token", "wan-token",
-			"--id", w, "--quiet", "--parallel", "2", "--threads", "1", "--batch", "100", "--drain", "60s"))
+		workers = append(workers, link.worker(t, "worker", "--nats", "nats://"+link.workerAddr, "--creds", issueCreds(t, run, w),
+			"--quiet", "--parallel", "2", "--threads", "1", "--batch", "100", "--drain", "60s"))
 	}
 	both := func(after int) bool {
 		seen := map[string]bool{}

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
@@ -18,6 +22,7 @@ import (
 // workerFlags are the settings of one worker process.
 type workerFlags struct {
 	conn  natsFlags
+	creds string
 	id    string
 	run   string
 	games int
@@ -37,13 +42,14 @@ type natsFlags struct {
 func (n *natsFlags) add(c *cobra.Command, urlHelp string) {
 	fl := c.Flags()
 	fl.StringVar(&n.url, "nats", "", urlHelp)
-	fl.StringVar(&n.token, "token", "", "the server's token (or set KUMALAK_NATS_TOKEN)")
-	fl.StringVar(&n.tokenFile, "token-file", "", "file holding the server's token")
-	fl.StringVar(&n.nkey, "nkey", "", "file holding a user NKey seed (SU...), for servers that want NKeys")
+	fl.StringVar(&n.token, "token", "", "a standalone server's token (or set KUMALAK_NATS_TOKEN)")
+	fl.StringVar(&n.tokenFile, "token-file", "", "file holding a standalone server's token")
+	fl.StringVar(&n.nkey, "nkey", "", "file holding a user NKey seed (SU...), for a standalone server that wants NKeys")
 	fl.StringVar(&n.ca, "tls-ca", "", "PEM file of the CA that signed a TLS server's certificate")
 }
 
-// secret returns the token from --token, --token-file or the environment.
+// secret returns the token from --token, --token-file or, with a
+// standalone server's URL, the environment.
 func (n *natsFlags) secret(cmd string) (string, error) {
 	switch {
 	case n.token != "" && n.tokenFile != "":
@@ -56,6 +62,8 @@ func (n *natsFlags) secret(cmd string) (string, error) {
 			return "", badInput(cmd, "--token-file: %v", err)
 		}
 		return tok, nil
+	case n.url == "" || n.url == cluster.NoServer:
+		return "", nil // the embedded server takes no token: an exported one is not meant for it
 	}
 	return os.Getenv("KUMALAK_NATS_TOKEN"), nil
 }
@@ -78,16 +86,19 @@ func newWorkerCmd() *cobra.Command {
 			"settings, fetches the best network, plays games and publishes their samples, switching to\n" +
 			"each newly promoted network between rounds of games. It waits for the server and the run,\n" +
 			"reconnects whenever the connection drops, and on Ctrl-C abandons the games in flight,\n" +
-			"publishes the finished ones and exits. See docs/DISTRIBUTED.md.",
-		Example: "  kumalak worker --nats nats://127.0.0.1:4222\n" +
-			"  kumalak worker --nats nats://trainer.lan:4222 --games 100 --threads 2",
+			"publishes the finished ones and exits. It joins with the credentials the run issued it\n" +
+			"(kumalak worker-credentials issue), which name its run and its id, and exits when they\n" +
+			"are revoked. See docs/DISTRIBUTED.md.",
+		Example: "  kumalak worker --nats nats://127.0.0.1:4222 --creds wA.creds\n" +
+			"  kumalak worker --nats nats://trainer.lan:4222 --creds wA.creds --games 100 --threads 2",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runWorker(c, f) },
 	}
 	f.conn.add(c, "URL of the NATS server, e.g. nats://host:4222 (required)")
 	fl := c.Flags()
-	fl.StringVar(&f.id, "id", "", "worker id shown in the trainer's metrics (default <host>-<pid>)")
-	fl.StringVar(&f.run, "run", "", "run id to join (default: the server's current run)")
+	fl.StringVar(&f.creds, "creds", "", "the worker's credentials file, from kumalak worker-credentials issue: its run, its id and its key")
+	fl.StringVar(&f.id, "id", "", "without --creds: worker id shown in the trainer's metrics (default <host>-<pid>)")
+	fl.StringVar(&f.run, "run", "", "without --creds: run id to join (default: the server's current run)")
 	fl.IntVar(&f.games, "games", 0, "stop after this many finished games (0 = until Ctrl-C)")
 	fl.IntVar(&f.par, "parallel", 0, "games played at once (default: the run's selfplay.games)")
 	fl.IntVar(&f.thr, "threads", 0, "network evaluation threads (default: the run's batcher.workers)")
@@ -102,25 +113,33 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 	if f.conn.url == "" {
 		return badInput("worker", "--nats URL is required (the trainer prints it)")
 	}
-	if f.id == "" {
-		f.id = defaultWorkerID()
-	}
-	if err := cluster.ValidWorker(f.id); err != nil {
-		return badInput("worker", "--id: %v", err)
-	}
 	errw := c.ErrOrStderr()
 	log := func(m string) { fmt.Fprintln(errw, m) }
-	cc, err := f.conn.config("worker", "kumalak worker "+f.id, log)
+	cc, err := f.conn.config("worker", "", log)
 	if err != nil {
 		return err
 	}
+	if err := workerIdentity(&f, &cc); err != nil {
+		return err
+	}
+	cc.Name = "kumalak worker " + f.id
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, cut := context.WithCancelCause(ctx)
+	defer cut(nil)
+	var conn atomic.Pointer[nats.Conn]
+	cc.Refused = func(err error) { // revoked: stop as at Ctrl-C, publish nothing more, and say why
+		cut(err)
+		if nc := conn.Load(); nc != nil {
+			nc.Close()
+		}
+	}
 	nc, err := cluster.Connect(ctx, cc)
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
 	defer nc.Close()
+	conn.Store(nc)
 	w, err := cluster.NewWorker(nc, cluster.WorkerConfig{ID: f.id, Run: f.run, Games: f.games, Parallel: f.par,
 		Threads: f.thr, BatchSamples: f.batch, Seed: f.seed, DrainTimeout: f.drain, Log: log})
 	if err != nil {
@@ -133,8 +152,38 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 	p := w.Progress()
 	fmt.Fprintf(c.OutOrStdout(), "worker %s: run %s, %d games, %d samples, %d batches published (%d re-sent), %d samples lost\n",
 		f.id, p.Run, p.Games, p.Samples, p.Batches, p.Duplicates, p.Lost)
+	if err == nil {
+		err = context.Cause(ctx)
+		if errors.Is(err, context.Canceled) {
+			err = nil // Ctrl-C, or the games asked for
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
+	}
+	return nil
+}
+
+// workerIdentity sets the worker's id and run: from --creds, which must
+// agree with --id and --run when those are given, or from --id (default
+// <host>-<pid>) and --run.
+func workerIdentity(f *workerFlags, cc *cluster.ConnConfig) error {
+	if f.creds != "" {
+		cr, err := cluster.ReadWorkerCreds(f.creds)
+		if err != nil {
+			return badInput("worker", "--creds: %v", err)
+		}
+		if (f.id != "" && f.id != cr.Worker) || (f.run != "" && f.run != cr.Run) {
+			return badInput("worker", "--creds %s are for worker %s of run %s: drop --id and --run", f.creds, cr.Worker, cr.Run)
+		}
+		f.id, f.run, cc.Creds = cr.Worker, cr.Run, &cr
+		return nil
+	}
+	if f.id == "" {
+		f.id = defaultWorkerID()
+	}
+	if err := cluster.ValidWorker(f.id); err != nil {
+		return badInput("worker", "--id: %v", err)
 	}
 	return nil
 }

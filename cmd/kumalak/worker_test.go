@@ -162,8 +162,8 @@ func TestTrainerAndWorkers(t *testing.T) {
 	trainer := start(t, "train", "--config", cfg, "--run", run, "--listen", listen, "--quiet")
 	waitFor(t, "the trainer's server", func() bool { return strings.Contains(trainer.output(), "nats: serving on "+url) })
 	wargs := []string{"worker", "--nats", url, "--quiet", "--parallel", "2", "--threads", "1", "--batch", "100", "--drain", "2s"}
-	wa := start(t, append(wargs, "--id", "wA")...)
-	wb := start(t, append(wargs, "--id", "wB")...)
+	wa := start(t, append(wargs, "--creds", issueCreds(t, run, "wA"))...)
+	wb := start(t, append(wargs, "--creds", issueCreds(t, run, "wB"))...)
 	waitFor(t, "an iteration with samples of both workers", func() bool {
 		for _, m := range metrics(run) {
 			if m.Remote != nil && m.Remote.Sources["wA"] > 0 && m.Remote.Sources["wB"] > 0 {
@@ -332,21 +332,81 @@ func checkStream(t *testing.T, run string, inLedger map[string]int) {
 	t.Logf("stream: %d batches in shards, %d waiting; consumer: %d pending, %d unacked", found, unacked, ci.NumPending, ci.NumAckPending)
 }
 
-// TestWorkerWrongToken: a worker with a wrong token is refused with a
-// clear error and a non-zero exit.
-func TestWorkerWrongToken(t *testing.T) {
-	srv, err := cluster.StartServer(cluster.ServerConfig{Dir: t.TempDir(), Token: "sesame"})
+// issueCreds issues worker id credentials for the run in folder run, with
+// kumalak worker-credentials, and returns their file.
+func issueCreds(t testing.TB, run, id string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), id+".creds")
+	if code, stdout, errs := kumalak(t, "worker-credentials", "issue", "--run", run, "--id", id, "--out", out); code != 0 {
+		t.Fatalf("issue %s: exit %d\n%s%s", id, code, stdout, errs)
+	}
+	return out
+}
+
+// TestWorkerCredentials: a worker with credentials the server does not
+// hold is refused with a clear error and exit status 1; one whose
+// credentials are revoked while it runs (kumalak worker-credentials
+// revoke) stops with the same, while another worker stays connected;
+// the commands' bad input is refused with exit status 2.
+func TestWorkerCredentials(t *testing.T) {
+	run := t.TempDir()
+	dir := train.Dir(run)
+	srv, err := cluster.StartServer(cluster.ServerConfig{Dir: dir.NATS(), Roster: dir.ClusterRoster()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	code, _, errs := kumalak(t, "worker", "--nats", srv.URL(), "--token", "wrong", "--quiet")
-	if code != 1 || !strings.Contains(errs, "refused the credentials") {
-		t.Fatalf("exit %d, %q; want exit 1 and a refusal", code, errs)
+	stranger := issueCreds(t, t.TempDir(), "wZ") // another run's
+	code, _, errs := kumalak(t, "worker", "--nats", srv.URL(), "--creds", stranger, "--quiet")
+	if code != 1 || !strings.Contains(errs, "refused the credentials") || !strings.Contains(errs, "--creds") {
+		t.Fatalf("foreign credentials: exit %d, %q; want exit 1 and a refusal naming --creds", code, errs)
 	}
-	code, _, errs = kumalak(t, "worker", "--quiet")
-	if code != 2 || !strings.Contains(errs, "--nats") {
-		t.Fatalf("no --nats: exit %d, %q", code, errs)
+	wargs := []string{"worker", "--nats", srv.URL(), "--quiet", "--drain", "1s"}
+	wa := start(t, append(wargs, "--creds", issueCreds(t, run, "wA"))...)
+	wb := start(t, append(wargs, "--creds", issueCreds(t, run, "wB"))...)
+	for _, p := range []*proc{wa, wb} {
+		waitFor(t, "a worker to connect", func() bool {
+			select {
+			case err := <-p.done:
+				p.done <- err // for the cleanup's wait
+				t.Fatalf("a worker exited: %v\n%s", err, p.output())
+			default:
+			}
+			return strings.Contains(p.output(), "connected to")
+		})
+	}
+	if code, out, errs := kumalak(t, "worker-credentials", "list", "--run", run); code != 0 || strings.Count(out, " active") != 2 {
+		t.Fatalf("list: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := kumalak(t, "worker-credentials", "revoke", "--run", run, "--id", "wA"); code != 0 || !strings.Contains(out, "revoked worker wA") {
+		t.Fatalf("revoke: exit %d\n%s%s", code, out, errs)
+	}
+	if err := wa.wait(t); err == nil || !strings.Contains(wa.output(), "refused the credentials") {
+		t.Fatalf("the revoked worker: %v\n%s", err, wa.output())
+	}
+	select {
+	case err := <-wb.done:
+		wb.done <- err // for the cleanup's wait
+		t.Fatalf("the other worker stopped: %v\n%s", err, wb.output())
+	case <-time.After(2 * cluster.RosterPoll):
+	}
+	wb.interrupt(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"worker"}, "--nats"},
+		{[]string{"worker", "--nats", srv.URL(), "--creds", filepath.Join(run, "none.creds")}, "--creds"},
+		{[]string{"worker", "--nats", srv.URL(), "--creds", stranger, "--id", "other"}, "drop --id"},
+		{[]string{"worker-credentials", "issue", "--run", run, "--id", "wB"}, "revoke them first"},
+		{[]string{"worker-credentials", "issue", "--run", run, "--id", "local"}, "--id"},
+		{[]string{"worker-credentials", "issue", "--run", filepath.Join(run, "none"), "--id", "wC"}, "not a run folder"},
+		{[]string{"worker-credentials", "revoke", "--run", run, "--id", "wA"}, "no active credentials"},
+		{[]string{"train", "--config", "../../configs/tiny.yaml", "--run", t.TempDir(), "--token", "x"}, "kumalak worker-credentials issue"},
+	} {
+		if code, _, errs := kumalak(t, c.args...); code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 naming %q", c.args, code, errs, c.want)
+		}
 	}
 }
 
@@ -401,7 +461,7 @@ func benchRun(b *testing.B, natsArgs []string, workers int) (int64, float64) {
 		pw.Close()
 		url := readURL(b, pr, &out)
 		for i := range workers {
-			w := exec.Command(os.Args[0], "worker", "--nats", url, "--quiet", "--id", fmt.Sprintf("b%d", i), "--drain", "1s")
+			w := exec.Command(os.Args[0], "worker", "--nats", url, "--quiet", "--creds", issueCreds(b, run, fmt.Sprintf("b%d", i)), "--drain", "1s")
 			w.Env = cmd.Env
 			if err := w.Start(); err != nil {
 				b.Fatal(err)

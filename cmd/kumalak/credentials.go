@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kumalak/cluster"
+	"kumalak/train"
+)
+
+// newCredentialsCmd is kumalak worker-credentials: the operator's door to
+// a run's roster of worker keys (cluster.Roster).
+func newCredentialsCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "worker-credentials",
+		Short: "Issue, revoke and list the credentials of a run's workers",
+		Long: "worker-credentials keeps the roster of a run's workers (cluster/workers.json in the run folder):\n" +
+			"issue makes a key pair for one worker id and writes the worker's credentials file; revoke cuts a\n" +
+			"worker off (the trainer's embedded server closes its connection within a second, and refuses it\n" +
+			"from then on, across restarts); list shows every key issued. See docs/DISTRIBUTED.md, \"Credentials\".",
+		Example: "  kumalak worker-credentials issue --run runs/togyz --id wA --out wA.creds\n" +
+			"  kumalak worker-credentials list --run runs/togyz",
+		Args: cobra.NoArgs,
+	}
+	c.AddCommand(newCredIssueCmd(), newCredRevokeCmd(), newCredListCmd())
+	return c
+}
+
+// credRun checks --run names a run folder and returns its cluster folder.
+func credRun(cmd, run string) (string, error) {
+	if run == "" {
+		return "", badInput(cmd, "--run: give the run folder (e.g. runs/togyz)")
+	}
+	if info, err := os.Stat(run); err != nil || !info.IsDir() {
+		return "", badInput(cmd, "--run %s: not a run folder (start the trainer there first)", run)
+	}
+	return train.Dir(run).Cluster(), nil
+}
+
+func newCredIssueCmd() *cobra.Command {
+	var run, id, out string
+	c := &cobra.Command{
+		Use:   "issue",
+		Short: "Issue a worker its credentials: a key pair of its own, for one worker id of the run",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			dir, err := credRun("worker-credentials issue", run)
+			if err != nil {
+				return err
+			}
+			if err := cluster.ValidWorker(id); err != nil {
+				return badInput("worker-credentials issue", "--id: %v", err)
+			}
+			if out == "" {
+				out = id + ".creds"
+			}
+			cr, err := cluster.IssueCredentials(dir, id, out, time.Now())
+			if err != nil {
+				return badInput("worker-credentials issue", "%v", err)
+			}
+			pub, _ := cr.PublicKey() // valid: just made
+			w := c.OutOrStdout()
+			fmt.Fprintf(w, "issued worker %s of run %s the key %s: %s holds its secret; copy it to the worker only\n", id, cr.Run, pub, out)
+			fmt.Fprintf(w, "  kumalak worker --nats <url> --creds %s\n", out)
+			fmt.Fprintf(w, "for a standalone nats-server, its entry of authorization.users:\n%s", cluster.ServerConfUser(cr.Run, id, pub))
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&run, "run", "", "run folder (required)")
+	fl.StringVar(&id, "id", "", "worker id the credentials publish under (required)")
+	fl.StringVar(&out, "out", "", "credentials file to write, which must not exist (default <id>.creds)")
+	return c
+}
+
+func newCredRevokeCmd() *cobra.Command {
+	var run, id string
+	c := &cobra.Command{
+		Use:   "revoke",
+		Short: "Revoke a worker's credentials: the server cuts it off, and the others go on",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			dir, err := credRun("worker-credentials revoke", run)
+			if err != nil {
+				return err
+			}
+			if err := cluster.RevokeCredentials(dir, id, time.Now()); err != nil {
+				return badInput("worker-credentials revoke", "%v", err)
+			}
+			fmt.Fprintf(c.OutOrStdout(), "revoked worker %s: the trainer's embedded server cuts it off within %s; "+
+				"on a standalone nats-server, delete its entry and reload the server\n", id, cluster.RosterPoll)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&run, "run", "", "run folder (required)")
+	c.Flags().StringVar(&id, "id", "", "worker id to revoke (required)")
+	return c
+}
+
+func newCredListCmd() *cobra.Command {
+	var run string
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List the keys issued to the run's workers, active and revoked",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			dir, err := credRun("worker-credentials list", run)
+			if err != nil {
+				return err
+			}
+			r, err := cluster.ReadRoster(cluster.RosterFile(dir))
+			if err != nil {
+				return fmt.Errorf("worker-credentials list: %w", err)
+			}
+			if r == nil {
+				fmt.Fprintln(c.OutOrStdout(), "no credentials issued")
+				return nil
+			}
+			tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "worker\tkey\tissued\tstate\n")
+			for _, cr := range r.Workers {
+				state := "active"
+				if cr.Revoked != nil {
+					state = "revoked " + cr.Revoked.Format(time.RFC3339)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cr.Worker, cr.Key, cr.Issued.Format(time.RFC3339), state)
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().StringVar(&run, "run", "", "run folder (required)")
+	return c
+}
