@@ -18,6 +18,19 @@
 //	kumalak.heartbeat.<run>.<w>  subject       plain messages: WorkerProgress (JSON) every HeartbeatEvery;
 //	                                           the trainer counts a worker attached for WorkerTTL
 //
+// # Credentials
+//
+// Each worker signs in with a user NKey of its own, issued for one worker
+// id of one run (IssueCredentials, kept by the worker as WorkerCreds); the
+// run's Roster holds the public keys. The embedded server admits an active
+// key with WorkerPermissions only: publish on its own batch and heartbeat
+// subjects, read its run's settings and the networks by direct gets, and
+// subscribe to its own inbox prefix (InboxPrefix) alone; it rereads the
+// roster every RosterPoll and cuts off a revoked key (RevokeCredentials).
+// The trainer connects in-process with a secret of the server's own, its
+// replies on TrainerInbox. OpenHost holds the rules for where a trainer's
+// server is: embedded, standalone or none.
+//
 // Run and worker ids are subject tokens (ValidName). A network version is
 // the training iteration that produced the network (0 = the initial one).
 //

@@ -674,7 +674,8 @@ func (h *Hub) keepAlive() {
 }
 
 // heartbeat records a worker's heartbeat; the worker is named by the
-// subject (which a worker's credentials may restrict), not by the body.
+// subject (which only that worker's credentials may publish on), not by
+// the body.
 func (h *Hub) heartbeat(msg *nats.Msg) {
 	worker := msg.Subject[strings.LastIndexByte(msg.Subject, '.')+1:]
 	if ValidWorker(worker) != nil {
