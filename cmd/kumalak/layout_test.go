@@ -1,51 +1,96 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"go/build"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// layout is the package table of README.md ("How it is built"), in
-// dependency order: each package and the kumalak packages it may import
-// (its non-test files; tests may import more). The game packages import
-// nothing outside the standard library and kumalak. A package missing here fails the
-// test: a new package gets a row in the README and here.
-var layout = []layoutRow{
-	{"env", true, nil},
-	{gameRow, true, []string{"env"}}, // env/togyz, env/mangala, env/kalah: one game each
-	{"env/games", true, []string{"env", gameRow}},
-	{"env/envtest", true, []string{"env", gameRow}}, // the tests' small games are kalah's rules
-	{"data", false, nil},
-	{"data/datatest", true, nil}, // helpers of the tests of checksummed files
-	{"net", false, []string{"data"}},
-	{"net/internal/kernelgen", true, nil}, // go generate ./net: writes the SIMD kernels
-	{"net/learn", false, []string{"net", "data"}},
-	{"net/onnx", false, []string{"net", "data"}},
-	{"net/nettest", true, nil},                      // the random inputs of the tests under net
-	{"net/tinynet", false, []string{"net", "data"}}, // the small random networks of the tests of agent, bot and cluster
-	{"protocol", false, []string{"env"}},
-	{"solve", false, []string{"env", gameRow}},
-	{"solve/solvetest", false, []string{"solve"}}, // the tablebase of the tests
-	{"mcts", false, []string{"env"}},
-	{"models", true, nil}, // the shipped .kmodel files (data only)
-	{"agent", false, []string{"env", "mcts", "net", "protocol", "solve", "models"}},
-	{"arena", false, []string{"env", "agent", "solve"}},
-	{"selfplay", false, []string{"env", "mcts", "data"}},
-	{"cluster", false, []string{"env", "data", "net", "selfplay"}},
-	{"train", false, []string{"env", "env/games", gameRow, "data", "net", "net/learn", "net/onnx", "protocol", "solve", "mcts", "agent", "arena", "selfplay", "cluster"}},
-	{"bot/words", false, []string{"env"}},                                         // what every front end says about a game
-	{"bot/play", false, []string{"env", "agent", "protocol", "bot/words"}},        // terminal play
-	{"bot/engine", false, []string{"env", "agent", "protocol", "bot/words"}},      // the engine protocol server
-	{"bot/analysis", false, []string{"env", "agent", "bot/words"}},                // game analysis
-	{"bot/web", false, []string{"env", "agent", "bot/words"}},                     // HTTP API and page
-	{"bot/web/site", false, []string{"env", "agent", "bot/web", "models", "net"}}, // kumalak web's static site
-	{"bot/web/webtest", false, nil},                                               // the browser of the web tests of bot/web and cmd/kumalak (tests only)
-	{"cmd/kumalak", false, nil},                                                   // everything
-	{"cmd/kumalak-wasm", false, nil},                                              // the static site's bot: everything it plays with
+// layoutDoc holds the package table, in dependency order: each package
+// (a row may name several), what it holds, and the kumalak packages its
+// non-test files may import (tests may import more). TestLayout reads the
+// table from the doc; there is no other copy.
+const layoutDoc = "docs/ARCHITECTURE.md"
+
+// readLayout returns the rows of the table under the doc's "## The
+// packages" heading. The last column, "may import", lists kumalak packages
+// in backquotes; "the games" or "its games" allows every game folder;
+// "stdlib" (or "standard library") means nothing outside the standard
+// library besides those; "everything" allows any import; a cell with no
+// package ("—", "nothing of kumalak") allows no kumalak package.
+func readLayout(t *testing.T) []layoutRow {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", layoutDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := parseLayout(string(b))
+	if err != nil {
+		t.Fatalf("%s: %v", layoutDoc, err)
+	}
+	return rows
+}
+
+// parseLayout reads the package table of doc (see readLayout).
+func parseLayout(doc string) ([]layoutRow, error) {
+	_, section, ok := strings.Cut(doc, "\n## The packages\n")
+	if !ok {
+		return nil, errors.New(`no "## The packages" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var rows []layoutRow
+	for line := range strings.Lines(section) {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if len(cells) < 2 {
+			return nil, fmt.Errorf("row %q: want cells between |", line)
+		}
+		may, last := cells[len(cells)-1], strings.ToLower(cells[len(cells)-1])
+		row := layoutRow{
+			stdlib: strings.Contains(last, "stdlib") || strings.Contains(last, "standard library"),
+			any:    strings.Contains(last, "everything"),
+			may:    ticked(may),
+		}
+		if strings.Contains(last, "the games") || strings.Contains(last, "its games") {
+			row.may = append(row.may, gameRow)
+		}
+		for i, m := range row.may {
+			row.may[i] = rowOf(m)
+		}
+		for _, pkg := range ticked(cells[0]) {
+			row.pkg = rowOf(pkg)
+			rows = append(rows, row)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("the package table has no rows")
+	}
+	return rows, nil
+}
+
+// ticked returns the words of s written in backquotes.
+func ticked(s string) []string {
+	var out []string
+	for {
+		_, rest, ok := strings.Cut(s, "`")
+		if !ok {
+			return out
+		}
+		word, after, ok := strings.Cut(rest, "`")
+		if !ok {
+			return out
+		}
+		out, s = append(out, word), after
+	}
 }
 
 // gameRow stands for every game folder, env/<game>: a game is one folder,
@@ -71,12 +116,14 @@ func isGame(dir string) bool {
 type layoutRow struct {
 	pkg    string
 	stdlib bool     // imports only the standard library
+	any    bool     // may import anything (the commands)
 	may    []string // the kumalak packages it may import
 }
 
 const module = "kumalak/"
 
 func TestLayout(t *testing.T) {
+	layout := readLayout(t)
 	pkgs := repoPackages(t)
 	if len(pkgs) < 12 {
 		t.Fatalf("found %d packages: %v", len(pkgs), pkgs)
@@ -84,15 +131,55 @@ func TestLayout(t *testing.T) {
 	for dir, p := range pkgs {
 		i := slices.IndexFunc(layout, func(r layoutRow) bool { return r.pkg == rowOf(dir) })
 		if i < 0 {
-			t.Errorf("package %s is not in the layout table (README.md and layout_test.go)", dir)
+			t.Errorf("package %s is not in the package table of %s", dir, layoutDoc)
 			continue
 		}
 		row := layout[i]
 		for _, imp := range p.Imports {
-			if msg := forbidden(row.pkg, row.stdlib, row.may, imp); msg != "" {
+			if msg := forbidden(row, imp); msg != "" {
 				t.Errorf("%s imports %s: %s", dir, imp, msg)
 			}
 		}
+	}
+	for i, row := range layout {
+		if _, ok := pkgs[row.pkg]; !ok && row.pkg != gameRow {
+			t.Errorf("%s names package %s, which is not in the repository", layoutDoc, row.pkg)
+		}
+		for _, m := range row.may {
+			if j := slices.IndexFunc(layout, func(r layoutRow) bool { return r.pkg == m }); j < 0 || j >= i {
+				t.Errorf("%s: %s may import %s, which is not a package above it in the table", layoutDoc, row.pkg, m)
+			}
+		}
+	}
+}
+
+// TestParseLayout pins how the table's cells are read.
+func TestParseLayout(t *testing.T) {
+	const doc = "# A\n\n## The packages\n\n| package | holds | may import |\n|---|---|---|\n" +
+		"| `env` | the vocabulary | stdlib |\n" +
+		"| `env/togyz`, `env/kalah` | one game each | `env`, stdlib |\n" +
+		"| `data` | samples | — |\n" +
+		"| `solve` | tablebases | `env` and its games |\n" +
+		"| `bot/web` | the API | `env`, `solve` |\n" +
+		"| `cmd/kumalak` | the command | everything |\n\n## Next\n| `ignored` | x | y |\n"
+	rows, err := parseLayout(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []layoutRow{
+		{pkg: "env", stdlib: true},
+		{pkg: gameRow, stdlib: true, may: []string{"env"}},
+		{pkg: gameRow, stdlib: true, may: []string{"env"}},
+		{pkg: "data"},
+		{pkg: "solve", may: []string{"env", gameRow}},
+		{pkg: "bot/web", may: []string{"env", "solve"}},
+		{pkg: "cmd/kumalak", any: true},
+	}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("parseLayout:\n got %+v\nwant %+v", rows, want)
+	}
+	if _, err := parseLayout("# no table\n"); err == nil {
+		t.Error("a doc without the section: no error")
 	}
 }
 
@@ -115,22 +202,21 @@ func TestLayoutCatches(t *testing.T) {
 		{"cmd/kumalak", module + "train", false, nil, false},
 	}
 	for _, c := range cases {
-		if got := forbidden(c.pkg, c.stdlib, c.may, c.imp); (got != "") != c.bad {
+		if got := forbidden(layoutRow{pkg: c.pkg, stdlib: c.stdlib, may: c.may, any: c.pkg == "cmd/kumalak"}, c.imp); (got != "") != c.bad {
 			t.Errorf("forbidden(%s, %s) = %q, want forbidden %v", c.pkg, c.imp, got, c.bad)
 		}
 	}
 }
 
-// forbidden says why pkg, whose row is stdlib and may, must not import
-// imp, or returns "".
-func forbidden(pkg string, stdlib bool, may []string, imp string) string {
+// forbidden says why the package of row must not import imp, or returns "".
+func forbidden(row layoutRow, imp string) string {
 	local, isLocal := strings.CutPrefix(imp, module)
 	switch {
-	case pkg == "cmd/kumalak" || pkg == "cmd/kumalak-wasm":
+	case row.any:
 		return ""
-	case isLocal && !slices.Contains(may, local) && !(isGame(local) && slices.Contains(may, gameRow)):
-		return "the layout table does not allow it"
-	case stdlib && !isLocal && strings.Contains(strings.Split(imp, "/")[0], "."):
+	case isLocal && !slices.Contains(row.may, rowOf(local)):
+		return "the package table (" + layoutDoc + ") does not allow it"
+	case row.stdlib && !isLocal && strings.Contains(strings.Split(imp, "/")[0], "."):
 		return "the package may import only the standard library"
 	}
 	return ""
