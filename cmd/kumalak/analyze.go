@@ -65,7 +65,7 @@ func newAnalyzeCmd() *cobra.Command {
 
 // runAnalyze reads the games, analyses each and prints the results.
 func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf *judgeFlags, args []string) error {
-	spec, modelGame, _, err := b.resolve("analyze")
+	bot, err := b.resolve("analyze")
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	if len(args) == 0 {
 		return badInput("analyze", "give a record file, - for standard input, or moves")
 	}
-	games, err := readGames(c, g, "analyze", modelGame, args)
+	games, err := readGames(c, g, "analyze", bot.Game, args)
 	if err != nil {
 		return err
 	}
@@ -89,12 +89,10 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	if f.plot != "" && len(games) != 1 {
 		return badInput("analyze", "--plot draws one game; the input has %d (choose with --index)", len(games))
 	}
-	for i, game := range games {
-		if modelGame != "" && game.Spec.Name != modelGame {
-			return badInput("analyze", "the model plays %s, game %d of the input is %s", modelGame, i+1, game.Spec.Name)
-		}
+	if err := bot.Check(games); err != nil {
+		return badInput("analyze", "%s", reason(err))
 	}
-	a, err := buildAgent("analyze", games[0].Spec, spec, b.seed) // checked here, built per game by bot
+	a, err := buildAgent("analyze", games[0].Spec, bot.Spec, b.seed) // checked here, built per game by bot
 	if err != nil {
 		return err
 	}
@@ -109,7 +107,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	var out []*analysis.GameAnalysis
 	var judged []arena.JudgeReport
 	for _, game := range games {
-		an, err := analysis.Analyze(ctx, analysis.Config{Game: game, Agent: spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact, Verdict: ex.verdict()})
+		an, err := analysis.Analyze(ctx, analysis.Config{Game: game, Agent: bot.Spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact, Verdict: ex.verdict()})
 		if err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
@@ -123,8 +121,8 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 		}
 	}
 	if f.plot != "" {
-		if err := plotAnalysis(out[0], f.plot); err != nil {
-			return err
+		if err := out[0].Plot(f.plot); err != nil {
+			return fmt.Errorf("analyze: %w", err)
 		}
 	}
 	return printAnalyses(c.OutOrStdout(), out, judged, ex.judge != nil, f.json)
@@ -165,46 +163,32 @@ func printAnalyses(w io.Writer, out []*analysis.GameAnalysis, judged []arena.Jud
 }
 
 // readGames returns the games of args: a record file, standard input (-),
-// or moves from the start or --position. The game of moves and of a
-// record without a Game tag is modelGame, else --game.
+// or moves from the start or --position (one argument that is not move
+// text, env.IsMoveText, is a file). The game of moves and of a record
+// without a Game tag is modelGame, else --game.
 func readGames(c *cobra.Command, g *gameFlags, cmd, modelGame string, args []string) ([]*env.GameRecord, error) {
-	name := g.game
 	if modelGame != "" {
-		name = modelGame
+		g.game = modelGame
 	}
-	def, err := env.Lookup(name)
-	if err != nil {
-		return nil, badInput(cmd, "%v", err)
-	}
-	if recordArg(args) {
+	if len(args) == 1 && !env.IsMoveText(args[0]) {
 		if g.position != "" {
 			return nil, badInput(cmd, "--position goes with moves, not with a record file (use its Position tag)")
 		}
+		def, err := env.Lookup(g.game)
+		if err != nil {
+			return nil, badInput(cmd, "%v", err)
+		}
 		return readRecordArg(c, cmd, args[0], def)
 	}
-	g.game = name
-	game, err := movesRecord(g, args, cmd)
+	spec, st, err := g.state(cmd)
 	if err != nil {
 		return nil, err
 	}
+	game, err := spec.RecordOfMoves(st, strings.Join(args, " "))
+	if err != nil {
+		return nil, badInput(cmd, "%v", err)
+	}
 	return []*env.GameRecord{game}, nil
-}
-
-// recordArg reports whether args name a record file rather than moves:
-// one argument that is not move text (env.IsMoveToken, word by word: the
-// moves may come quoted, '1. 76(10) 98'), such as game.txt, or - for
-// standard input.
-func recordArg(args []string) bool {
-	if len(args) != 1 {
-		return false
-	}
-	words := strings.Fields(args[0])
-	for _, w := range words {
-		if !env.IsMoveToken(w) {
-			return true
-		}
-	}
-	return len(words) == 0
 }
 
 // readRecordArg reads the games of a record file, or of standard input
@@ -224,38 +208,4 @@ func readRecordArg(c *cobra.Command, cmd, path string, def *env.Spec) ([]*env.Ga
 		return nil, badInput(cmd, "%s: %v", path, err)
 	}
 	return games, nil
-}
-
-// movesRecord makes a record of the moves in args, played from the start
-// or --position, ending with the result they reach.
-func movesRecord(g *gameFlags, args []string, cmd string) (*env.GameRecord, error) {
-	spec, st, err := g.state(cmd)
-	if err != nil {
-		return nil, err
-	}
-	moves, err := spec.ParseMoves(st, strings.Join(args, " "))
-	if err != nil {
-		return nil, badInput(cmd, "%v", err)
-	}
-	game := &env.GameRecord{Spec: spec, Start: st, Moves: moves}
-	final, _ := game.Final() // ParseMoves checked the moves
-	game.Result = final.Result()
-	if r := lastResult(args); r != env.Ongoing {
-		game.Result = r
-	}
-	game.MarkOffBoard(final)
-	return game, nil
-}
-
-// lastResult returns the result token ending args, if any.
-func lastResult(args []string) env.Result {
-	if len(args) == 0 {
-		return env.Ongoing
-	}
-	f := strings.Fields(args[len(args)-1])
-	if len(f) == 0 {
-		return env.Ongoing
-	}
-	r, _ := env.ParseResult(f[len(f)-1])
-	return r
 }

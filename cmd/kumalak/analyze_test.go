@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -152,21 +150,5 @@ func TestRecordsRoundTrip(t *testing.T) {
 	games, err := env.ReadRecords(strings.NewReader(string(text)), nil)
 	if err != nil || len(games) != 2 || games[0].Tag("Event") != "kumalak arena" {
 		t.Errorf("arena record: %v %v", games, err)
-	}
-}
-
-// TestPlyTicks: the ply axis is labelled at whole numbers, about ten of
-// them at most.
-func TestPlyTicks(t *testing.T) {
-	for _, hi := range []float64{3, 10, 37, 120, 333} {
-		ticks := plyTicks{}.Ticks(0, hi)
-		if len(ticks) == 0 || len(ticks) > 11 {
-			t.Errorf("0..%v: %d ticks", hi, len(ticks))
-		}
-		for _, tk := range ticks {
-			if tk.Value != math.Trunc(tk.Value) || tk.Label != strconv.Itoa(int(tk.Value)) {
-				t.Errorf("0..%v: tick %+v is no whole ply", hi, tk)
-			}
-		}
 	}
 }

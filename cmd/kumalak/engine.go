@@ -26,23 +26,23 @@ func newEngineCmd() *cobra.Command {
 			"  kumalak arena --a engine:cmd='./bin/kumalak engine --agent ab --depth 3' --b random",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			s, modelGame, _, err := b.resolve("engine")
+			bot, err := b.resolve("engine")
 			if err != nil {
 				return err
 			}
-			spec, err := pickGame("engine", modelGame, game, c.Flags().Changed("game"))
+			spec, err := bot.GameFor(game, c.Flags().Changed("game"))
 			if err != nil {
-				return err
+				return badInput("engine", "%s", reason(err))
 			}
-			a, err := buildAgent("engine", spec, s, b.seed)
+			a, err := buildAgent("engine", spec, bot.Spec, b.seed)
 			if err != nil {
 				return err
 			}
 			closeAgent(a)
 			cfg := engine.DefaultConfig()
-			cfg.Agent, cfg.Game, cfg.Seed, cfg.Name = s, spec.Name, b.seed, name
-			if modelGame != "" {
-				cfg.Games = []string{modelGame}
+			cfg.Agent, cfg.Game, cfg.Seed, cfg.Name = bot.Spec, spec.Name, b.seed, name
+			if bot.Game != "" {
+				cfg.Games = []string{bot.Game}
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()

@@ -15,6 +15,7 @@ import (
 	"kumalak/agent"
 	"kumalak/arena"
 	"kumalak/bot/analysis"
+	"kumalak/bot/choose"
 )
 
 // commands are the constructors of every subcommand, each in the file of
@@ -47,6 +48,9 @@ func reason(err error) string {
 		return e.Reason
 	}
 	if e, ok := errors.AsType[*analysis.ValueError](err); ok {
+		return e.Reason
+	}
+	if e, ok := errors.AsType[*choose.InputError](err); ok {
 		return e.Reason
 	}
 	return err.Error()

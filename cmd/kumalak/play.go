@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/signal"
@@ -12,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"kumalak/agent"
+	"kumalak/bot/choose"
 	"kumalak/bot/play"
 	"kumalak/env"
-	"kumalak/net"
 )
 
 // botFlags choose the bot of play, engine and serve: a model file or an
@@ -38,69 +37,15 @@ func (b *botFlags) add(c *cobra.Command) {
 	fl.StringVar(&b.tablebase, "tablebase", "", "mangala tablebase folder (kumalak tablebase build): exact leaves for mcts and model, the tb agent's dir")
 }
 
-// resolve returns the agent spec, the model's game ("" for an agent) and
-// the model's card, or a usage error. With neither --model nor --agent the
-// bot is the `model` agent without a path: each game's shipped model.
-func (b *botFlags) resolve(cmd string) (spec, game string, card json.RawMessage, err error) {
-	switch {
-	case b.model != "" && b.agent != "":
-		return "", "", nil, badInput(cmd, "give --model or --agent, not both")
-	case b.sims < 0 || b.time < 0 || b.depth < 0:
-		return "", "", nil, badInput(cmd, "--sims, --time and --depth must not be negative")
-	}
-	var sp agent.Spec
-	if b.model != "" {
-		if sp, game, card, err = modelSpec(cmd, b.model); err != nil {
-			return "", "", nil, err
-		}
-	} else if b.agent == "" {
-		sp = agent.Spec{Kind: "model"} // the game's shipped model (package models)
-	} else if sp, err = agent.ParseSpec(b.agent); err != nil {
-		return "", "", nil, badInput(cmd, "%v", err)
-	}
-	if sp, err = sp.WithLimits(agent.Limits{Sims: b.sims, Time: b.time, Depth: b.depth}); err != nil {
-		return "", "", nil, badInput(cmd, "%v", err)
-	}
-	if sp, err = sp.WithTablebase(b.tablebase); err != nil {
-		return "", "", nil, badInput(cmd, "--tablebase: %v", err)
-	}
-	return sp.String(), game, card, nil
-}
-
-// modelSpec reads a model file's metadata (net.LoadMeta: the agent built
-// from the spec loads the model itself, once) and returns the agent spec
-// that plays it with its card's recommended simulations (agent.ModelSims),
-// its game and its card.
-func modelSpec(cmd, path string) (sp agent.Spec, game string, card json.RawMessage, err error) {
-	meta, err := net.LoadMeta(path)
+// resolve returns the bot the flags choose (choose.Resolve), or a usage
+// error. With neither --model nor --agent the bot is the `model` agent
+// without a path: each game's shipped model.
+func (b *botFlags) resolve(cmd string) (choose.Bot, error) {
+	bot, err := choose.Resolve(choose.Request{Model: b.model, Agent: b.agent, Sims: b.sims, Time: b.time, Depth: b.depth, Tablebase: b.tablebase})
 	if err != nil {
-		return sp, "", nil, badInput(cmd, "--model: %v", err)
+		return bot, badInput(cmd, "%s", reason(err))
 	}
-	sims := agent.ModelSims(meta.Card)
-	if card, err = net.CardJSON(meta.Card); err != nil {
-		return sp, "", nil, badInput(cmd, "--model %s: %v", path, err)
-	}
-	if sp, err = agent.ModelSpec(path, min(sims, agent.MaxSims)); err != nil {
-		return sp, "", nil, badInput(cmd, "--model: %v", err)
-	}
-	return sp, meta.Game, card, nil
-}
-
-// pickGame returns the game to play: the model's, which --game may only
-// repeat, else --game.
-func pickGame(cmd, modelGame, flagGame string, flagSet bool) (*env.Spec, error) {
-	game := flagGame
-	if modelGame != "" {
-		if flagSet && flagGame != modelGame {
-			return nil, badInput(cmd, "--game %s, but the model plays %s", flagGame, modelGame)
-		}
-		game = modelGame
-	}
-	spec, err := env.Lookup(game)
-	if err != nil {
-		return nil, badInput(cmd, "%v", err)
-	}
-	return spec, nil
+	return bot, nil
 }
 
 // buildAgent builds the bot, a bad spec being a usage error.
@@ -136,7 +81,7 @@ func newPlayCmd() *cobra.Command {
 			"  kumalak play --agent mcts --sims 3000 --game mangala-kale",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			s, modelGame, _, err := b.resolve("play")
+			bot, err := b.resolve("play")
 			if err != nil {
 				return err
 			}
@@ -144,14 +89,14 @@ func newPlayCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			spec, err := pickGame("play", modelGame, g.game, c.Flags().Changed("game"))
+			spec, err := bot.GameFor(g.game, c.Flags().Changed("game"))
 			if err != nil {
-				return err
+				return badInput("play", "%s", reason(err))
 			}
 			if _, err := spec.Start(g.position); err != nil {
 				return badInput("play", "%v", err)
 			}
-			a, err := buildAgent("play", spec, s, b.seed)
+			a, err := buildAgent("play", spec, bot.Spec, b.seed)
 			if err != nil {
 				return err
 			}

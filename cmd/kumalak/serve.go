@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -35,21 +33,13 @@ func newServeCmd() *cobra.Command {
 			"  kumalak serve --agent mcts --sims 2000 --game mangala --addr :9000",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			s, modelGame, card, err := b.resolve("serve")
+			bot, err := b.resolve("serve")
 			if err != nil {
 				return err
 			}
-			cfg.Agent, cfg.Card, cfg.Seed = s, card, b.seed
-			switch {
-			case modelGame != "" && game != "" && game != modelGame:
-				return badInput("serve", "--game %s, but the model plays %s", game, modelGame)
-			case modelGame != "":
-				cfg.Games = []string{modelGame}
-			case game != "":
-				if _, err := env.Lookup(game); err != nil {
-					return badInput("serve", "%v", err)
-				}
-				cfg.Games = []string{game}
+			cfg.Agent, cfg.Card, cfg.Seed = bot.Spec, bot.Card, b.seed
+			if cfg.Games, err = bot.Games(game); err != nil {
+				return badInput("serve", "%s", reason(err))
 			}
 			srv, err := web.NewServer(cfg)
 			if err != nil {
@@ -70,31 +60,17 @@ func newServeCmd() *cobra.Command {
 	return c
 }
 
-// serve listens on addr and serves h until an interrupt or SIGTERM, then
-// shuts down within the request time limit.
+// serve listens on addr and serves h (web.Serve) until an interrupt or
+// SIGTERM.
 func serve(c *cobra.Command, h http.Handler, addr string, timeout time.Duration) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return badInput("serve", "--addr %s: %v", addr, err)
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
-		WriteTimeout: timeout + 10*time.Second, IdleTimeout: time.Minute}
 	fmt.Fprintf(c.OutOrStdout(), "serving on http://%s (Ctrl-C to stop)\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("serve: shutdown: %w", err)
-	}
-	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+	if err := web.Serve(ctx, ln, h, timeout); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

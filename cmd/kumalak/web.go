@@ -3,9 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"path"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +34,9 @@ func newWebCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("web: %w", err)
 			}
-			printSite(c.OutOrStdout(), rep)
+			if err := rep.WriteText(c.OutOrStdout()); err != nil {
+				return fmt.Errorf("web: %w", err)
+			}
 			return nil
 		},
 	}
@@ -53,33 +52,3 @@ func newWebCmd() *cobra.Command {
 	fl.BoolVar(&f.Bundle, "bundle", true, "also write kumalak-bundle.js, for the page opened from file://")
 	return c
 }
-
-// printSite says what was written and how to publish it.
-func printSite(w io.Writer, r site.Report) {
-	total, gz, wasmGz := 0, 0, 0
-	for _, f := range r.Files {
-		if f.Name == site.BundleFile {
-			continue // only file:// reads it
-		}
-		total += f.Size
-		gz += f.Gzip
-		if f.Name == site.WasmFile {
-			wasmGz = f.Gzip
-		}
-	}
-	fmt.Fprintf(w, "wrote %s: %d files\n", r.Dir, len(r.Files))
-	for _, f := range r.Files {
-		if f.Name == site.BundleFile {
-			fmt.Fprintf(w, "  %-22s %9d bytes (read only from file://)\n", f.Name, f.Size)
-			continue
-		}
-		fmt.Fprintf(w, "  %-22s %9d bytes, %9d gzipped\n", path.Clean(f.Name), f.Size, f.Gzip)
-	}
-	fmt.Fprintf(w, "served over http(s): %.1f MB, %.1f MB gzipped (the wasm %.1f MB gzipped)\n", mb(total), mb(gz), mb(wasmGz))
-	for _, g := range r.Games {
-		fmt.Fprintf(w, "  %-13s %s\n", g.Game, g.Agent)
-	}
-	fmt.Fprintf(w, "open %s in a browser, or upload the folder to any static web host\n", filepath.Join(r.Dir, "index.html"))
-}
-
-func mb(n int) float64 { return float64(n) / 1e6 }

@@ -1,4 +1,4 @@
-package main
+package analysis
 
 import (
 	"fmt"
@@ -10,14 +10,13 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"kumalak/bot/analysis"
 )
 
-// plotAnalysis draws white's chance to win over the game (white's value
-// when the analysis has no probabilities), the marked moves as points, into
-// a PNG at path.
-func plotAnalysis(an *analysis.GameAnalysis, path string) error {
+// Plot draws white's chance to win over the game (white's value when the
+// analysis has no probabilities), the mistakes and blunders as points,
+// into an image at path, its format by the file's extension (PNG, SVG, PDF,
+// ...: gonum's plot.Save).
+func (an *GameAnalysis) Plot(path string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s, judged by %s", an.Game, an.Agent)
 	p.X.Label.Text = "ply"
@@ -32,7 +31,7 @@ func plotAnalysis(an *analysis.GameAnalysis, path string) error {
 	for _, m := range an.Moves {
 		y := whiteSide(an, m.Before, m.Mover)
 		line = append(line, plotter.XY{X: float64(m.Ply - 1), Y: y})
-		if m.Mark >= analysis.Mistake {
+		if m.Mark >= Mistake {
 			marked = append(marked, plotter.XY{X: float64(m.Ply), Y: whiteSide(an, m.After, m.Mover)})
 		}
 	}
@@ -42,14 +41,14 @@ func plotAnalysis(an *analysis.GameAnalysis, path string) error {
 	}
 	l, err := plotter.NewLine(line)
 	if err != nil {
-		return fmt.Errorf("analyze: plot: %w", err)
+		return fmt.Errorf("analysis: plot: %w", err)
 	}
 	l.Color = color.RGBA{B: 200, A: 255}
 	p.Add(plotter.NewGrid(), l)
 	if len(marked) > 0 {
 		s, err := plotter.NewScatter(marked)
 		if err != nil {
-			return fmt.Errorf("analyze: plot: %w", err)
+			return fmt.Errorf("analysis: plot: %w", err)
 		}
 		s.Color, s.Shape = color.RGBA{R: 220, A: 255}, draw.CircleGlyph{}
 		p.Add(s)
@@ -57,7 +56,7 @@ func plotAnalysis(an *analysis.GameAnalysis, path string) error {
 		p.Title.Text += " (red: a mistake or blunder)"
 	}
 	if err := p.Save(8*vg.Inch, 4*vg.Inch, path); err != nil {
-		return fmt.Errorf("analyze: plot: %w", err)
+		return fmt.Errorf("analysis: plot: %w", err)
 	}
 	return nil
 }
@@ -80,7 +79,7 @@ func (plyTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // whiteSide returns e, the mover's, as white's chance (or value).
-func whiteSide(an *analysis.GameAnalysis, e analysis.Eval, mover string) float64 {
+func whiteSide(an *GameAnalysis, e Eval, mover string) float64 {
 	v := float64(e.Value)
 	if an.Probabilities {
 		v = float64(*e.WinProb)
