@@ -92,6 +92,17 @@ func TestDocLengths(t *testing.T) {
 	}
 }
 
+// TestReadmeListsCommands checks that the README's table of commands
+// names every subcommand, so that each is reachable from the front door.
+func TestReadmeListsCommands(t *testing.T) {
+	readme := readRepo(t, "README.md")
+	for _, c := range newRoot().Commands() {
+		if !strings.Contains(readme, "`"+c.Name()+"`") {
+			t.Errorf("README.md does not name the command %s (its table of commands)", c.Name())
+		}
+	}
+}
+
 // mdTable is one Markdown table: its header cells and rows, with the line
 // of each row.
 type mdTable struct {
