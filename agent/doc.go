@@ -34,7 +34,7 @@
 //     (a Gumbel root) and a chance choice among the moves its search
 //     values within a margin of its best, so that a weaker level errs as
 //     a person does, never far below its own best; elo= interpolates the
-//     levels measured for the game (LevelScaleOf, docs/LEVELS.md).
+//     levels measured for the game (LevelScaleOf, docs/PLAYING.md, "Levels").
 //   - engine: another program speaking the engine protocol of
 //     docs/ENGINE.md (EngineClient, on protocol.Client), so the arena can
 //     play external engines.

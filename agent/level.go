@@ -38,23 +38,23 @@ type Level struct {
 }
 
 // levels are the strength levels of the games, weakest first: the
-// game's own table (env.Facts.Levels, in its folder), else defaultLevels. Level MaxLevel is
-// the model agent's own play at the shipped models' 400 simulations. The
-// tables were tuned by tournaments (docs/LEVELS.md) so that each level is
-// stronger than the one below in every game: the same search weakens
-// games unequally (in togyz a wide margin costs much more than in
-// mangala, where a few simulations already find the captures).
+// game's own table (env.Facts.Levels, in its folder), else defaultLevels.
+// Level MaxLevel is the model agent's own play at the shipped models' 400
+// simulations. The same search weakens the games unequally, so each table
+// was tuned by tournaments of its game (docs/PLAYING.md, "Levels": togyz
+// and mangala measured) until each level came out stronger than the one
+// below.
 var (
 	// defaultLevels: mangala, and the games without their own table.
 	defaultLevels = [MaxLevel]Level{
 		{Sims: 2, Consider: 2, Margin: 1.2, Temp: 0.8},
-		{Sims: 3, Consider: 2, Margin: 0.8, Temp: 0.4},
 		{Sims: 4, Consider: 3, Margin: 0.6, Temp: 0.3},
+		{Sims: 10, Consider: 4, Margin: 0.35, Temp: 0.16},
 		{Sims: 20, Consider: 6, Margin: 0.2, Temp: 0.1},
-		{Sims: 25, Consider: 6, Margin: 0.18, Temp: 0.08},
-		{Sims: 50, Consider: 8, Margin: 0.1, Temp: 0.05},
+		{Sims: 35, Consider: 7, Margin: 0.14, Temp: 0.065},
+		{Sims: 70, Consider: 12, Margin: 0.07, Temp: 0.04},
 		{Sims: 100, Consider: 16, Margin: 0.05, Temp: 0.03, Solver: true},
-		{Sims: 200, Consider: 16, Margin: 0.02, Temp: 0.01, Solver: true},
+		{Sims: 150, Consider: 16, Margin: 0.03, Temp: 0.015, Solver: true},
 		{Sims: 250, Margin: 0.01, Temp: 0.005, Solver: true},
 		{Sims: 400, Solver: true},
 	}
@@ -84,8 +84,8 @@ func LevelOf(game string, n int) (Level, error) {
 
 // The level keys of the model kind.
 var (
-	levelKeyDoc = key{"level", "none", fmt.Sprintf("strength level 1..%d (docs/LEVELS.md): fewer simulations, fewer moves considered and near-equal moves chosen by chance as it falls; sets sims, temp and solver", MaxLevel)}
-	eloKeyDoc   = key{"elo", "none", "play at this rating on the game's Elo scale (docs/LEVELS.md), between its measured levels' (level's search, interpolated)"}
+	levelKeyDoc = key{"level", "none", fmt.Sprintf("strength level 1..%d (docs/PLAYING.md, Levels): fewer simulations, fewer moves considered and near-equal moves chosen by chance as it falls; sets sims, temp and solver", MaxLevel)}
+	eloKeyDoc   = key{"elo", "none", "play at this rating on the game's Elo scale (docs/PLAYING.md, Levels), between its measured levels' (level's search, interpolated)"}
 )
 
 // levelSets are the keys a level decides, refused beside level= or elo=.

@@ -3,25 +3,34 @@ package agent
 import (
 	"fmt"
 	"math"
+
+	"kumalak/env"
 )
 
 // LevelScale is the measured rating of every level of one game, on the
-// game's Elo scale (docs/LEVELS.md: the tournament that measured them).
+// game's Elo scale (docs/PLAYING.md, "Levels": the tournament that measured them).
 type LevelScale struct {
 	Anchor string            // the player rated 0
 	Elo    [MaxLevel]float64 // level n's rating at Elo[n-1], strictly increasing
 	Err    [MaxLevel]float64 // half-width of each rating's 95% interval
 }
 
-// levelScales are the measured levels, by game; docs/LEVELS.md holds the
-// same table and the tournaments, and a test checks they agree.
-var levelScales = map[string]LevelScale{}
-
-// LevelScaleOf returns the measured levels of the game, and whether they
-// were measured.
+// LevelScaleOf returns the measured levels of the game, its facts'
+// LevelRatings (in its folder, beside the table docs/PLAYING.md shows),
+// and whether they were measured.
 func LevelScaleOf(game string) (LevelScale, bool) {
-	s, ok := levelScales[game]
-	return s, ok
+	spec, err := env.Lookup(game)
+	if err != nil {
+		return LevelScale{}, false
+	}
+	r := spec.Facts.LevelRatings
+	if r.Anchor == "" || len(r.Elo) != MaxLevel || len(r.Err) != MaxLevel {
+		return LevelScale{}, false
+	}
+	s := LevelScale{Anchor: r.Anchor}
+	copy(s.Elo[:], r.Elo)
+	copy(s.Err[:], r.Err)
+	return s, true
 }
 
 // LevelAtElo returns the search that plays at rating elo in the game:
@@ -34,6 +43,11 @@ func LevelAtElo(game string, elo float64) (Level, error) {
 	if !ok {
 		return Level{}, fmt.Errorf("elo=%g: the levels of %s are not measured (use level=)", elo, game)
 	}
+	return levelAtElo(game, s, levelsOf(game), elo)
+}
+
+// levelAtElo is LevelAtElo on the scale s of the levels lv.
+func levelAtElo(game string, s LevelScale, lv *[MaxLevel]Level, elo float64) (Level, error) {
 	lo, hi := s.Elo[0], s.Elo[MaxLevel-1]
 	if !(elo >= math.Round(lo) && elo <= math.Round(hi)) {
 		return Level{}, fmt.Errorf("elo=%g out of range %.0f..%.0f (%s's levels 1..%d, %s = 0)", elo, lo, hi, game, MaxLevel, s.Anchor)
@@ -44,7 +58,6 @@ func LevelAtElo(game string, elo float64) (Level, error) {
 		k++
 	}
 	f := (elo - s.Elo[k]) / (s.Elo[k+1] - s.Elo[k])
-	lv := levelsOf(game)
 	return interpolate(lv[k], lv[k+1], f), nil
 }
 

@@ -198,25 +198,32 @@ func TestLevelAtElo(t *testing.T) {
 		s.Elo[i] = float64(100 * i)
 	}
 	s.Anchor = "random"
-	levelScales["test-game"] = s
-	defer delete(levelScales, "test-game")
 	for n := 1; n <= MaxLevel; n++ {
-		if l, err := LevelAtElo("test-game", s.Elo[n-1]); err != nil || l != levels[n-1] {
+		if l, err := levelAtElo("test-game", s, levels, s.Elo[n-1]); err != nil || l != levels[n-1] {
 			t.Errorf("elo %g: %+v, %v; want level %d %+v", s.Elo[n-1], l, err, n, levels[n-1])
 		}
 	}
-	l, err := LevelAtElo("test-game", 150)
+	l, err := levelAtElo("test-game", s, levels, 150)
 	a, b := levels[1], levels[2]
 	if err != nil || l.Sims < a.Sims || l.Sims > b.Sims || l.Margin >= a.Margin || l.Margin <= b.Margin {
 		t.Errorf("elo 150: %+v, %v; want between %+v and %+v", l, err, a, b)
 	}
 	for _, elo := range []float64{-1, 901} {
-		if _, err := LevelAtElo("test-game", elo); err == nil || !strings.Contains(err.Error(), "out of range 0..900") {
+		if _, err := levelAtElo("test-game", s, levels, elo); err == nil || !strings.Contains(err.Error(), "out of range 0..900") {
 			t.Errorf("elo %g: %v", elo, err)
 		}
 	}
-	if _, err := LevelAtElo("other", 0); err == nil {
+	if _, err := LevelAtElo("kalah", 0); err == nil {
 		t.Error("a game with no measured levels gave a level")
+	}
+	for _, game := range []string{"togyz", "mangala"} {
+		sc, ok := LevelScaleOf(game)
+		if !ok {
+			t.Fatalf("%s's levels are not measured", game)
+		}
+		if l, err := LevelAtElo(game, sc.Elo[3]); err != nil || l != levelsOf(game)[3] {
+			t.Errorf("%s at level 4's rating: %+v, %v", game, l, err)
+		}
 	}
 }
 

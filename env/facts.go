@@ -45,9 +45,21 @@ type Facts struct {
 	// none (openings are never filtered).
 	Balance Balance
 	// Levels are the model agent's strength levels tuned on this game,
-	// weakest first (agent.Level, docs/LEVELS.md); nil for the agent's
-	// default table.
+	// weakest first (agent.Level, docs/PLAYING.md, "Levels"); nil for the
+	// agent's default table.
 	Levels []Level
+	// LevelRatings are the measured ratings of the model agent's levels
+	// in this game (the table of docs/PLAYING.md, "Levels"); the zero
+	// value: not measured.
+	LevelRatings LevelRatings
+}
+
+// LevelRatings are the ratings of the levels, level 1 first, measured by
+// one tournament on the game's Elo scale: Elo[i] relative to Anchor
+// (the player rated 0), Err[i] the half-width of its 95% interval.
+type LevelRatings struct {
+	Anchor   string
+	Elo, Err []float64
 }
 
 // Level is the search of one strength level of the model agent: the

@@ -56,6 +56,12 @@ const (
 	OptionHash    = "hash"    // MiB of the transposition table (alpha-beta)
 	OptionMultiPV = "multipv" // lines reported: the N best moves, each with its line and value
 	OptionPonder  = "ponder"  // check: the engine may be sent go ponder
+	// The strength options (UCI's Skill Level, UCI_LimitStrength and
+	// UCI_Elo): a level 1..N, 0 = full strength; with limitstrength true
+	// the engine plays at rating elo on the game's Elo scale instead.
+	OptionLevel         = "level"
+	OptionLimitStrength = "limitstrength"
+	OptionElo           = "elo"
 )
 
 // Answer is one line from the engine to the controller. Format writes it

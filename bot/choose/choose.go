@@ -5,12 +5,14 @@
 //
 // Errors from bad requests are *InputError; they name each Request field
 // as the flag of kumalak that sets it (--model, --agent, --sims, --time,
-// --depth, --tablebase, --game).
+// --depth, --tablebase, --level, --elo, --game).
 package choose
 
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	"kumalak/agent"
@@ -27,6 +29,12 @@ type Request struct {
 	Time      time.Duration // time per move; replaces the spec's sims or depth
 	Depth     int           // search depth in plies (ab agents)
 	Tablebase string        // a tablebase folder (kumalak tablebase build) for the agents that take one
+	// Level plays the model bot at a strength level, 1..agent.MaxLevel
+	// (docs/PLAYING.md, "Levels"), or Elo at a rating on the game's Elo
+	// scale; 0 and "": neither. A level sets the search, so Sims and
+	// Depth are refused beside it; Time still caps it.
+	Level int
+	Elo   string
 }
 
 // Bot is the chosen bot: the agent spec that builds it (agent.New), the
@@ -71,6 +79,9 @@ func Resolve(r Request) (Bot, error) {
 			return Bot{}, badInput("%v", err)
 		}
 	}
+	if sp, err = withLevel(r, sp); err != nil {
+		return Bot{}, err
+	}
 	if sp, err = sp.WithLimits(agent.Limits{Sims: r.Sims, Time: r.Time, Depth: r.Depth}); err != nil {
 		return Bot{}, badInput("%v", err)
 	}
@@ -79,6 +90,36 @@ func Resolve(r Request) (Bot, error) {
 	}
 	b.Spec = sp.String()
 	return b, nil
+}
+
+// withLevel gives the model spec sp the level or rating r asks for: the
+// level then sets the simulations (a model file's card's are dropped).
+func withLevel(r Request, sp agent.Spec) (agent.Spec, error) {
+	key, v := "level", strconv.Itoa(r.Level)
+	switch {
+	case r.Level == 0 && r.Elo == "":
+		return sp, nil
+	case r.Level != 0 && r.Elo != "":
+		return sp, badInput("give --level or --elo, not both")
+	case r.Level < 0 || r.Level > agent.MaxLevel:
+		return sp, badInput("--level %d out of range 1..%d", r.Level, agent.MaxLevel)
+	case r.Elo != "":
+		key, v = "elo", r.Elo
+	}
+	flag := "--" + key
+	switch {
+	case sp.Kind != "model":
+		return sp, badInput("%s needs the model bot, not %s", flag, sp)
+	case r.Sims != 0 || r.Depth != 0:
+		return sp, badInput("%s sets the search: give it or --sims/--depth", flag)
+	}
+	sp.Limits.Sims = 0
+	sp.Options = append(slices.Clone(sp.Options), agent.KeyValue{Key: key, Value: v})
+	out, err := agent.ParseSpec(sp.String())
+	if err != nil {
+		return sp, badInput("%s: %v", flag, err)
+	}
+	return out, nil
 }
 
 // modelSpec returns the agent spec that plays the model file at path with

@@ -137,3 +137,35 @@ func TestCheck(t *testing.T) {
 		t.Errorf("a mangala model on a togyz game: %v", err)
 	}
 }
+
+// TestResolveLevel: a level or rating goes into the model spec in place
+// of its simulations; beside --sims, --depth, each other, out of range or
+// for a bot that is no model it is refused, naming the flag.
+func TestResolveLevel(t *testing.T) {
+	for r, want := range map[Request]string{
+		{Level: 3}:                      "model:level=3",
+		{Elo: "500", Time: time.Second}: "model:time=1s,elo=500",
+	} {
+		if b, err := Resolve(r); err != nil || b.Spec != want {
+			t.Errorf("Resolve(%+v) = %q, %v; want %q", r, b.Spec, err, want)
+		}
+	}
+	path := tinyModel(t, "mangala", `{"search":{"sims":50}}`)
+	if b, err := Resolve(Request{Model: path, Level: 2}); err != nil || b.Spec != "model:path="+path+",level=2" {
+		t.Errorf("a model file at level 2: %q, %v", b.Spec, err)
+	}
+	for r, want := range map[Request]string{
+		{Level: 11}:                        "--level 11 out of range 1..10",
+		{Level: 2, Elo: "400"}:             "give --level or --elo",
+		{Level: 2, Sims: 100}:              "--level sets the search",
+		{Elo: "400", Depth: 3}:             "--elo sets the search",
+		{Level: 2, Agent: "ab:depth=4"}:    "--level needs the model bot",
+		{Elo: "400", Agent: "mcts:sims=9"}: "--elo needs the model bot",
+	} {
+		_, err := Resolve(r)
+		var ie *InputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Resolve(%+v): %v, want an input error %q", r, err, want)
+		}
+	}
+}

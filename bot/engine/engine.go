@@ -81,7 +81,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 // it and the options set.
 type engine struct {
 	cfg     Config
-	sp      agent.Spec
+	own     agent.Spec // the agent configured
+	sp      agent.Spec // the agent playing: own at the strength set
+	str     strength
 	games   []string
 	spec    *env.Spec
 	start   string    // position string of the record's start; "" = the start
@@ -106,6 +108,7 @@ func newEngine(cfg Config) (*engine, error) {
 		return nil, fmt.Errorf("engine: engine: %w", err)
 	}
 	e := &engine{cfg: cfg, sp: sp, games: cfg.Games, multi: 1}
+	e.own, e.str = splitStrength(sp)
 	if len(e.games) == 0 {
 		e.games = env.Games()
 	}
@@ -150,8 +153,9 @@ func (e *engine) Hello() []protocol.Answer {
 	if t, ok := e.ag.(agent.Threader); ok {
 		thr, maxThr = t.Threads(), agent.MaxThreads()
 	}
-	return append(out, protocol.Option{Name: protocol.OptionThreads, Type: protocol.Spin, Default: strconv.Itoa(thr), Min: 1, Max: int64(maxThr)},
+	out = append(out, protocol.Option{Name: protocol.OptionThreads, Type: protocol.Spin, Default: strconv.Itoa(thr), Min: 1, Max: int64(maxThr)},
 		protocol.Option{Name: protocol.OptionPonder, Type: protocol.Check, Default: "false"})
+	return append(out, e.strengthOptions()...)
 }
 
 // NewGame starts a new game, of another game when named.
@@ -185,10 +189,14 @@ func (e *engine) newGame(game string) error {
 	return nil
 }
 
-// buildAgent replaces the agent by one for spec.
+// buildAgent replaces the agent by one for spec, at the strength set.
 func (e *engine) buildAgent(spec *env.Spec) error {
 	e.seeds++
-	a, err := e.sp.New(spec, e.cfg.Seed+e.seeds)
+	sp, err := e.strengthSpec(spec.Name)
+	if err != nil {
+		return err
+	}
+	a, err := sp.New(spec, e.cfg.Seed+e.seeds)
 	if err != nil {
 		return err
 	}
@@ -211,7 +219,7 @@ func (e *engine) buildAgent(spec *env.Spec) error {
 		}
 	}
 	e.closeAgent()
-	e.ag, e.base, e.max = a, agent.Limits{}, agent.Limits{}
+	e.sp, e.ag, e.base, e.max = sp, a, agent.Limits{}, agent.Limits{}
 	if l, ok := a.(agent.Limiter); ok {
 		e.base, e.max = l.Limits(), l.MaxLimits()
 	}
@@ -259,10 +267,13 @@ func (e *engine) follow(start string, moves []int) {
 	}
 }
 
-// SetOption sets game, ponder, or a spin option (a limit the agent has,
-// hash, multipv, threads) within the range Hello declares: 0 restores a
-// limit to the agent's own.
+// SetOption sets game, ponder, a strength option (level, limitstrength,
+// elo), or a spin option (a limit the agent has, hash, multipv, threads)
+// within the range Hello declares: 0 restores a limit to the agent's own.
 func (e *engine) SetOption(c protocol.SetOption) error {
+	if ok, err := e.setStrength(c.Name, c.Value); ok {
+		return err
+	}
 	switch c.Name {
 	case protocol.OptionGame:
 		return e.newGame(strings.ToLower(c.Value))
@@ -276,15 +287,9 @@ func (e *engine) SetOption(c protocol.SetOption) error {
 	if !ok {
 		return fmt.Errorf("unknown option %q (options: %s)", c.Name, strings.Join(e.optionNames(), ", "))
 	}
-	var decl protocol.Option
-	for _, a := range e.Hello() {
-		if o, ok := a.(protocol.Option); ok && o.Name == c.Name {
-			decl = o
-		}
-	}
-	n, err := strconv.ParseInt(c.Value, 10, 64)
-	if err != nil || n < decl.Min || n > decl.Max {
-		return fmt.Errorf("option %s: value %q is not a whole number in %d..%d", c.Name, c.Value, decl.Min, decl.Max)
+	n, err := e.spinValue(c.Name, c.Value)
+	if err != nil {
+		return err
 	}
 	return set(n)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -37,6 +38,10 @@ type MoveRequest struct {
 	Sims     int    `json:"sims"`
 	TimeMS   int    `json:"time_ms"`
 	Depth    int    `json:"depth"`
+	// Level plays the model bot at a strength level, 1..InfoResponse.Levels
+	// (docs/PLAYING.md, Levels); 0: the bot's own. A level sets the search: sims
+	// and depth are refused beside it, time_ms still caps it.
+	Level int `json:"level"`
 }
 
 // MoveStat is one root move of the bot's search.
@@ -79,14 +84,22 @@ type GameInfo struct {
 	// with a Server of its own (a model plays one game); else "" and none.
 	Agent string          `json:"agent,omitempty"`
 	Card  json.RawMessage `json:"card,omitempty"`
+	// LevelElo are the measured ratings of the levels on the game's Elo
+	// scale, level 1 first, when the bot plays levels and they were
+	// measured (docs/PLAYING.md, Levels); LevelAnchor is the player rated 0.
+	LevelElo    []int  `json:"level_elo,omitempty"`
+	LevelAnchor string `json:"level_anchor,omitempty"`
 }
 
 // InfoResponse is the answer of GET /api/info.
 type InfoResponse struct {
-	Name   string          `json:"name"`
-	Agent  string          `json:"agent"`
-	Games  []GameInfo      `json:"games"`
-	Card   json.RawMessage `json:"card,omitempty"`
+	Name  string          `json:"name"`
+	Agent string          `json:"agent"`
+	Games []GameInfo      `json:"games"`
+	Card  json.RawMessage `json:"card,omitempty"`
+	// Levels is the strongest strength level a move request may ask for
+	// (MoveRequest.Level): agent.MaxLevel for the model bot, else 0.
+	Levels int `json:"levels"`
 	Limits struct {
 		MaxSims   int   `json:"max_sims"`
 		MaxTimeMS int64 `json:"max_time_ms"`
@@ -107,13 +120,30 @@ func (s *Server) info() InfoResponse {
 	info.Name, info.Agent, info.Card = s.cfg.Name, s.cfg.Agent, s.cfg.Card
 	for _, g := range s.games {
 		spec, _ := env.Lookup(g)
-		info.Games = append(info.Games, GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String()})
+		gi := GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String()}
+		if sc, ok := agent.LevelScaleOf(g); ok && s.levels() > 0 {
+			for _, e := range sc.Elo {
+				gi.LevelElo = append(gi.LevelElo, int(math.Round(e)))
+			}
+			gi.LevelAnchor = sc.Anchor
+		}
+		info.Games = append(info.Games, gi)
 	}
+	info.Levels = s.levels()
 	info.Limits.MaxSims, info.Limits.MaxTimeMS = s.cfg.MaxSims, s.cfg.MaxTime.Milliseconds()
 	info.Limits.MaxDepth = s.lims[s.games[0]].max.Depth
 	info.Limits.TimeoutMS, info.Limits.MaxBody = s.cfg.Timeout.Milliseconds(), s.cfg.MaxBody
 	info.Limits.MaxMoves = s.cfg.MaxMoves
 	return info
+}
+
+// levels returns the strongest level the bot plays: agent.MaxLevel for
+// the model bot, else 0.
+func (s *Server) levels() int {
+	if s.sp.Kind == "model" {
+		return agent.MaxLevel
+	}
+	return 0
 }
 
 func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
@@ -226,6 +256,12 @@ func (s *Server) checkMoveRequest(req MoveRequest, st env.State) *apiError {
 		return badRequest("bad_limit", "time_ms %d out of range 0..%d", req.TimeMS, s.cfg.MaxTime.Milliseconds())
 	case req.Depth < 0 || req.Depth > maxDepth:
 		return badRequest("bad_limit", "depth %d out of range 0..%d", req.Depth, maxDepth)
+	case req.Level != 0 && s.levels() == 0:
+		return badRequest("bad_level", "level %d: the bot %s plays no levels (only the model bot does)", req.Level, s.sp)
+	case req.Level < 0 || req.Level > s.levels():
+		return badRequest("bad_level", "level %d out of range 0..%d", req.Level, s.levels())
+	case req.Level != 0 && (req.Sims != 0 || req.Depth != 0):
+		return badRequest("bad_level", "level %d sets the search: give no sims or depth beside it", req.Level)
 	case st.Result() != env.Ongoing:
 		return &apiError{http.StatusConflict, "game_over", "the game is over (" + st.Result().String() + ")"}
 	}
@@ -243,19 +279,27 @@ func (s *Server) search(ctx context.Context, start, st env.State, moves []int, r
 	if !lims.max.IsZero() {
 		spec.Limits = lim
 	}
+	if req.Level != 0 { // the level's own sims, and the time asked for
+		lim, dropped = agent.Limits{Time: want.Time}, agent.Limits{}
+		spec.Limits = lim
+		var err error
+		if spec, err = levelSpec(spec, req.Level); err != nil {
+			return nil, badRequest("bad_level", "%v", err)
+		}
+	}
 	select {
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
 	case <-ctx.Done():
 		return nil, &apiError{http.StatusServiceUnavailable, "busy", "the server is busy: try again"}
 	}
-	ag, err := s.pool.get(st.Spec())
+	ag, err := s.pool.get(st.Spec(), req.Level)
 	if err != nil {
 		return nil, &apiError{http.StatusInternalServerError, "internal", err.Error()}
 	}
 	if l, ok := ag.(agent.Limiter); ok {
 		if err := l.SetLimits(lim); err != nil {
-			s.pool.put(st.Spec(), ag, false)
+			s.pool.put(st.Spec(), req.Level, ag, false)
 			return nil, badRequest("bad_limit", "%v", err)
 		}
 	}
@@ -266,7 +310,7 @@ func (s *Server) search(ctx context.Context, start, st env.State, moves []int, r
 	if err == nil { // the analysis is the agent's: read it before another request may
 		resp, e = s.answer(start, st, moves, a, ag, spec.String(), time.Since(began))
 	}
-	s.pool.put(st.Spec(), ag, err != nil)
+	s.pool.put(st.Spec(), req.Level, ag, err != nil)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, &apiError{http.StatusServiceUnavailable, "timeout", "the search took longer than " + s.cfg.Timeout.String()}

@@ -119,7 +119,7 @@ func NewServer(cfg Config) (*Server, error) {
 	var first error
 	for _, g := range s.games {
 		spec, _ := env.Lookup(g) // Validate checked it
-		a, err := s.pool.get(spec)
+		a, err := s.pool.get(spec, 0)
 		if err != nil && all {
 			if first == nil {
 				first = fmt.Errorf("web: server: %s: %w", g, err)
@@ -134,7 +134,7 @@ func NewServer(cfg Config) (*Server, error) {
 		if l, ok := a.(agent.Limiter); ok {
 			s.lims[g] = agentLimits{base: l.Limits(), max: l.MaxLimits()}
 		}
-		s.pool.put(spec, a, false)
+		s.pool.put(spec, 0, a, false)
 	}
 	if len(played) == 0 {
 		_ = s.pool.close()

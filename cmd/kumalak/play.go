@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -24,6 +25,8 @@ type botFlags struct {
 	sims, depth  int
 	time         time.Duration
 	seed         uint64
+	level        int    // strength level of the model bot, 0 = none
+	elo          string // rating of the model bot, "" = none
 }
 
 func (b *botFlags) add(c *cobra.Command) {
@@ -35,17 +38,32 @@ func (b *botFlags) add(c *cobra.Command) {
 	fl.IntVar(&b.depth, "depth", 0, "search depth in plies (ab agents)")
 	fl.Uint64Var(&b.seed, "seed", 1, "seed of the bot's randomness")
 	fl.StringVar(&b.tablebase, "tablebase", "", "mangala tablebase folder (kumalak tablebase build): exact leaves for mcts and model, the tb agent's dir")
+	fl.IntVar(&b.level, "level", 0, fmt.Sprintf("strength level of the model bot, 1 (a beginner's) to %d (full strength), docs/PLAYING.md, Levels; 0: full strength", agent.MaxLevel))
+	fl.StringVar(&b.elo, "elo", "", "play the model bot at this rating on the game's Elo scale, between its measured levels' (docs/PLAYING.md, Levels)")
 }
 
 // resolve returns the bot the flags choose (choose.Resolve), or a usage
 // error. With neither --model nor --agent the bot is the `model` agent
 // without a path: each game's shipped model.
 func (b *botFlags) resolve(cmd string) (choose.Bot, error) {
-	bot, err := choose.Resolve(choose.Request{Model: b.model, Agent: b.agent, Sims: b.sims, Time: b.time, Depth: b.depth, Tablebase: b.tablebase})
+	bot, err := choose.Resolve(choose.Request{Model: b.model, Agent: b.agent, Sims: b.sims, Time: b.time, Depth: b.depth, Tablebase: b.tablebase,
+		Level: b.level, Elo: b.elo})
 	if err != nil {
 		return bot, badInput(cmd, "%s", reason(err))
 	}
 	return bot, nil
+}
+
+// name is the bot's name in play's messages: "kumalak", with its level or
+// rating when given.
+func (b *botFlags) name() string {
+	switch {
+	case b.level != 0:
+		return fmt.Sprintf("kumalak (level %d)", b.level)
+	case b.elo != "":
+		return fmt.Sprintf("kumalak (Elo %s)", b.elo)
+	}
+	return ""
 }
 
 // buildAgent builds the bot, a bad spec being a usage error.
@@ -77,6 +95,7 @@ func newPlayCmd() *cobra.Command {
 			"save FILE and load FILE (a record file, docs/RECORDS.md), help, quit. The bot is a model\n" +
 			"file (--model, whose card sets the search size) or any agent spec (--agent with --game).",
 		Example: "  kumalak play --model runs/togyz/best.kmodel --as b --time 2s\n" +
+			"  kumalak play --game togyz --level 3\n" +
 			"  kumalak play --agent ab:depth=8 --game mangala\n" +
 			"  kumalak play --agent mcts --sims 3000 --game mangala-kale",
 		Args: cobra.NoArgs,
@@ -101,7 +120,7 @@ func newPlayCmd() *cobra.Command {
 				return err
 			}
 			defer closeAgent(a)
-			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position}
+			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position, Name: b.name()}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			err = play.Run(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)

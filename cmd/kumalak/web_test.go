@@ -79,6 +79,16 @@ func TestWebSite(t *testing.T) {
 		if got := p.Text(`document.getElementById("agent").textContent`); !strings.Contains(got, "model:sims=8") {
 			t.Errorf("the bot is shown as %q", got)
 		}
+		// A level (docs/PLAYING.md, Levels) plays in the wasm bot too.
+		p.Run("level 3, as black", chromedp.Evaluate[chromedp.Void](`(() => {
+			const l = document.getElementById("level");
+			l.value = "3";
+			l.dispatchEvent(new Event("change"));
+		})()`), p.selectGame("mangala", "b"),
+			p.Wait(`document.getElementById("botmove").textContent.startsWith("Bot played ") && document.querySelector("#board .pit.legal") !== null`))
+		if got := p.Text(`document.getElementById("agent").textContent`); !strings.Contains(got, "level 3 (rated") {
+			t.Errorf("at level 3 the bot is shown as %q", got)
+		}
 		p.CheckConsole()
 	})
 }

@@ -32,6 +32,9 @@ var (
 		Model:       "mangala",
 		Calibration: env.Calibration{Slope: 0.2522, DrawBand: 0.3585},
 		Balance:     env.Balance{Depth: 8, Margin: 1},
+		// LevelRatings: written by the levels' tournament (docs/PLAYING.md,
+		// "Levels"); classic mangala's, the kale rule's are not measured.
+		LevelRatings: levelRatings,
 	}
 	KaleFacts = env.Facts{
 		Names:       env.Names{KK: "Мангала (кале)", RU: "Мангала (кале)", TR: "Kaleli Mangala", EN: "Mangala (kale)"},
@@ -81,3 +84,9 @@ func sownOn(i, n, cycle, home int) int {
 	}
 	return count
 }
+
+// levelRatings are the levels' measured ratings in classic mangala
+// (docs/PLAYING.md, "Levels", whose table a test checks against them).
+var levelRatings = env.LevelRatings{Anchor: "random",
+	Elo: []float64{236, 310, 407, 504, 581, 668, 721, 774, 877, 934},
+	Err: []float64{32, 37, 43, 48, 51, 56, 58, 60, 63, 65}}

@@ -20,21 +20,23 @@ var Facts = env.Facts{
 	Calibration: env.Calibration{Slope: 0.1164, DrawBand: 0.1616},
 	Balance:     env.Balance{Depth: 6, Margin: 3},
 	Levels:      levels,
+	// LevelRatings: written by the levels' tournament (docs/PLAYING.md, "Levels").
+	LevelRatings: levelRatings,
 }
 
 // levels are the model agent's strength levels in togyz (agent.Level,
-// docs/LEVELS.md), tuned by ladder tournaments: a wide margin costs much
+// docs/PLAYING.md, "Levels"), tuned by ladder tournaments: a wide margin costs much
 // more here than in mangala, so togyz's weak levels search more.
 var levels = []env.Level{
 	{Sims: 3, Consider: 2, Margin: 0.8, Temp: 0.4},
 	{Sims: 6, Consider: 3, Margin: 0.45, Temp: 0.22},
-	{Sims: 10, Consider: 4, Margin: 0.35, Temp: 0.16},
+	{Sims: 14, Consider: 5, Margin: 0.28, Temp: 0.13},
 	{Sims: 25, Consider: 6, Margin: 0.18, Temp: 0.08},
-	{Sims: 35, Consider: 7, Margin: 0.14, Temp: 0.065},
+	{Sims: 42, Consider: 8, Margin: 0.12, Temp: 0.057},
 	{Sims: 50, Consider: 8, Margin: 0.1, Temp: 0.05},
-	{Sims: 70, Consider: 12, Margin: 0.07, Temp: 0.04},
 	{Sims: 100, Consider: 16, Margin: 0.05, Temp: 0.03, Solver: true},
-	{Sims: 200, Consider: 16, Margin: 0.02, Temp: 0.01, Solver: true},
+	{Sims: 150, Consider: 16, Margin: 0.03, Temp: 0.015, Solver: true},
+	{Sims: 250, Margin: 0.01, Temp: 0.005, Solver: true},
 	{Sims: 400, Solver: true},
 }
 
@@ -63,3 +65,9 @@ func (b *Board) SownHome(a env.Action) int {
 	}
 	return count
 }
+
+// levelRatings are the levels' measured ratings in togyz (docs/PLAYING.md,
+// "Levels", whose table a test checks against them).
+var levelRatings = env.LevelRatings{Anchor: "ab:depth=6",
+	Elo: []float64{-850, -711, -599, -458, -319, -129, 85, 224, 383, 513},
+	Err: []float64{56, 53, 49, 44, 40, 26, 27, 32, 39, 45}}

@@ -64,6 +64,7 @@ async function init() {
   sel.addEventListener("change", () => { S.start = "start"; newGame(); });
   $("side").addEventListener("change", newGame);
   initLimits();
+  initLevels();
   $("new").addEventListener("click", () => { S.start = "start"; newGame(); });
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
@@ -92,7 +93,7 @@ const recordExample = (game) => (game === "togyz" ? "1. 76 98 2. 36x 45" : "3 6 
 // own (a model a game), else the server's.
 function showAgent() {
   const g = S.info.games.find((x) => x.name === S.game) || {};
-  $("agent").textContent = "bot: " + (g.agent || S.info.agent) + cardText(g.agent ? g.card : S.info.card);
+  $("agent").textContent = "bot: " + (g.agent || S.info.agent) + cardText(g.agent ? g.card : S.info.card) + levelText(g);
 }
 
 // initLimits offers the bot's search size: its own, simulations or time
@@ -118,9 +119,41 @@ function limits() {
 }
 
 // moveRequest asks for the bot's move after moves, at the search size
-// chosen.
-function moveRequest(moves) {
-  return api("/api/move", { game: S.game, position: S.start, moves: moves, ...limits() });
+// chosen; at the level chosen when atLevel (the bot's own moves: hints
+// and the analysis are at full strength).
+function moveRequest(moves, atLevel) {
+  const req = { game: S.game, position: S.start, moves: moves, ...limits() };
+  const level = Number($("level").value);
+  if (atLevel && level > 0) {
+    delete req.sims;
+    req.level = level;
+  }
+  return api("/api/move", req);
+}
+
+// initLevels offers the bot's strength levels (docs/PLAYING.md, Levels) when it
+// plays them: 1, a beginner's, to the strongest, each titled with its
+// measured rating where the game has one.
+function initLevels() {
+  if (!(S.info.levels > 0)) return;
+  const sel = $("level");
+  for (let n = 1; n <= S.info.levels; n++) {
+    const opt = document.createElement("option");
+    opt.value = String(n);
+    opt.textContent = n === 1 ? "1 (beginner)" : String(n);
+    sel.appendChild(opt);
+  }
+  $("levelbox").hidden = false;
+  sel.addEventListener("change", showAgent);
+}
+
+// levelText names the level chosen, with its rating in the game when
+// measured: ", level 3 (rated +417, random = 0)".
+function levelText(g) {
+  const n = Number($("level").value);
+  if (!(n > 0)) return "";
+  const elo = g.level_elo && g.level_elo[n - 1];
+  return ", level " + n + (elo !== undefined ? " (rated " + (elo > 0 ? "+" : "") + elo + ", " + g.level_anchor + " = 0)" : "");
 }
 
 // cardText sums up a model card (net.Card): iteration and search size.
@@ -197,7 +230,7 @@ async function botTurn(gen) {
     render();
     try {
       const before = cur();
-      const r = await moveRequest(before.moves);
+      const r = await moveRequest(before.moves, true);
       if (gen !== S.gen) return;
       await showSowing(before, r.state, gen);
       S.views.push(r.state);
