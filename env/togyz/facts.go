@@ -69,5 +69,5 @@ func (b *Board) SownHome(a env.Action) int {
 // levelRatings are the levels' measured ratings in togyz (docs/PLAYING.md,
 // "Levels", whose table a test checks against them).
 var levelRatings = env.LevelRatings{Anchor: "ab:depth=6",
-	Elo: []float64{-850, -711, -599, -458, -319, -129, 85, 224, 383, 513},
-	Err: []float64{56, 53, 49, 44, 40, 26, 27, 32, 39, 45}}
+	Elo: []float64{-835, -696, -582, -448, -303, -121, 82, 213, 378, 518},
+	Err: []float64{47, 44, 41, 37, 33, 22, 22, 26, 33, 38}}
