@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -232,13 +233,49 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, dst any) *apiErr
 		err = errors.New("data after the JSON object")
 	}
 	var tooBig *http.MaxBytesError
+	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &tooBig):
 		return &apiError{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("request body over %d bytes", s.cfg.MaxBody)}
+	case errors.As(err, &typ) && typ.Field == "":
+		return badRequest("bad_json", "bad JSON: the body is %s, want an object", jsonValue(typ.Value))
+	case errors.As(err, &typ):
+		return badRequest("bad_json", "bad JSON: field %q is %s, want %s", typ.Field, jsonValue(typ.Value), jsonKind(typ.Type))
 	case err != nil:
 		return badRequest("bad_json", "bad JSON: %v", err)
 	}
 	return nil
+}
+
+// jsonValue names a JSON value's kind as encoding/json reports it
+// ("string", "number", "array", ...), with its article.
+func jsonValue(v string) string {
+	if strings.HasPrefix(v, "number ") {
+		return "the number " + strings.TrimPrefix(v, "number ") // an out-of-range or fractional number
+	}
+	if v == "array" || v == "object" {
+		return "an " + v
+	}
+	return "a " + v
+}
+
+// jsonKind names what a request field of Go type t holds in JSON terms,
+// not Go's: a whole number, a list of whole numbers, a string.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list of " + strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "a "), "an ") + "s"
+	}
+	return "an object"
 }
 
 // game returns the spec of a requested game, or the default one for "".

@@ -145,7 +145,7 @@ func TestServerBadRequests(t *testing.T) {
 		{"POST", "/api/state", "application/json", `{"game":`, 400, "bad_json", "bad JSON"},
 		{"POST", "/api/state", "application/json", `{"game":"togyz","colour":"w"}`, 400, "bad_json", `unknown field "colour"`},
 		{"POST", "/api/state", "application/json", `{"game":"togyz"} {}`, 400, "bad_json", "data after the JSON object"},
-		{"POST", "/api/state", "application/json", `{"moves":"7 3"}`, 400, "bad_json", "cannot unmarshal"},
+		{"POST", "/api/state", "application/json", `{"moves":"7 3"}`, 400, "bad_json", `field "moves" is a string, want a list of whole numbers`},
 		{"POST", "/api/state", "application/json", big, 413, "too_large", "request body over 65536 bytes"},
 		{"POST", "/api/state", "text/plain", `{}`, 415, "bad_content_type", "want application/json"},
 		{"POST", "/api/state", "application/json", `{"game":"chess"}`, 400, "bad_game", `game "chess" not served`},
@@ -275,5 +275,46 @@ func TestServerLimitsOfOtherDimensions(t *testing.T) {
 	code, body = post(t, mc, "/api/move", `{"game":"mangala","depth":5}`, &r)
 	if code != 200 || r.Agent != "mcts:sims=60" || r.Nodes < 60 || r.Nodes > 200 || !reflect.DeepEqual(r.Ignored, []string{"depth"}) {
 		t.Errorf("mcts:sims=60 asked for depth 5: %d %s", code, body)
+	}
+}
+
+// TestServerFieldTypes: a request field of the wrong type is refused with
+// the field's JSON name and what it holds, never Go's struct or type names.
+func TestServerFieldTypes(t *testing.T) {
+	ts := newTestServer(t, "random", nil)
+	for path, req := range map[string]any{"/api/state": StateRequest{}, "/api/move": MoveRequest{}} {
+		typ := reflect.TypeOf(req)
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			bad, want := `"x"`, `is a string, want a whole number`
+			switch f.Type.Kind() {
+			case reflect.String:
+				bad, want = `7`, `is a number, want a string`
+			case reflect.Slice:
+				want = `is a string, want a list of whole numbers`
+			}
+			body := fmt.Sprintf(`{%q:%s}`, name, bad)
+			code, got := call(t, ts, "POST", path, "application/json", body, nil)
+			var e struct{ Error, Code string }
+			if err := json.Unmarshal([]byte(got), &e); err != nil || code != 400 || e.Code != "bad_json" ||
+				!strings.Contains(e.Error, fmt.Sprintf("field %q %s", name, want)) ||
+				strings.Contains(e.Error, "Go ") || strings.Contains(e.Error, typ.Name()) {
+				t.Errorf("POST %s %s: %d %s; want 400 bad_json naming field %q: %s", path, body, code, got, name, want)
+			}
+		}
+	}
+	for body, want := range map[string]string{
+		`{"moves":["7"]}`: `field "moves" is a string, want a whole number`, // an element of the list
+		`{"moves":[1.5]}`: `field "moves" is the number 1.5, want a whole number`,
+		`{"sims":1e99}`:   `field "sims" is the number 1e99, want a whole number`,
+		`[1,2]`:           `the body is an array, want an object`,
+		`"togyz"`:         `the body is a string, want an object`,
+	} {
+		_, got := call(t, ts, "POST", "/api/move", "application/json", body, nil)
+		var e struct{ Error string }
+		if err := json.Unmarshal([]byte(got), &e); err != nil || !strings.Contains(e.Error, want) {
+			t.Errorf("POST /api/move %s: %s, want %q", body, got, want)
+		}
 	}
 }
