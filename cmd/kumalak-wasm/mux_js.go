@@ -8,7 +8,7 @@ import (
 
 	"kumalak/bot/web"
 	"kumalak/env"
-	_ "kumalak/env/games" // registers togyz, mangala, mangala-kale
+	_ "kumalak/env/games" // registers every game: togyz, mangala, mangala-kale, kalah
 )
 
 // Game is one game of the site: its name, the agent spec that plays it

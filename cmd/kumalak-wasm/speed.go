@@ -10,7 +10,7 @@ import (
 
 	"kumalak/agent"
 	"kumalak/env"
-	_ "kumalak/env/games" // registers togyz, mangala, mangala-kale
+	_ "kumalak/env/games" // registers every game: togyz, mangala, mangala-kale, kalah
 	"kumalak/models"
 	"kumalak/net"
 )

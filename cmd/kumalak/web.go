@@ -19,8 +19,9 @@ func newWebCmd() *cobra.Command {
 			"for GOOS=js GOARCH=wasm), run in a Web Worker; wasm_exec.js, copied from the Go toolchain that\n" +
 			"built it; site.js, the games and their bots; the --model files; and kumalak-bundle.js, the same\n" +
 			"as one script, for the page opened from disk (file://). Upload the folder to any static host,\n" +
-			"or open index.html. The bots are the shipped models (package models) unless --model names\n" +
-			"another. Building the wasm needs the kumalak source tree and the go command: run web inside\n" +
+			"or open index.html. The site plays every game serve plays; the bots are the shipped models\n" +
+			"(package models) unless --model names another, and a game with none shipped (kalah) plays\n" +
+			"the model agent's stand-in, MCTS with random rollouts, as serve does. Building the wasm needs the kumalak source tree and the go command: run web inside\n" +
 			"the source (or give --src) with go on the PATH (or --go), or give a built --wasm.",
 		Example: "  kumalak web --out site\n" +
 			"  kumalak web --out site --games togyz --sims 800\n" +
@@ -42,7 +43,7 @@ func newWebCmd() *cobra.Command {
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.Out, "out", "", "folder to write the site into (made if missing; its files are replaced)")
-	fl.StringSliceVar(&f.Games, "games", nil, "games of the site (default: every game with a shipped model or a --model)")
+	fl.StringSliceVar(&f.Games, "games", nil, "games of the site (default: every game, as serve)")
 	fl.StringArrayVar(&f.Models, "model", nil, "GAME=FILE: play GAME with this .kmodel instead of the shipped model (repeatable)")
 	fl.IntVar(&f.Sims, "sims", 0, "the bots' simulations per move; 0: each model card's (the player may choose others)")
 	fl.DurationVar(&f.Time, "time", 0, "the bots' time per move instead, e.g. 1s (a search stops at the first limit reached)")

@@ -24,14 +24,15 @@ import (
 // TestWebSite builds the static site of kumalak web once, serves it as
 // plain files and, in headless Chromium with no kumalak server, plays a
 // whole game of each game against the wasm bot by clicking the pits
-// (togyz and mangala-kale as white, mangala as black): every move is
+// (togyz and mangala-kale as white, mangala and kalah as black: every
+// game serve plays, kalah by the model agent's stand-in): every move is
 // legal, the result is shown and read back from the copied record, and
 // the bot's moves are the native bot's at the same simulations (the same
 // requests answered by web.Mux in a process on net's portable kernel).
 // Then it opens the site from file:// and plays, hints and analyses there.
 func TestWebSite(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the wasm and plays three games in a browser")
+		t.Skip("builds the wasm and plays four games in a browser")
 	}
 	path := webtest.Chromium(t)
 	site := t.TempDir()
@@ -52,7 +53,7 @@ func TestWebSite(t *testing.T) {
 		p.Run("no animation", chromedp.Click(chromedp.CSS("#animate")))
 		var reqs []web.MoveRequest
 		var played []int
-		for _, c := range []struct{ game, human string }{{"togyz", "w"}, {"mangala", "b"}, {"mangala-kale", "w"}} {
+		for _, c := range []struct{ game, human string }{{"togyz", "w"}, {"mangala", "b"}, {"mangala-kale", "w"}, {"kalah", "b"}} {
 			rec := p.playGame(c.game, c.human)
 			r, m := botMoves(rec, c.human)
 			reqs, played = append(reqs, r...), append(played, m...)
@@ -113,7 +114,7 @@ func openSite(t testing.TB, path, url string) *sitePage {
 		WaitTimeout: 60 * time.Second, WaitInterval: 5 * time.Millisecond})}
 	began := time.Now()
 	defer func() { t.Logf("%s: the bot ready in %v", url, time.Since(began).Round(time.Millisecond)) }()
-	p.Run("load "+url, chromedp.Navigate(url), p.Wait(`document.querySelector("#board .pit") !== null && document.getElementById("game").options.length === 3`))
+	p.Run("load "+url, chromedp.Navigate(url), p.Wait(fmt.Sprintf(`document.querySelector("#board .pit") !== null && document.getElementById("game").options.length === %d`, len(env.Games()))))
 	return p
 }
 

@@ -32,7 +32,7 @@ import (
 // Config sets up a site. Out is required; the rest may be zero.
 type Config struct {
 	Out    string        // folder written into (made if missing; its files are replaced)
-	Games  []string      // the site's games; nil: every game with a shipped model or a Models file
+	Games  []string      // the site's games; nil: every game, as serve (a game with no shipped model or Models file plays the model agent's stand-in)
 	Models []string      // GAME=FILE: play GAME with this .kmodel instead of the shipped model
 	Sims   int           // the bots' simulations per move; 0: each model card's
 	Time   time.Duration // the bots' time per move instead
@@ -224,11 +224,8 @@ func siteGames(c Config) ([]Game, error) {
 	}
 	names := c.Games
 	if len(names) == 0 {
-		for _, g := range env.Games() {
-			if _, ok := files[g]; ok || shipped(g) {
-				names = append(names, g)
-			}
-		}
+		names = env.Games() // serve's games: a game with no shipped model plays the model agent's stand-in
+
 	}
 	var games []Game
 	for _, name := range names {
@@ -250,9 +247,6 @@ func siteGames(c Config) ([]Game, error) {
 			return nil, badInput("--model %s=...: %s is not one of --games", game, game)
 		}
 	}
-	if len(games) == 0 {
-		return nil, badInput("no game: no shipped model and no --model")
-	}
 	return games, nil
 }
 
@@ -265,6 +259,9 @@ func shipped(game string) bool {
 // gameFor returns the game played by the model file ("" = the shipped
 // one) with sims (0 = the card's) or time.
 func gameFor(spec *env.Spec, file string, sims int, limit time.Duration) (Game, error) {
+	if file == "" && !shipped(spec.Name) {
+		return unshippedGame(spec, sims, limit)
+	}
 	var m *net.Model
 	var err error
 	if file == "" {
@@ -301,6 +298,21 @@ func gameFor(spec *env.Spec, file string, sims int, limit time.Duration) (Game, 
 		return Game{}, fmt.Errorf("site: %s: %w", spec.Name, err)
 	}
 	return Game{Game: spec.Name, Agent: site, Card: card, file: file}, nil
+}
+
+// unshippedGame returns the game with no shipped model (kalah) as serve
+// plays it: the model agent, which for such a game searches with the mcts
+// agent's random rollouts (agent's model.go), at sims or limit (none: its
+// own), with no card.
+func unshippedGame(spec *env.Spec, sims int, limit time.Duration) (Game, error) {
+	sp, err := modelAgentSpec("", "", sims, limit)
+	if err == nil {
+		_, err = agent.New(spec, sp, 1)
+	}
+	if err != nil {
+		return Game{}, badInput("%s: %v", spec.Name, err)
+	}
+	return Game{Game: spec.Name, Agent: sp}, nil
 }
 
 // modelAgentSpec is the spec of the model agent playing path (the

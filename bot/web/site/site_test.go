@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"kumalak/env"
 	_ "kumalak/env/games"
 )
 
@@ -106,4 +108,28 @@ func FuzzReadManifest(f *testing.F) {
 		}
 		_, _ = ReadManifest(dir)
 	})
+}
+
+// TestSiteGames: by default the site offers every game serve plays, kalah
+// (no shipped model) by the model agent's stand-in with no card, the
+// others by their shipped models with their cards.
+func TestSiteGames(t *testing.T) {
+	games, err := siteGames(Config{Sims: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, g := range games {
+		names = append(names, g.Game)
+		if g.Game == "kalah" {
+			if g.Agent != "model:sims=8" || len(g.Card) != 0 || g.file != "" {
+				t.Errorf("kalah: %+v, want model:sims=8 with no card", g)
+			}
+		} else if !strings.Contains(g.Agent, "sims=8") || len(g.Card) == 0 {
+			t.Errorf("%s: %+v, want its shipped model's card", g.Game, g)
+		}
+	}
+	if !slices.Equal(names, env.Games()) || !slices.Contains(names, "kalah") {
+		t.Errorf("site games %v, want serve's %v", names, env.Games())
+	}
 }
