@@ -8,15 +8,12 @@ import (
 	"kumalak/env"
 )
 
-// boardFor draws st as the person sees it from their seat: the game's own
-// drawing for white, and for black the board turned round, black's row at
-// the bottom running from pit 1 at the left, white's on top from white's
-// last pit. Stores sit at the end of their rows, the tuzdyk (togyz, X) or
-// castle (kale, K) in its pit.
+// boardFor draws st as the person sees it from their seat, one layout for
+// every game and either seat: their row at the bottom running from pit 1
+// at the left, the opponent's on top from the opponent's last pit, so
+// that sowing runs counter-clockwise. Stores sit at the end of their
+// rows, the tuzdyk (togyz, X) or castle (kale, K) in its pit.
 func boardFor(st env.State, human env.Player) string {
-	if human == env.White {
-		return env.Drawing(st)
-	}
 	spec := st.Spec()
 	pos, err := env.ParsePosition(st.String(), spec.Pits, spec.Stones)
 	if err != nil { // every game's String is a position string
@@ -24,18 +21,19 @@ func boardFor(st env.State, human env.Player) string {
 	}
 	words := env.WordsOf(st)
 	var sb strings.Builder
-	// White's store follows White's last pit, which is at the top left:
-	// it is drawn at the left of White's row, Black's at the right of its.
+	// The opponent's store follows their last pit, which is at the top
+	// left: it is drawn at the left of their row, the person's at the right
+	// of theirs.
 	margin := "      " + strings.Repeat(" ", len(storeText(words, 0)))
 	rule := margin + "+" + strings.Repeat("----+", spec.Pits) + "\n"
 	sb.WriteString(margin + pitLabels(spec.Pits, true) + "\n")
 	sb.WriteString(rule)
-	drawRow(&sb, pos, env.White, true, words)
+	drawRow(&sb, pos, human.Other(), true, words)
 	sb.WriteString(rule)
-	drawRow(&sb, pos, env.Black, false, words)
+	drawRow(&sb, pos, human, false, words)
 	sb.WriteString(rule)
 	sb.WriteString(margin + pitLabels(spec.Pits, false) + "\n")
-	sb.WriteString(caption(st) + " (the board turned round: your row, black's, is at the bottom)\n")
+	sb.WriteString(caption(st) + " (your row, " + human.Name() + "'s, is at the bottom)\n")
 	if note := specialNote(pos, words); note != "" {
 		sb.WriteString(note + "\n")
 	}
@@ -55,9 +53,9 @@ func pitLabels(n int, reversed bool) string {
 	return strings.TrimRight(sb.String(), " ")
 }
 
-// drawRow writes p's row, reversed (White's, on top, its store at the
-// left, after its last pit) or from pit 1 (Black's, its store at the
-// right).
+// drawRow writes p's row, reversed (the opponent's, on top, its store at
+// the left, after its last pit) or from pit 1 (the person's, its store at
+// the right).
 func drawRow(sb *strings.Builder, pos env.Position, p env.Player, reversed bool, w env.Words) {
 	sb.WriteString(p.Name() + " ")
 	store := storeText(w, pos.Stores[p])

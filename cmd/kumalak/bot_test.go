@@ -71,7 +71,7 @@ func TestPlayScripted(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("play: exit %d\n%s\n%s", code, out, errs)
 	}
-	for _, w := range []string{"w1", "hint"} {
+	for _, w := range []string{"your row, white's, is at the bottom", "hint"} {
 		if !strings.Contains(strings.ToLower(out), w) {
 			t.Errorf("play output lacks %q:\n%s", w, out)
 		}
