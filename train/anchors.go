@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"time"
 
 	"kumalak/arena"
 	"kumalak/net"
@@ -109,7 +110,8 @@ func (r *Run) rateBaselines(ctx context.Context) (*net.Anchors, error) {
 	cfg.Games, cfg.Parallel, cfg.OpeningPlies, cfg.Seed = ec.AnchorGames, ec.Parallel, ec.OpeningPlies, r.cfg.Seed
 	cfg.MaxPlies, cfg.Balanced = r.cfg.SelfPlay.MaxPlies, ec.BalancedOpenings
 	n := len(players)
-	bar := newBar(r.out, ec.AnchorGames*n*(n-1)/2, "rating the baselines")
+	defer func(t time.Time) { r.roundRobin += r.opt.Now().Sub(t) }(r.opt.Now())
+	bar := newBar(r.out, ec.AnchorGames*n*(n-1)/2, r.desc("rating the baselines"))
 	t := arena.Tournament{Spec: r.spec, Players: players, Anchor: zero, Config: cfg, Prior: 1,
 		Progress: func(p arena.Progress) { _ = bar.Set(p.Done) }}
 	res, err := t.Run(ctx)

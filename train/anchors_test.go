@@ -53,10 +53,11 @@ func TestRateAgainstAnchorErrors(t *testing.T) {
 	}
 }
 
-// TestFinalEval: the last iteration of a count, and an iteration that
-// leaves less of the budget than its own time so far (and its evaluation's,
-// as long as the last regular one), play the final
-// evaluation's games; nothing does when they are off or the baselines are.
+// TestFinalEval: the last iteration of a count, and an iteration after
+// which another as long, a regular evaluation (as long as the last one)
+// and the final one (that scaled by its games) would not fit in the
+// budget, play the final evaluation's games; nothing does when they are
+// off or the baselines are.
 func TestFinalEval(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) func() time.Time { return func() time.Time { return t0.Add(d) } }
@@ -76,7 +77,10 @@ func TestFinalEval(t *testing.T) {
 		{"ends past the budget", ev, 0, 50, 30 * time.Minute, 1780, time.Minute, 0, true, true},
 		{"next one will", ev, 0, 50, 30 * time.Minute, 1700, 60 * time.Second, 0, true, true},
 		{"its evaluation ends past the budget", ev, 0, 50, 30 * time.Minute, 1785, 7 * time.Second, 5 * time.Second, true, true},
-		{"its evaluation ends before the budget", ev, 0, 50, 30 * time.Minute, 1780, 7 * time.Second, 5 * time.Second, false, false},
+		// 1780 + 2*7 + 5 = 1799 s, but the final evaluation's 200 games take
+		// ten times the regular 20's 5 s: the next one's would end past it.
+		{"its final evaluation would end past the budget", ev, 0, 50, 30 * time.Minute, 1780, 7 * time.Second, 5 * time.Second, true, true},
+		{"its final evaluation ends before the budget", ev, 0, 50, 30 * time.Minute, 1730, 7 * time.Second, 5 * time.Second, false, false},
 		{"far from the budget", ev, 0, 50, 30 * time.Minute, 1000, time.Minute, 0, false, false},
 		{"off", EvalConfig{Baselines: ev.Baselines, BaselineEvery: 3, BaselineGames: 20}, 10, 10, 0, 0, time.Minute, 0, false, true},
 		{"no baselines", EvalConfig{BaselineEvery: 3, FinalBaselineGames: 200}, 10, 10, 0, 0, time.Minute, 0, false, false},

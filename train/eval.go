@@ -68,13 +68,13 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 			nets[bestName] = net.NewBatcher(r.best.Params, r.evalBatcher())
 		}
 	}
-	em.Baseline = map[string]net.Match{}
+	em.Baseline, em.Final = map[string]net.Match{}, final
 	j, err := r.judge()
 	if err != nil {
 		return em, err
 	}
 	var tally solve.Tally
-	start := r.opt.Now()
+	start, rr := r.opt.Now(), r.roundRobin
 	for _, b := range ec.Baselines {
 		res, err := r.match(ctx, pairing{it: it, kind: BaselineGames, a: player, b: b, games: games, judge: j, tally: &tally}, nets)
 		if err != nil {
@@ -95,28 +95,48 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 			return em, err
 		}
 	}
-	if !final && em.Rung == "" { // a new rung's rating games are not every evaluation's
-		r.evalTook = r.opt.Now().Sub(start)
+	if !final && em.Rung == "" { // a new rung's rating games are not every evaluation's, nor the one-off round robin
+		r.evalTook = r.opt.Now().Sub(start) - (r.roundRobin - rr)
 	}
 	return em, nil
 }
 
-// finalEval reports whether iteration it, begun at t0, is (likely) a
-// run's last, whose baseline evaluation plays FinalBaselineGames: the
-// last of an iteration count, or, with a budget, one that leaves less of
-// the budget than its own time so far and a regular baseline evaluation
-// (as long as the last one took) would (it ends past the budget, or the
-// next one will). So the run's last evaluation is a final one, and at
-// most the one before it too.
+// finalEval reports whether iteration it, begun at t0, is the run's
+// last, whose baseline evaluation plays FinalBaselineGames: the last of
+// an iteration count, or, with a budget, the one after which another
+// iteration as long as this one so far, a regular evaluation and the
+// final one (both as long as the last regular evaluation took, scaled by
+// their games: finalTook) would not fit in what is left of the budget.
+// So the final evaluation is counted in the budget: the run ends by its
+// end, give or take how much one iteration's time varies, rather than
+// overrunning it by the final evaluation; and a run whose final
+// evaluation is played is finished (done), however much of the budget
+// is left.
 func (r *Run) finalEval(it int, t0 time.Time) bool {
-	if ec := r.cfg.Eval; ec.FinalBaselineGames == 0 || ec.BaselineEvery == 0 || len(ec.Baselines) == 0 {
+	if !r.hasFinal() {
 		return false
 	}
 	if r.cfg.Iterations > 0 && it >= r.cfg.Iterations {
 		return true
 	}
 	b := r.cfg.Budget
-	return b > 0 && r.state.Elapsed()+2*r.opt.Now().Sub(t0)+r.evalTook >= b
+	return b > 0 && r.state.Elapsed()+2*r.opt.Now().Sub(t0)+r.evalTook+r.finalTook() >= b
+}
+
+// hasFinal reports whether the config plays a final evaluation.
+func (r *Run) hasFinal() bool {
+	ec := r.cfg.Eval
+	return ec.FinalBaselineGames > 0 && ec.BaselineEvery > 0 && len(ec.Baselines) > 0
+}
+
+// finalTook is how long the final evaluation will take, as far as the
+// last regular one tells (0 before any): its time scaled by their games.
+func (r *Run) finalTook() time.Duration {
+	ec := r.cfg.Eval
+	if !r.hasFinal() || ec.BaselineGames == 0 {
+		return 0
+	}
+	return r.evalTook * time.Duration(ec.FinalBaselineGames) / time.Duration(ec.BaselineGames)
 }
 
 // baselinesDue reports whether iteration it plays the baselines: the first,
@@ -163,7 +183,7 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 		judged = arena.NewJudgeLog(f, r.spec, p.judge, a)
 		records = judged
 	}
-	bar := newBar(r.out, p.games, fmt.Sprintf("iter %d %s vs %s", it, a, b))
+	bar := newBar(r.out, p.games, r.desc(fmt.Sprintf("iter %d %s vs %s", it, a, b)))
 	m := arena.Match{
 		Spec: r.spec, A: a, B: b, Config: cfg, Records: records,
 		NewAgent: func(spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
@@ -177,7 +197,7 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 			return agent.New(spec, s, seed)
 		},
 		Progress: func(pr arena.Progress) {
-			bar.Describe(fmt.Sprintf("iter %d %s vs %s  +%d =%d -%d", it, a, b, pr.Counts.W, pr.Counts.D, pr.Counts.L))
+			bar.Describe(r.desc(fmt.Sprintf("iter %d %s vs %s  +%d =%d -%d", it, a, b, pr.Counts.W, pr.Counts.D, pr.Counts.L)))
 			_ = bar.Set(pr.Done)
 		},
 		Notation: r.spec.FormatMoves,

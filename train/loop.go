@@ -25,6 +25,8 @@ func (r *Run) iterate(ctx context.Context) error {
 	}
 	it := r.state.Iteration + 1
 	m := Metrics{Iteration: it}
+	r.iterStart = t0
+	defer func() { r.iterStart = time.Time{} }()
 
 	samples, sp, err := r.selfPlay(ctx, it)
 	if err != nil {
@@ -73,9 +75,10 @@ func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetr
 		return nil, SelfPlayMetrics{}, err
 	}
 	pool, meter := r.pool, newNetMeter(r.spNet)
-	bar := newBar(r.out, r.cfg.Games, fmt.Sprintf("iter %d self-play", it))
+	job := fmt.Sprintf("iter %d self-play", it)
+	bar := newBar(r.out, r.cfg.Games, r.desc(job))
 	var samples []data.Sample
-	stop := r.watch(bar, func() string { return selfPlayRate(pool.Progress(), meter.read()) + r.remoteStatus() })
+	stop := r.watch(bar, job, func() string { return selfPlayRate(pool.Progress(), meter.read()) + r.remoteStatus() })
 	st, err := pool.Run(ctx, r.cfg.Games, r.seed(it, 1), func(g selfplay.GameResult) {
 		samples = append(samples, g.Samples...)
 		bar.Add(1)
@@ -141,7 +144,7 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int, t0 time.Time) (
 	r.window.ResetSampling()
 	rng := rand.New(rand.NewPCG(r.seed(it, 2), 0))
 	batch := data.NewBatch(r.layout(), tc.Batch)
-	bar := newBar(r.out, steps, fmt.Sprintf("iter %d train", it))
+	bar := newBar(r.out, steps, r.desc(fmt.Sprintf("iter %d train", it)))
 	start := time.Now()
 	var sum learn.Losses
 	for s := 0; s < steps; s++ {
@@ -155,7 +158,9 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int, t0 time.Time) (
 			return nil, tm, fmt.Errorf("train: step %d: %w", s, err)
 		}
 		addLosses(&sum, l)
-		bar.Describe(fmt.Sprintf("iter %d train  loss %.3f (policy %.3f value %.3f)", it, l.Total, l.Policy, l.Value))
+		if s%10 == 0 || s == steps-1 {
+			bar.Describe(r.desc(fmt.Sprintf("iter %d train  loss %.3f (policy %.3f value %.3f)", it, l.Total, l.Policy, l.Value)))
+		}
 		bar.Add(1)
 	}
 	bar.Finish()
@@ -205,6 +210,9 @@ func (r *Run) checkpoint(cand *net.Model, m Metrics, fresh int, t0 time.Time) er
 	now := r.opt.Now()
 	dt := now.Sub(t0)
 	next := r.state.after(m, fresh, dt)
+	if m.Eval.Final && r.cfg.Budget > 0 {
+		next.FinalBudgetSec = r.cfg.Budget.Seconds()
+	}
 	m.Time, m.ElapsedSec, m.IterationSec = r.opt.Now().UTC(), next.ElapsedSec, dt.Seconds()
 	m.Best, m.Samples = next.BestIteration, next.Samples
 	if err := appendMetrics(r.dir.Metrics(), m); err != nil {

@@ -107,6 +107,7 @@ type EvalMetrics struct {
 	Rating   *net.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, eval.anchor = 0
 	Rung     string               `json:"rung,omitempty"`        // the rung it was frozen as, when it climbed the ladder
 	Mistakes *MistakeMetrics      `json:"mistakes,omitempty"`    // the network's moves in the baseline games judged by the tablebase
+	Final    bool                 `json:"final,omitempty"`       // the run's final evaluation (eval.final_baseline_games a baseline)
 }
 
 // MistakeMetrics is the judge's count of the network's moves in the

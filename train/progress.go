@@ -13,7 +13,11 @@ import (
 	"kumalak/selfplay"
 )
 
-// newBar returns a progress bar on w for n steps of the named job.
+// newBar returns a progress bar on w for n steps of the named job. It
+// shows its time so far, not the library's guess of the time left: that
+// guess is a rolling rate over the last few updates, which for games
+// ending in bursts (self-play's, a round robin's) swings to hours; the
+// run's own estimate (Run.left) goes in the description instead.
 func newBar(w io.Writer, n int, desc string) *progressbar.ProgressBar {
 	return progressbar.NewOptions(n,
 		progressbar.OptionSetWriter(w),
@@ -21,16 +25,25 @@ func newBar(w io.Writer, n int, desc string) *progressbar.ProgressBar {
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetWidth(24),
 		progressbar.OptionThrottle(250*time.Millisecond),
-		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(w, "\n") }),
 	)
 }
 
-// watch redescribes bar with a prefix and rate() every half second until the
-// returned stop function is called.
-func (r *Run) watch(bar *progressbar.ProgressBar, rate func() string) (stop func()) {
-	desc := bar.State().Description
-	return Every(500*time.Millisecond, func() { bar.Describe(desc + "  " + rate()) })
+// desc is a progress bar's description of the run's job: the job, then
+// the run's time so far and left (leftText) during an iteration.
+func (r *Run) desc(job string) string {
+	if r.iterStart.IsZero() {
+		return job
+	}
+	return job + "  [" + r.leftText(r.iterStart) + "]"
+}
+
+// watch redescribes bar as job, rate() and the run's clock (desc) every
+// half second until the returned stop function is called.
+func (r *Run) watch(bar *progressbar.ProgressBar, job string, rate func() string) (stop func()) {
+	return Every(500*time.Millisecond, func() { bar.Describe(r.desc(job + "  " + rate())) })
 }
 
 // Every calls tick every interval from a goroutine of its own, the ticker

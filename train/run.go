@@ -56,11 +56,17 @@ type Run struct {
 	// iteration whose evaluation would end past the budget plays the final
 	// one instead (finalEval).
 	evalTook time.Duration
+	// roundRobin is the time this process spent rating the baselines (a
+	// one-off, not part of a regular evaluation's time).
+	roundRobin time.Duration
 	// mark is when the last iteration's time was taken (zero before the
 	// first of this process): the next iteration's time starts there, so
 	// its checkpoint's tail (metrics, plots, the state, pruning) and the
 	// acknowledgement of workers' samples count in the run's training time.
 	mark time.Time
+	// iterStart is when the running iteration's time began (zero between
+	// iterations): the progress bars' run clock counts from it.
+	iterStart time.Time
 	// plotted is when the plots were last drawn (plotDue).
 	plotted time.Time
 
@@ -281,13 +287,9 @@ func (r *Run) State() State { return r.state }
 // Dir returns the run folder.
 func (r *Run) Dir() Dir { return r.dir }
 
-// done reports whether the run has reached its iteration count or budget.
-func (r *Run) done() bool {
-	if r.cfg.Iterations > 0 && r.state.Iteration >= r.cfg.Iterations {
-		return true
-	}
-	return r.cfg.Budget > 0 && r.state.Elapsed() >= r.cfg.Budget
-}
+// done reports whether the run has reached its iteration count or budget,
+// or played its budget's final evaluation (finalEval).
+func (r *Run) done() bool { return r.Finished() != "" }
 
 // Train runs iterations until the run is done or ctx is cancelled. A
 // cancelled iteration is dropped whole (the checkpoint stays at the last

@@ -22,6 +22,10 @@ type State struct {
 	ElapsedSec    float64   `json:"elapsed_sec"`    // training time of the completed iterations
 	BestIteration int       `json:"best_iteration"` // iteration of best.kmodel (0 = the initial network)
 	Started       time.Time `json:"started"`        // when the run began
+	// FinalBudgetSec is the budget, in seconds, whose final evaluation the
+	// run has played (0: none): resumed with that budget or a smaller one,
+	// the run is finished, though its training time may fall short of it.
+	FinalBudgetSec float64 `json:"final_budget_sec,omitempty"`
 	// Machines lists the processors the run trained on (Machine's text), and
 	// Commands the command lines that started and resumed it, each once, in
 	// order; the model card reports both.

@@ -136,6 +136,17 @@ func TestTrainExportInfo(t *testing.T) {
 	if out := tr.out; !strings.Contains(out, "best model: "+filepath.Join(tr.dir, "best.kmodel")) || strings.Count(out, "\niter ") != 2 {
 		t.Fatalf("train: want the best model and one summary line per iteration:\n%s", out)
 	}
+	// A finished run says so and how to extend it; the tiny run's rating
+	// (random = 0) is not on the shipped model's scale (ab:depth=6 = 0), so
+	// it only says how to measure the two.
+	for _, w := range []string{
+		"finished: its 2 iterations are done; to train it further: kumalak train --run " + tr.dir + " --resume --iterations 4\n",
+		"vs shipped: not rated on the shipped model's scale; measure it head to head: kumalak arena --game togyz --a model:path=" + tr.dir + "/best.kmodel --b model --games 100\n",
+	} {
+		if !strings.Contains(tr.out, w) {
+			t.Errorf("train: want %q in\n%s", w, tr.out)
+		}
+	}
 	run := filepath.Join(t.TempDir(), "tiny")
 	if err := os.CopyFS(run, os.DirFS(tr.dir)); err != nil {
 		t.Fatal(err)
@@ -144,7 +155,12 @@ func TestTrainExportInfo(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "--resume") {
 		t.Fatalf("training over an existing run without --resume: exit %d %s", code, errs)
 	}
-	code, out, errs := kumalak(t, "train", "--run", run, "--resume", "--iterations", "3", "--quiet")
+	code, out, errs := kumalak(t, "train", "--run", run, "--resume", "--quiet")
+	if w := "run " + run + " is already finished: its 2 iterations are done; nothing to train\n"; code != 0 || !strings.Contains(out, w) ||
+		strings.Contains(out, "\niter ") || !strings.Contains(out, "--resume --iterations 4") {
+		t.Fatalf("a finished run again: exit %d, want %q and how to extend it, no iteration:\n%s\n%s", code, w, out, errs)
+	}
+	code, out, errs = kumalak(t, "train", "--run", run, "--resume", "--iterations", "3", "--quiet")
 	if code != 0 || !strings.Contains(out, "iteration 2 done") || !strings.Contains(out, "inference kernel ") || strings.Count(out, "\niter ") != 1 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errs)
 	}
