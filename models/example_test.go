@@ -21,6 +21,7 @@ func Example() {
 		fmt.Println(g, models.Name(g), m.Meta.Game == g)
 	}
 	// Output:
+	// kalah shipped:kalah true
 	// mangala shipped:mangala true
 	// mangala-kale shipped:mangala-kale true
 	// togyz shipped:togyz true

@@ -14,7 +14,7 @@ import (
 )
 
 // shipped are the games that must have a shipped model.
-var shipped = []string{"mangala", "mangala-kale", "togyz"}
+var shipped = []string{"kalah", "mangala", "mangala-kale", "togyz"}
 
 func TestGames(t *testing.T) {
 	if got := models.Games(); !slices.Equal(got, shipped) {

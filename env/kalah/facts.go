@@ -17,7 +17,7 @@ import "kumalak/env"
 //
 // The solver takes every game without a ply limit; 6 houses with a
 // capture have a tablebase, "kalah" (opposite capture) or "kalah-empty".
-// Kalah has no special pit and no shipped model.
+// Kalah has no special pit; Kalah(6,4) (Default) has a shipped model.
 func factsOf(r Rules) env.Facts {
 	f := env.Facts{
 		Names:       env.Names{KK: "Калах", RU: "Калах", TR: "Kalah", EN: "Kalah"},
@@ -27,6 +27,9 @@ func factsOf(r Rules) env.Facts {
 		Solver:      r.MaxPly == 0,
 		Calibration: env.Calibration{Slope: 0.2301 * 48 / float64(2*r.Houses*r.Seeds), DrawBand: 0.2695},
 		Balance:     env.Balance{Depth: 8, Margin: 1},
+	}
+	if r == Default {
+		f.Model = "kalah"
 	}
 	if r.Houses == 6 && r.MaxPly == 0 {
 		switch r.Capture {
