@@ -13,6 +13,7 @@ import (
 	"kumalak/arena"
 	"kumalak/bot/analysis"
 	"kumalak/env"
+	"kumalak/solve"
 )
 
 // analyzeFlags are analyze's own flags.
@@ -97,23 +98,23 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 		return err
 	}
 	closeAgent(a)
-	ex, err := exactOf(games[0].Spec, b.tablebase, jf)
+	ex, err := analysis.OpenTablebases(games[0].Spec, b.tablebase, jf.dir, solve.JudgeConfig{Extra: jf.extra, Limit: jf.limit})
 	if err != nil {
-		return err
+		return badInput("analyze", "%s", reason(err))
 	}
-	defer ex.close()
+	defer ex.Close()
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	var out []*analysis.GameAnalysis
 	var judged []arena.JudgeReport
 	for _, game := range games {
-		an, err := analysis.Analyze(ctx, analysis.Config{Game: game, Agent: bot.Spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.exact, Verdict: ex.verdict()})
+		an, err := analysis.Analyze(ctx, analysis.Config{Game: game, Agent: bot.Spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.Exact, Verdict: ex.Verdict()})
 		if err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
 		out = append(out, an)
-		if ex.judge != nil {
-			rep, err := arena.JudgeGame(ex.judge, game)
+		if ex.Judge != nil {
+			rep, err := arena.JudgeGame(ex.Judge, game)
 			if err != nil {
 				return fmt.Errorf("analyze: %w", err)
 			}
@@ -125,7 +126,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 			return fmt.Errorf("analyze: %w", err)
 		}
 	}
-	return printAnalyses(c.OutOrStdout(), out, judged, ex.judge != nil, f.json)
+	return printAnalyses(c.OutOrStdout(), out, judged, ex.Judge != nil, f.json)
 }
 
 // printAnalyses writes the analyses as tables, each followed by its

@@ -1,0 +1,70 @@
+package analysis
+
+import (
+	"fmt"
+
+	"kumalak/env"
+	"kumalak/solve"
+)
+
+// Tablebases is what a tablebase adds to an analysis: the exact values of
+// the positions it holds (Config.Exact) and the judge of mistakes (Judge;
+// Config.Verdict). The zero value adds nothing.
+type Tablebases struct {
+	tb    *solve.Tablebase
+	Exact Exact        // nil without a tablebase for values
+	Judge *solve.Judge // nil without a judge
+}
+
+// OpenTablebases opens, for game, the tablebase at dir for exact values
+// and the judge of mistakes at judgeDir (dir when judgeDir is ""); with
+// both "" it opens nothing. Errors are *ValueError, naming dir as
+// --tablebase and judgeDir as --judge.
+func OpenTablebases(game *env.Spec, dir, judgeDir string, jc solve.JudgeConfig) (*Tablebases, error) {
+	t := &Tablebases{}
+	if dir == "" && judgeDir == "" {
+		return t, nil
+	}
+	if err := solve.Probed(game); err != nil {
+		return nil, &ValueError{fmt.Sprintf("--tablebase and --judge: %v", err)}
+	}
+	if dir != "" {
+		tb, err := solve.Open(dir, -1)
+		if err != nil {
+			return nil, &ValueError{fmt.Sprintf("--tablebase: %v", err)}
+		}
+		t.tb, t.Exact = tb, tb.Exact
+		if judgeDir == "" {
+			judgeDir = dir
+		}
+	}
+	j, err := solve.OpenJudge(game.Name, judgeDir, jc)
+	if err != nil {
+		t.Close()
+		return nil, &ValueError{fmt.Sprintf("--judge: %v", err)}
+	}
+	t.Judge = j
+	return t, nil
+}
+
+// Close unmaps the tablebases.
+func (t *Tablebases) Close() {
+	if t.tb != nil {
+		t.tb.Close()
+	}
+	if t.Judge != nil {
+		t.Judge.Close()
+	}
+}
+
+// Verdict returns the judge's exact move values for the marks, or nil
+// without a judge.
+func (t *Tablebases) Verdict() Verdict {
+	if t.Judge == nil {
+		return nil
+	}
+	return func(before env.State, a env.Action) (played, best int, ok bool) {
+		v, ok := t.Judge.Verdict(before, a)
+		return v.Value, v.BestValue, ok
+	}
+}
