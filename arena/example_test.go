@@ -24,16 +24,3 @@ func Example() {
 	// ab:depth=2 against random: 10 games, 5 pairs
 	// A scores more than half: true
 }
-
-// Elo differences and scores convert both ways; a result's Elo carries
-// its confidence interval.
-func ExampleEloOfCounts() {
-	fmt.Printf("%.0f\n", arena.EloFromScore(0.75))
-	fmt.Printf("%.2f\n", arena.ScoreFromElo(0))
-	e := arena.EloOfCounts(arena.Counts{W: 60, D: 20, L: 20})
-	fmt.Println(e.Lo < e.Diff && e.Diff < e.Hi)
-	// Output:
-	// 191
-	// 0.50
-	// true
-}

@@ -10,6 +10,7 @@ import (
 
 	"kumalak/agent"
 	"kumalak/env"
+	"kumalak/rating"
 )
 
 // Config holds the settings of a match (and of each pairing of a
@@ -71,10 +72,10 @@ type NewAgentFunc func(spec *env.Spec, s string, seed uint64) (agent.Agent, erro
 
 // Progress is reported after every finished game.
 type Progress struct {
-	Done, Total int     // games finished and planned (of the whole tournament, for one)
-	A, B        string  // the agents of the current match
-	Counts      Counts  // the current match so far, from A's view
-	LLR         float64 // the SPRT's log-likelihood ratio so far, when testing
+	Done, Total int           // games finished and planned (of the whole tournament, for one)
+	A, B        string        // the agents of the current match
+	Counts      rating.Counts // the current match so far, from A's view
+	LLR         float64       // the SPRT's log-likelihood ratio so far, when testing
 }
 
 // Match is a match of paired games between agents A and B.
@@ -97,11 +98,11 @@ type Match struct {
 // Result is the outcome of a match, from A's view.
 type Result struct {
 	A, B    string
-	Counts  Counts // all finished games
-	AWhite  Counts // the games A played as White
-	Pairs   Pairs  // the complete pairs
-	Elo     Elo    // from the pairs when every game was paired, else from the games
-	Model   string // "pentanomial" or "trinomial": how Elo's interval was computed
+	Counts  rating.Counts // all finished games
+	AWhite  rating.Counts // the games A played as White
+	Pairs   rating.Pairs  // the complete pairs
+	Elo     rating.Elo    // from the pairs when every game was paired, else from the games
+	Model   string        // "pentanomial" or "trinomial": how rating.Elo's interval was computed
 	LOS     float64
 	SPRT    *SPRT   // the test, when one ran
 	LLR     float64 // its log-likelihood ratio, on the pairs
@@ -347,9 +348,9 @@ func (t *tally) add(g gameOut) {
 	case 2:
 		t.res.ForfeitsB++
 	}
-	t.res.Counts.add(g.score)
+	t.res.Counts.Add(g.score)
 	if g.aWhite {
-		t.res.AWhite.add(g.score)
+		t.res.AWhite.Add(g.score)
 	}
 	first, ok := t.pending[g.rec.Pair]
 	if !ok {
@@ -357,7 +358,7 @@ func (t *tally) add(g gameOut) {
 		return
 	}
 	delete(t.pending, g.rec.Pair)
-	t.res.Pairs.add(first, g.score)
+	t.res.Pairs.Add(first, g.score)
 	if s := t.res.SPRT; s != nil {
 		t.res.LLR = s.LLRPairs(t.res.Pairs)
 		t.res.Verdict = s.Verdict(t.res.LLR)
@@ -368,13 +369,13 @@ func (t *tally) add(g gameOut) {
 // finish computes the Elo estimate.
 func (t *tally) finish() {
 	r := t.res
-	r.LOS = LOS(r.Counts)
+	r.LOS = rating.LOS(r.Counts)
 	if r.Pairs.Total() > 0 && 2*r.Pairs.Total() == r.Counts.Games() {
-		r.Elo, r.Model = EloOfPairs(r.Pairs), "pentanomial"
+		r.Elo, r.Model = rating.EloOfPairs(r.Pairs), "pentanomial"
 		return
 	}
-	r.Elo, r.Model = EloOfCounts(r.Counts), "trinomial"
+	r.Elo, r.Model = rating.EloOfCounts(r.Counts), "trinomial"
 	if r.Counts.Games() == 0 {
-		r.Elo = Elo{Diff: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}
+		r.Elo = rating.Elo{Diff: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"kumalak/rating"
 )
 
 // SPRT is a sequential probability ratio test of H0: the Elo difference is
@@ -90,10 +92,10 @@ func (s SPRT) Verdict(llr float64) Verdict {
 }
 
 // LLRCounts returns the log-likelihood ratio of game results (trinomial).
-func (s SPRT) LLRCounts(c Counts) float64 { return s.llr([]int{c.L, c.D, c.W}) }
+func (s SPRT) LLRCounts(c rating.Counts) float64 { return s.llr([]int{c.L, c.D, c.W}) }
 
 // LLRPairs returns the log-likelihood ratio of game pairs (pentanomial).
-func (s SPRT) LLRPairs(p Pairs) float64 { return s.llr(p[:]) }
+func (s SPRT) LLRPairs(p rating.Pairs) float64 { return s.llr(p[:]) }
 
 // llr is fishtest's LLR_logistic: counts of outcomes scored i/(len-1), a
 // zero count replaced by 1e-3, and N times the mean log ratio of the two
@@ -120,9 +122,9 @@ func (s SPRT) llr(counts []int) float64 {
 	for i := range probs {
 		probs[i] /= total
 	}
-	x0 := secular(vals, probs, ScoreFromElo(s.Elo0))
-	x1 := secular(vals, probs, ScoreFromElo(s.Elo1))
-	s0, s1 := ScoreFromElo(s.Elo0), ScoreFromElo(s.Elo1)
+	x0 := secular(vals, probs, rating.ScoreFromElo(s.Elo0))
+	x1 := secular(vals, probs, rating.ScoreFromElo(s.Elo1))
+	s0, s1 := rating.ScoreFromElo(s.Elo0), rating.ScoreFromElo(s.Elo1)
 	sum := 0.0
 	for i, p := range probs {
 		// The fitted probabilities are p/(1+x(a-s)); their log ratio:

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"kumalak/env"
+	"kumalak/rating"
 )
 
 // Tournament is a round robin: every two players play a match of
@@ -48,7 +49,7 @@ type Tournament struct {
 type Standing struct {
 	Player string
 	Elo    float64 // relative to the anchor
-	Err    float64 // half-width of the 95% interval of Elo (0 for the anchor)
+	Err    float64 // half-width of the 95% interval of rating.Elo (0 for the anchor)
 	Games  int
 	Score  float64 // points per game
 }
@@ -288,7 +289,7 @@ func intervals(elo []float64, g [][]float64, anchor int) []float64 {
 			if j == i || g[i][j] == 0 {
 				continue
 			}
-			p := ScoreFromElo(elo[i] - elo[j])
+			p := rating.ScoreFromElo(elo[i] - elo[j])
 			f := c * c * g[i][j] * p * (1 - p)
 			info[a][a] += f
 			for b, k := range free {
@@ -303,7 +304,7 @@ func intervals(elo []float64, g [][]float64, anchor int) []float64 {
 	for a, i := range free {
 		errs[i] = math.Inf(1)
 		if err == nil && inv[a][a] >= 0 {
-			errs[i] = z95 * math.Sqrt(inv[a][a])
+			errs[i] = rating.Z95 * math.Sqrt(inv[a][a])
 		}
 	}
 	return errs

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kumalak/env/envtest"
+	"kumalak/rating"
 )
 
 // TestBradleyTerryConsistent: results that fit the logistic model exactly
@@ -17,7 +18,7 @@ func TestBradleyTerryConsistent(t *testing.T) {
 	pts := [][]float64{{0, 75, 90}, {25, 0, 75}, {10, 25, 0}}
 	games := [][]float64{{0, 100, 100}, {100, 0, 100}, {100, 100, 0}}
 	elo, errs := BradleyTerry(pts, games, 2, 0)
-	d := EloFromScore(0.75)
+	d := rating.EloFromScore(0.75)
 	want := []float64{2 * d, d, 0}
 	for i := range want {
 		if !near(elo[i], want[i], 1e-6) {
@@ -35,15 +36,15 @@ func TestBradleyTerryConsistent(t *testing.T) {
 func TestBradleyTerryTwoPlayers(t *testing.T) {
 	elo, errs := BradleyTerry([][]float64{{0, 30}, {10, 0}}, [][]float64{{0, 40}, {40, 0}}, 1, 0)
 	c := math.Ln10 / 400
-	wantErr := z95 / math.Sqrt(40*c*c*0.75*0.25)
-	if !near(elo[0], EloFromScore(0.75), 1e-6) || elo[1] != 0 || !near(errs[0], wantErr, 1e-6) {
-		t.Errorf("elo %v errs %v, want %v ± %v", elo, errs, EloFromScore(0.75), wantErr)
+	wantErr := rating.Z95 / math.Sqrt(40*c*c*0.75*0.25)
+	if !near(elo[0], rating.EloFromScore(0.75), 1e-6) || elo[1] != 0 || !near(errs[0], wantErr, 1e-6) {
+		t.Errorf("elo %v errs %v, want %v ± %v", elo, errs, rating.EloFromScore(0.75), wantErr)
 	}
 	// A clean sweep needs the prior to stay finite: 40 wins and one virtual
 	// draw score 40.5/41.
 	elo, _ = BradleyTerry([][]float64{{0, 40}, {0, 0}}, [][]float64{{0, 40}, {40, 0}}, 1, 1)
-	if !near(elo[0], EloFromScore(40.5/41), 1e-6) {
-		t.Errorf("sweep with prior: %v, want %v", elo[0], EloFromScore(40.5/41))
+	if !near(elo[0], rating.EloFromScore(40.5/41), 1e-6) {
+		t.Errorf("sweep with prior: %v, want %v", elo[0], rating.EloFromScore(40.5/41))
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"kumalak/rating"
 )
 
 // Card is a model's card: what the network plays, how it was trained, how
@@ -19,28 +21,28 @@ import (
 // and stay as they are. Every field may be zero: a model straight from a run
 // has no card at all (Meta.Card == nil).
 type Card struct {
-	Game          string           `json:"game"`              // game name, e.g. "togyz"
-	Title         string           `json:"title"`             // the game's title for people
-	Run           string           `json:"run"`               // run folder the network came from
-	Iteration     int              `json:"iteration"`         // iteration that produced the network
-	Iterations    int              `json:"iterations"`        // iterations the run had completed
-	TrainingTime  string           `json:"training_time"`     // run training time at export, e.g. "30m0s"
-	TrainingSec   float64          `json:"training_sec"`      // the same in seconds
-	Games         int64            `json:"games"`             // self-play games of the run
-	Samples       int64            `json:"samples"`           // self-play samples of the run
-	Steps         int64            `json:"steps"`             // optimizer steps of the network
-	Parameters    int              `json:"parameters"`        // scalar weights of the network
-	Search        Search           `json:"search"`            // recommended search settings
-	Elo           map[string]Match `json:"elo,omitempty"`     // latest measurement against each fixed baseline
-	EloIteration  int              `json:"elo_iteration"`     // iteration of that measurement
-	Rating        *Rating          `json:"rating,omitempty"`  // Elo on the baselines' scale (Anchors.Zero = 0) at that iteration
-	Anchors       *Anchors         `json:"anchors,omitempty"` // the baselines' ratings
-	Exported      time.Time        `json:"exported"`          // when the card was written
-	ObsVersion    string           `json:"obs_version"`       // observation encoding the network reads
-	Architecture  string           `json:"architecture"`      // Config.Describe of the network
-	TrainedConfig string           `json:"trained_config"`    // the run's config file
-	CPU           string           `json:"cpu,omitempty"`     // the machines the run trained on: processor, cores, inference kernel
-	Command       string           `json:"command,omitempty"` // the command lines that started and resumed the run
+	Game          string                  `json:"game"`              // game name, e.g. "togyz"
+	Title         string                  `json:"title"`             // the game's title for people
+	Run           string                  `json:"run"`               // run folder the network came from
+	Iteration     int                     `json:"iteration"`         // iteration that produced the network
+	Iterations    int                     `json:"iterations"`        // iterations the run had completed
+	TrainingTime  string                  `json:"training_time"`     // run training time at export, e.g. "30m0s"
+	TrainingSec   float64                 `json:"training_sec"`      // the same in seconds
+	Games         int64                   `json:"games"`             // self-play games of the run
+	Samples       int64                   `json:"samples"`           // self-play samples of the run
+	Steps         int64                   `json:"steps"`             // optimizer steps of the network
+	Parameters    int                     `json:"parameters"`        // scalar weights of the network
+	Search        Search                  `json:"search"`            // recommended search settings
+	Elo           map[string]rating.Match `json:"elo,omitempty"`     // latest measurement against each fixed baseline
+	EloIteration  int                     `json:"elo_iteration"`     // iteration of that measurement
+	Rating        *rating.Rating          `json:"rating,omitempty"`  // Elo on the baselines' scale (Anchors.Zero = 0) at that iteration
+	Anchors       *Anchors                `json:"anchors,omitempty"` // the baselines' ratings
+	Exported      time.Time               `json:"exported"`          // when the card was written
+	ObsVersion    string                  `json:"obs_version"`       // observation encoding the network reads
+	Architecture  string                  `json:"architecture"`      // Config.Describe of the network
+	TrainedConfig string                  `json:"trained_config"`    // the run's config file
+	CPU           string                  `json:"cpu,omitempty"`     // the machines the run trained on: processor, cores, inference kernel
+	Command       string                  `json:"command,omitempty"` // the command lines that started and resumed the run
 }
 
 // Search holds a model's recommended search settings; zero means "no
@@ -48,48 +50,6 @@ type Card struct {
 type Search struct {
 	Sims  int     `json:"sims"`  // simulations per move
 	CPuct float32 `json:"cpuct"` // PUCT exploration constant
-}
-
-// EloNoBound stands for an unbounded side of an Elo interval (a match
-// won or lost in every game) in a card and in metrics.jsonl, since JSON
-// holds no infinity: ClampElo writes it, EloText reads it.
-const EloNoBound = 9999
-
-// ClampElo returns x within ±EloNoBound (an infinite bound becomes
-// ±EloNoBound), and 0 for NaN.
-func ClampElo(x float64) float64 {
-	switch {
-	case x != x:
-		return 0
-	case x > EloNoBound:
-		return EloNoBound
-	case x < -EloNoBound:
-		return -EloNoBound
-	}
-	return x
-}
-
-// Match is one match from the network's view: its games, its results and
-// the Elo difference they imply, with a 95% interval (±EloNoBound stands
-// for an unbounded side).
-type Match struct {
-	Games  int     `json:"games"`
-	Wins   int     `json:"wins"`
-	Draws  int     `json:"draws"`
-	Losses int     `json:"losses"`
-	Score  float64 `json:"score"` // (wins + draws/2) / games
-	Elo    float64 `json:"elo"`
-	EloLo  float64 `json:"elo_lo"`
-	EloHi  float64 `json:"elo_hi"`
-	// Sims is the network's simulations per move in the match; 0: the
-	// run's evaluation setting (eval.sims).
-	Sims int `json:"sims,omitempty"`
-}
-
-// Rating is an Elo on the anchors' scale (Anchors.Zero = 0).
-type Rating struct {
-	Elo float64 `json:"elo"`
-	Err float64 `json:"err"` // half-width of the 95% interval
 }
 
 // Anchors are the fixed ratings of the baselines, Zero rated 0, measured
@@ -184,23 +144,6 @@ func (c *Card) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  vs %-14s +%d =%d -%d  score %5.1f%%  elo %s%s\n", n, e.Wins, e.Draws, e.Losses, 100*e.Score, e.EloText(), at)
 	}
-}
-
-// EloText writes the match's Elo and its interval, "+120 [+80, +160]",
-// with an unbounded side (EloNoBound) as +inf or -inf.
-func (e Match) EloText() string {
-	f := func(x float64) string {
-		switch {
-		case x >= EloNoBound:
-			return "+inf"
-		case x <= -EloNoBound:
-			return "-inf"
-		case x == 0:
-			return "0"
-		}
-		return fmt.Sprintf("%+.0f", x)
-	}
-	return fmt.Sprintf("%s [%s, %s]", f(e.Elo), f(e.EloLo), f(e.EloHi))
 }
 
 // CardJSON returns c as the JSON the bot shows (the format of the model

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kumalak/rating"
 )
 
 // The golden files were written by the build before Card was a type, when
@@ -29,8 +31,8 @@ func TestCardGoldenFiles(t *testing.T) {
 		{"training", c.TrainingTime == "30m0s" && c.TrainingSec == 1800.5 && c.Games == 9600 && c.Samples == 1234567 && c.Steps == 24000},
 		{"network", c.Parameters == m.Params.Count() && c.Architecture == m.Params.Config.Describe()},
 		{"search", c.SearchSettings() == Search{Sims: 400, CPuct: 1.25}},
-		{"elo", len(c.Elo) == 2 && c.Elo["ab:depth=2"] == Match{Games: 40, Wins: 20, Draws: 4, Losses: 16, Score: 0.55, Elo: 34.9, EloLo: -70.2, EloHi: 141.3} && c.EloIteration == 40},
-		{"rating", c.Rating != nil && *c.Rating == Rating{Elo: 812.5, Err: 61.2}},
+		{"elo", len(c.Elo) == 2 && c.Elo["ab:depth=2"] == rating.Match{Games: 40, Wins: 20, Draws: 4, Losses: 16, Score: 0.55, Elo: 34.9, EloLo: -70.2, EloHi: 141.3} && c.EloIteration == 40},
+		{"rating", c.Rating != nil && *c.Rating == rating.Rating{Elo: 812.5, Err: 61.2}},
 		{"anchors", c.Anchors != nil && c.Anchors.Games == 60 && c.Anchors.Ratings["greedy"] == 310.4 && c.Anchors.Errors["greedy"] == 40.1},
 		{"exported", c.Exported.Equal(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))},
 	}
@@ -60,17 +62,17 @@ func TestCardRoundTrip(t *testing.T) {
 
 func TestEloNoBound(t *testing.T) {
 	inf := math.Inf(1)
-	for _, c := range []struct{ in, want float64 }{{inf, EloNoBound}, {-inf, -EloNoBound}, {math.NaN(), 0}, {12.5, 12.5}} {
-		if got := ClampElo(c.in); got != c.want {
-			t.Errorf("ClampElo(%v) = %v, want %v", c.in, got, c.want)
+	for _, c := range []struct{ in, want float64 }{{inf, rating.EloNoBound}, {-inf, -rating.EloNoBound}, {math.NaN(), 0}, {12.5, 12.5}} {
+		if got := rating.ClampElo(c.in); got != c.want {
+			t.Errorf("rating.ClampElo(%v) = %v, want %v", c.in, got, c.want)
 		}
 	}
-	m := Match{Elo: ClampElo(inf), EloLo: 120.4, EloHi: ClampElo(inf)}
+	m := rating.Match{Elo: rating.ClampElo(inf), EloLo: 120.4, EloHi: rating.ClampElo(inf)}
 	if got := m.EloText(); got != "+inf [+120, +inf]" {
 		t.Errorf("EloText = %q", got)
 	}
 	var sb strings.Builder
-	c := &Card{Run: "r", Elo: map[string]Match{"random": m}}
+	c := &Card{Run: "r", Elo: map[string]rating.Match{"random": m}}
 	c.WriteText(&sb)
 	if !strings.Contains(sb.String(), "vs random") || !strings.Contains(sb.String(), "elo +inf [+120, +inf]") {
 		t.Errorf("WriteText:\n%s", sb.String())

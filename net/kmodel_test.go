@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/nlpodyssey/safetensors"
+
+	"kumalak/rating"
 )
 
 func kmodelTestModel(c Config) *Model {
@@ -28,8 +30,8 @@ func kmodelTestModel(c Config) *Model {
 			Iteration:  4,
 			Card: &Card{
 				Game: "togyz", Iteration: 4, Search: Search{Sims: 800, CPuct: 1.5},
-				Elo:      map[string]Match{"random": {Games: 10, Wins: 9, Losses: 1, Score: 0.9, Elo: 381.7, EloLo: 120, EloHi: 9999}},
-				Rating:   &Rating{Elo: 1510.5, Err: 80},
+				Elo:      map[string]rating.Match{"random": {Games: 10, Wins: 9, Losses: 1, Score: 0.9, Elo: 381.7, EloLo: 120, EloHi: 9999}},
+				Rating:   &rating.Rating{Elo: 1510.5, Err: 80},
 				Exported: time.Date(2026, 11, 29, 14, 0, 0, 0, time.UTC),
 			},
 		},

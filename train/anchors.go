@@ -12,6 +12,7 @@ import (
 
 	"kumalak/arena"
 	"kumalak/net"
+	"kumalak/rating"
 )
 
 // anchors returns the run's anchors, playing the round robin the first
@@ -153,7 +154,7 @@ const ratePrior = 1
 // round robin's ratings share the anchor's 0 and are in fact somewhat
 // correlated; taking them as independent sources is the usual
 // approximation.)
-func rateAgainst(a *net.Anchors, rungs []Rung, results map[string]net.Match) (r *net.Rating, load loadings, fit float64) {
+func rateAgainst(a *net.Anchors, rungs []Rung, results map[string]rating.Match) (r *rating.Rating, load loadings, fit float64) {
 	names := make([]string, 0, len(results))
 	for name := range results {
 		if _, ok := a.Ratings[name]; ok && results[name].Games > 0 {
@@ -168,7 +169,7 @@ func rateAgainst(a *net.Anchors, rungs []Rung, results map[string]net.Match) (r 
 		points[i] = float64(m.Wins) + float64(m.Draws)/2
 		games[i] = float64(m.Games)
 	}
-	elo, fit := arena.RateAgainst(ratings, points, games, ratePrior)
+	elo, fit := rating.RateAgainst(ratings, points, games, ratePrior)
 	if math.IsNaN(elo) || math.IsInf(elo, 0) {
 		return nil, nil, 0
 	}
@@ -185,7 +186,7 @@ func rateAgainst(a *net.Anchors, rungs []Rung, results map[string]net.Match) (r 
 			load[src] += w[i] / total * e
 		}
 	}
-	return &net.Rating{Elo: elo, Err: math.Sqrt(fit*fit + load.variance())}, load, fit
+	return &rating.Rating{Elo: elo, Err: math.Sqrt(fit*fit + load.variance())}, load, fit
 }
 
 // loadings are the parts of a rating's error by independent source (an

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"kumalak/arena"
 	"kumalak/net"
+	"kumalak/rating"
 )
 
 // TestRateAgainstAnchorErrors: the rating's interval adds the anchors'
@@ -18,12 +18,12 @@ func TestRateAgainstAnchorErrors(t *testing.T) {
 	// at 400, where both weigh the same: the anchor at 800 (error 100)
 	// adds (1/2)^2 * 100^2 to the variance; random (error 0) adds nothing.
 	a := &net.Anchors{Ratings: map[string]float64{"random": 0, "ab": 800}, Errors: map[string]float64{"random": 0, "ab": 100}}
-	res := map[string]net.Match{"random": {Games: 100, Wins: 90, Losses: 10}, "ab": {Games: 100, Wins: 10, Losses: 90}}
-	_, fit := arena.RateAgainst([]float64{0, 800}, []float64{90, 10}, []float64{100, 100}, ratePrior)
+	res := map[string]rating.Match{"random": {Games: 100, Wins: 90, Losses: 10}, "ab": {Games: 100, Wins: 10, Losses: 90}}
+	_, fit := rating.RateAgainst([]float64{0, 800}, []float64{90, 10}, []float64{100, 100}, ratePrior)
 	cases := []struct {
 		name    string
 		a       *net.Anchors
-		res     map[string]net.Match
+		res     map[string]rating.Match
 		elo, hw float64
 	}{
 		{"two baselines", a, res, 400, math.Sqrt(fit*fit + 50*50)},
@@ -31,14 +31,14 @@ func TestRateAgainstAnchorErrors(t *testing.T) {
 	}
 	// One baseline rated 300 ± 60, an even score: the whole anchor error
 	// passes to the rating.
-	_, fit1 := arena.RateAgainst([]float64{300}, []float64{50}, []float64{100}, ratePrior)
+	_, fit1 := rating.RateAgainst([]float64{300}, []float64{50}, []float64{100}, ratePrior)
 	cases = append(cases, struct {
 		name    string
 		a       *net.Anchors
-		res     map[string]net.Match
+		res     map[string]rating.Match
 		elo, hw float64
 	}{"one baseline", &net.Anchors{Ratings: map[string]float64{"ab": 300}, Errors: map[string]float64{"ab": 60}},
-		map[string]net.Match{"ab": {Games: 100, Wins: 40, Draws: 20, Losses: 40}}, 300, math.Sqrt(fit1*fit1 + 60*60)})
+		map[string]rating.Match{"ab": {Games: 100, Wins: 40, Draws: 20, Losses: 40}}, 300, math.Sqrt(fit1*fit1 + 60*60)})
 	for _, c := range cases {
 		r, _, _ := rateAgainst(c.a, nil, c.res)
 		if r == nil || math.Abs(r.Elo-c.elo) > 0.01 || math.Abs(r.Err-c.hw) > 0.01 {
@@ -48,7 +48,7 @@ func TestRateAgainstAnchorErrors(t *testing.T) {
 	if fit1 < 60 || fit1 > 75 { // 1.96 / sqrt(101/4 * (ln10/400)^2) = 67.8
 		t.Errorf("fit half-width at 50%% over 100 games %.1f, want about 67.8", fit1)
 	}
-	if r, _, _ := rateAgainst(a, nil, map[string]net.Match{"other": {Games: 10}}); r != nil {
+	if r, _, _ := rateAgainst(a, nil, map[string]rating.Match{"other": {Games: 10}}); r != nil {
 		t.Errorf("no rated baseline: %+v", r)
 	}
 }

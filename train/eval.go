@@ -13,6 +13,7 @@ import (
 	"kumalak/env"
 	"kumalak/mcts"
 	"kumalak/net"
+	"kumalak/rating"
 	"kumalak/solve"
 )
 
@@ -68,7 +69,7 @@ func (r *Run) evaluate(ctx context.Context, it int, cand *net.Model, t0 time.Tim
 			nets[bestName] = net.NewBatcher(r.best.Params, r.evalBatcher())
 		}
 	}
-	em.Baseline, em.Final = map[string]net.Match{}, final
+	em.Baseline, em.Final = map[string]rating.Match{}, final
 	j, err := r.judge()
 	if err != nil {
 		return em, err
@@ -229,9 +230,9 @@ func (r *Run) evalSearch() mcts.Config {
 	return c
 }
 
-func matchInfo(res arena.Result) net.Match {
+func matchInfo(res arena.Result) rating.Match {
 	c := res.Counts
-	return net.Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
+	return rating.Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
 		Elo: res.Elo.Diff, EloLo: res.Elo.Lo, EloHi: res.Elo.Hi}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"kumalak/env"
 	"kumalak/net"
+	"kumalak/rating"
 )
 
 // Export writes the run's best network, with its model card, to out, and
@@ -106,7 +107,7 @@ func Measure(ctx context.Context, path string, s Strength, progress io.Writer) (
 	}
 	card := m.Meta.Card
 	if card.Elo == nil {
-		card.Elo = map[string]net.Match{}
+		card.Elo = map[string]rating.Match{}
 	}
 	for _, vs := range s.Vs {
 		cfg := arena.DefaultConfig()

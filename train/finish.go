@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"kumalak/net"
+	"kumalak/rating"
 )
 
 // Finished returns why the run is finished, "" while it is not: its
@@ -88,7 +89,7 @@ func (r *Run) leftText(t0 time.Time) string {
 // another model's card (the shipped model's): the two ratings, and
 // whether they are on one scale (the same player rated 0) at all.
 type Versus struct {
-	Rating, Other *net.Rating
+	Rating, Other *rating.Rating
 	Zero          string // the player rated 0 on the run's scale
 	Iteration     int    // the iteration whose evaluation rated the best network
 	Comparable    bool   // both rated, on scales with the same player at 0

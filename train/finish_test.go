@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kumalak/net"
+	"kumalak/rating"
 )
 
 // fakeRun is a run of cfg at state st whose clock reads now.
@@ -125,15 +126,15 @@ func TestFinished(t *testing.T) {
 // TestVerdict: a run's rating is weaker or stronger than another only when
 // the 95% intervals lie apart, and compared only on one scale.
 func TestVerdict(t *testing.T) {
-	shipped := &net.Rating{Elo: 504, Err: 55}
+	shipped := &rating.Rating{Elo: 504, Err: 55}
 	for _, c := range []struct {
 		v    Versus
 		want string
 	}{
-		{Versus{Rating: &net.Rating{Elo: -462, Err: 80}, Other: shipped, Comparable: true}, "weaker than"},
-		{Versus{Rating: &net.Rating{Elo: 420, Err: 40}, Other: shipped, Comparable: true}, "not told apart from"},
-		{Versus{Rating: &net.Rating{Elo: 700, Err: 40}, Other: shipped, Comparable: true}, "stronger than"},
-		{Versus{Rating: &net.Rating{Elo: -462, Err: 80}, Other: shipped}, ""},
+		{Versus{Rating: &rating.Rating{Elo: -462, Err: 80}, Other: shipped, Comparable: true}, "weaker than"},
+		{Versus{Rating: &rating.Rating{Elo: 420, Err: 40}, Other: shipped, Comparable: true}, "not told apart from"},
+		{Versus{Rating: &rating.Rating{Elo: 700, Err: 40}, Other: shipped, Comparable: true}, "stronger than"},
+		{Versus{Rating: &rating.Rating{Elo: -462, Err: 80}, Other: shipped}, ""},
 	} {
 		if got := c.v.Verdict(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.v.Rating, got, c.want)
@@ -147,8 +148,8 @@ func TestVerdict(t *testing.T) {
 func TestAgainst(t *testing.T) {
 	d := Dir(t.TempDir())
 	for _, m := range []Metrics{
-		{Iteration: 1, Best: 1, Eval: EvalMetrics{Rating: &net.Rating{Elo: -900, Err: 90}}},
-		{Iteration: 2, Best: 2, Eval: EvalMetrics{Rating: &net.Rating{Elo: -462, Err: 80}, Final: true}},
+		{Iteration: 1, Best: 1, Eval: EvalMetrics{Rating: &rating.Rating{Elo: -900, Err: 90}}},
+		{Iteration: 2, Best: 2, Eval: EvalMetrics{Rating: &rating.Rating{Elo: -462, Err: 80}, Final: true}},
 		{Iteration: 3, Best: 2}, // not promoted, not rated: iteration 2's rating still is the best's
 	} {
 		if err := appendMetrics(d.Metrics(), m); err != nil {
@@ -160,7 +161,7 @@ func TestAgainst(t *testing.T) {
 	var now time.Time
 	r := fakeRun(cfg, State{Iteration: 3, BestIteration: 2}, &now)
 	r.dir = d
-	card := &net.Card{Rating: &net.Rating{Elo: 504, Err: 55}, Anchors: &net.Anchors{Zero: "ab:depth=6"}}
+	card := &net.Card{Rating: &rating.Rating{Elo: 504, Err: 55}, Anchors: &net.Anchors{Zero: "ab:depth=6"}}
 	v, err := r.Against(card)
 	if err != nil || !v.Comparable || v.Iteration != 2 || v.Rating.Elo != -462 || v.Verdict() != "weaker than" {
 		t.Fatalf("against the shipped card: %+v, %v; want iteration 2's -462, weaker", v, err)

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"time"
 
-	"kumalak/arena"
 	"kumalak/net"
+	"kumalak/rating"
 )
 
 // The ladder: anchors above the fixed baselines. Once the network rates
@@ -38,7 +38,7 @@ type Rung struct {
 	Elo        float64 `json:"elo"`
 	Err        float64 `json:"err"` // half-width of the 95% interval
 	// Games are the games that rated it, by opponent, from its view.
-	Games map[string]net.Match `json:"games"`
+	Games map[string]rating.Match `json:"games"`
 	// Loadings are its error's parts by independent source (rateAgainst):
 	// its own fit under its name, and its opponents' errors as they pass
 	// into its rating.
@@ -169,7 +169,7 @@ func (r *Run) rate(ctx context.Context, it int, player string, m *net.Model, gam
 	if err != nil {
 		return err
 	}
-	results := map[string]net.Match{}
+	results := map[string]rating.Match{}
 	for k, v := range em.Baseline {
 		results[k] = v
 	}
@@ -182,7 +182,7 @@ func (r *Run) rate(ctx context.Context, it int, player string, m *net.Model, gam
 			return err
 		}
 		if em.Ladder == nil {
-			em.Ladder = map[string]net.Match{}
+			em.Ladder = map[string]rating.Match{}
 		}
 		em.Ladder[rg.Name] = matchInfo(res)
 		results[rg.Name] = matchInfo(res)
@@ -215,11 +215,11 @@ func (r *Run) climbs(a *net.Anchors, elo float64) bool {
 // it to the anchors. The anchor rated 0 has no error: a rung rated only
 // against the rungs below it would inherit their errors, which would add
 // up along the ladder.
-func (r *Run) climb(ctx context.Context, it int, player string, m *net.Model, nets map[string]*net.Batcher, results map[string]net.Match, em *EvalMetrics, t0 time.Time) error {
+func (r *Run) climb(ctx context.Context, it int, player string, m *net.Model, nets map[string]*net.Batcher, results map[string]rating.Match, em *EvalMetrics, t0 time.Time) error {
 	ec, a := r.cfg.Eval, r.anch
 	name := rungName(m.Meta.Iteration)
 	opponents := rungOpponents(a, em.Rating.Elo, ec.LadderOpponents)
-	games := map[string]net.Match{}
+	games := map[string]rating.Match{}
 	for k, v := range results {
 		games[k] = v
 	}
@@ -263,13 +263,13 @@ func (r *Run) climb(ctx context.Context, it int, player string, m *net.Model, ne
 
 // clampMatches returns ms with infinite Elo bounds, which JSON can't
 // hold, replaced by ±9999 (sanitize).
-func clampMatches(ms map[string]net.Match) map[string]net.Match {
+func clampMatches(ms map[string]rating.Match) map[string]rating.Match {
 	if len(ms) == 0 {
 		return ms
 	}
-	out := make(map[string]net.Match, len(ms))
+	out := make(map[string]rating.Match, len(ms))
 	for k, x := range ms {
-		x.Elo, x.EloLo, x.EloHi = net.ClampElo(x.Elo), net.ClampElo(x.EloLo), net.ClampElo(x.EloHi)
+		x.Elo, x.EloLo, x.EloHi = rating.ClampElo(x.Elo), rating.ClampElo(x.EloLo), rating.ClampElo(x.EloHi)
 		out[k] = x
 	}
 	return out
@@ -294,13 +294,13 @@ func rungOpponents(a *net.Anchors, elo float64, n int) []string {
 }
 
 // addMatches sums two matches against the same opponent.
-func addMatches(x, y net.Match) net.Match {
-	c := arena.Counts{W: x.Wins + y.Wins, D: x.Draws + y.Draws, L: x.Losses + y.Losses}
-	e := arena.EloOfCounts(c)
-	return net.Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(), Elo: e.Diff, EloLo: e.Lo, EloHi: e.Hi}
+func addMatches(x, y rating.Match) rating.Match {
+	c := rating.Counts{W: x.Wins + y.Wins, D: x.Draws + y.Draws, L: x.Losses + y.Losses}
+	e := rating.EloOfCounts(c)
+	return rating.Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(), Elo: e.Diff, EloLo: e.Lo, EloHi: e.Hi}
 }
 
-func gamesOf(ms map[string]net.Match) int {
+func gamesOf(ms map[string]rating.Match) int {
 	n := 0
 	for _, m := range ms {
 		n += m.Games

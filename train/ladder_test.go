@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/arena"
 	"kumalak/net"
+	"kumalak/rating"
 )
 
 // TestRateAgainstRungs: a rung's error passes into the ratings measured
@@ -19,21 +19,21 @@ import (
 // not in quadrature.
 func TestRateAgainstRungs(t *testing.T) {
 	a := &net.Anchors{Zero: "ab", Ratings: map[string]float64{"ab": 0, "r1": 300, "r2": 300}, Errors: map[string]float64{"ab": 0, "r1": 50, "r2": 50}}
-	even := net.Match{Games: 100, Wins: 40, Draws: 20, Losses: 40}
-	_, fit := arena.RateAgainst([]float64{300}, []float64{50}, []float64{100}, ratePrior)
-	_, fit2 := arena.RateAgainst([]float64{300, 300}, []float64{50, 50}, []float64{100, 100}, ratePrior)
+	even := rating.Match{Games: 100, Wins: 40, Draws: 20, Losses: 40}
+	_, fit := rating.RateAgainst([]float64{300}, []float64{50}, []float64{100}, ratePrior)
+	_, fit2 := rating.RateAgainst([]float64{300, 300}, []float64{50, 50}, []float64{100, 100}, ratePrior)
 	shared := []Rung{{Name: "r1", Loadings: loadings{"s": 50}}, {Name: "r2", Loadings: loadings{"s": 50}}}
 	apart := []Rung{{Name: "r1", Loadings: loadings{"r1": 50}}, {Name: "r2", Loadings: loadings{"r2": 50}}}
 	cases := []struct {
 		name    string
 		rungs   []Rung
-		res     map[string]net.Match
+		res     map[string]rating.Match
 		hw      float64
 		sources int
 	}{
-		{"one rung", apart, map[string]net.Match{"r1": even}, math.Sqrt(fit*fit + 50*50), 1},
-		{"independent rungs", apart, map[string]net.Match{"r1": even, "r2": even}, math.Sqrt(fit2*fit2 + 2*25*25), 2},
-		{"rungs sharing a source", shared, map[string]net.Match{"r1": even, "r2": even}, math.Sqrt(fit2*fit2 + 50*50), 1},
+		{"one rung", apart, map[string]rating.Match{"r1": even}, math.Sqrt(fit*fit + 50*50), 1},
+		{"independent rungs", apart, map[string]rating.Match{"r1": even, "r2": even}, math.Sqrt(fit2*fit2 + 2*25*25), 2},
+		{"rungs sharing a source", shared, map[string]rating.Match{"r1": even, "r2": even}, math.Sqrt(fit2*fit2 + 50*50), 1},
 	}
 	for _, c := range cases {
 		r, load, f := rateAgainst(a, c.rungs, c.res)
@@ -55,13 +55,13 @@ func TestLadderInterval(t *testing.T) {
 	a := &net.Anchors{Zero: "ab6", Ratings: map[string]float64{"ab6": 0, "ab4": -250, "r1": 200, "r2": 350},
 		Errors: map[string]float64{"ab4": 40, "r1": 40, "r2": 50}}
 	rungs := []Rung{{Name: "r1", Elo: 200, Loadings: loadings{"r1": 40}}, {Name: "r2", Elo: 350, Loadings: loadings{"r1": 25, "r2": 43}}}
-	at := func(opp string, games int) net.Match {
-		p := arena.ScoreFromElo(400 - a.Ratings[opp])
+	at := func(opp string, games int) rating.Match {
+		p := rating.ScoreFromElo(400 - a.Ratings[opp])
 		w := int(math.Round(p * float64(games)))
-		return net.Match{Games: games, Wins: w, Losses: games - w}
+		return rating.Match{Games: games, Wins: w, Losses: games - w}
 	}
-	base, _, _ := rateAgainst(a, rungs, map[string]net.Match{"ab6": at("ab6", 400), "ab4": at("ab4", 400)})
-	ladder, _, _ := rateAgainst(a, rungs, map[string]net.Match{"ab6": at("ab6", 200), "ab4": at("ab4", 200), "r2": at("r2", 200), "r1": at("r1", 200)})
+	base, _, _ := rateAgainst(a, rungs, map[string]rating.Match{"ab6": at("ab6", 400), "ab4": at("ab4", 400)})
+	ladder, _, _ := rateAgainst(a, rungs, map[string]rating.Match{"ab6": at("ab6", 200), "ab4": at("ab4", 200), "r2": at("r2", 200), "r1": at("r1", 200)})
 	if base == nil || ladder == nil || !(ladder.Err < base.Err-5) {
 		t.Fatalf("800 games: baselines only %+v, with the ladder %+v: want the ladder's interval narrower", base, ladder)
 	}
@@ -129,7 +129,7 @@ func TestLadderGrowsAndResumes(t *testing.T) {
 	if last.Rung != "" || last.Ladder[top].Games != cfg.Eval.BaselineGames {
 		t.Fatalf("iteration 3 played %+v against the ladder (top rung %s), froze %q", last.Ladder, top, last.Rung)
 	}
-	results := map[string]net.Match{top: last.Ladder[top]}
+	results := map[string]rating.Match{top: last.Ladder[top]}
 	for k, v := range last.Baseline {
 		results[k] = v
 	}
@@ -226,19 +226,19 @@ func TestLadderSimulation(t *testing.T) {
 	a := &net.Anchors{Zero: "ab:depth=6", Ratings: map[string]float64{"ab:depth=6": 0, "ab:depth=4": -250, "ab:depth=2": -450, "greedy": -700},
 		Errors: map[string]float64{"ab:depth=4": 35, "ab:depth=2": 40, "greedy": 50}}
 	r := &Run{cfg: Config{Eval: ec}, anch: a}
-	at := func(elo float64, opp string, games int) net.Match {
-		w := arena.ScoreFromElo(elo-a.Ratings[opp]) * float64(games)
+	at := func(elo float64, opp string, games int) rating.Match {
+		w := rating.ScoreFromElo(elo-a.Ratings[opp]) * float64(games)
 		d := int(math.Round(2 * (w - math.Floor(w))))
-		return net.Match{Games: games, Wins: int(w), Draws: d, Losses: games - int(w) - d}
+		return rating.Match{Games: games, Wins: int(w), Draws: d, Losses: games - int(w) - d}
 	}
-	var final, alone *net.Rating
+	var final, alone *rating.Rating
 	for k := 1; k <= 60; k++ {
 		elo := 500*(1-math.Exp(-float64(k)/12)) - 100
 		games := ec.BaselineGames
 		if k == 60 {
 			games = ec.FinalBaselineGames
 		}
-		res := map[string]net.Match{}
+		res := map[string]rating.Match{}
 		for _, b := range ec.Baselines {
 			res[b] = at(elo, b, games)
 		}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"kumalak/net"
 	"kumalak/net/learn"
+	"kumalak/rating"
 	"kumalak/selfplay"
 	"kumalak/solve"
 )
@@ -99,15 +99,15 @@ func (t *TrainMetrics) setLosses(sum learn.Losses, steps int) {
 
 // EvalMetrics is the iteration's evaluation: the gate and the baselines.
 type EvalMetrics struct {
-	Gate     string               `json:"gate"`
-	Promoted bool                 `json:"promoted"`
-	Versus   *net.Match           `json:"versus_best,omitempty"` // candidate against the best
-	Baseline map[string]net.Match `json:"baselines,omitempty"`   // best network against each fixed baseline
-	Ladder   map[string]net.Match `json:"ladder,omitempty"`      // best network against the ladder's top rungs
-	Rating   *net.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, eval.anchor = 0
-	Rung     string               `json:"rung,omitempty"`        // the rung it was frozen as, when it climbed the ladder
-	Mistakes *MistakeMetrics      `json:"mistakes,omitempty"`    // the network's moves in the baseline games judged by the tablebase
-	Final    bool                 `json:"final,omitempty"`       // the run's final evaluation (eval.final_baseline_games a baseline)
+	Gate     string                  `json:"gate"`
+	Promoted bool                    `json:"promoted"`
+	Versus   *rating.Match           `json:"versus_best,omitempty"` // candidate against the best
+	Baseline map[string]rating.Match `json:"baselines,omitempty"`   // best network against each fixed baseline
+	Ladder   map[string]rating.Match `json:"ladder,omitempty"`      // best network against the ladder's top rungs
+	Rating   *rating.Rating          `json:"rating,omitempty"`      // its Elo on the baselines' scale, eval.anchor = 0
+	Rung     string                  `json:"rung,omitempty"`        // the rung it was frozen as, when it climbed the ladder
+	Mistakes *MistakeMetrics         `json:"mistakes,omitempty"`    // the network's moves in the baseline games judged by the tablebase
+	Final    bool                    `json:"final,omitempty"`       // the run's final evaluation (eval.final_baseline_games a baseline)
 }
 
 // MistakeMetrics is the judge's count of the network's moves in the
@@ -140,7 +140,7 @@ func (m Metrics) Summary() string {
 	sort.Strings(names)
 	for _, n := range names {
 		b := m.Eval.Baseline[n]
-		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(net.ClampElo(b.Elo)))
+		fmt.Fprintf(&sb, "  %s %.0f%% (elo %s)", n, 100*b.Score, signed(rating.ClampElo(b.Elo)))
 	}
 	names = names[:0]
 	for n := range m.Eval.Ladder {
@@ -233,10 +233,10 @@ func truncateMetrics(path string, last int) error {
 }
 
 // sanitize replaces infinite Elo bounds, which JSON can't hold, by
-// ±net.EloNoBound.
+// ±rating.EloNoBound.
 func sanitize(m Metrics) Metrics {
-	fix := func(x net.Match) net.Match {
-		x.Elo, x.EloLo, x.EloHi = net.ClampElo(x.Elo), net.ClampElo(x.EloLo), net.ClampElo(x.EloHi)
+	fix := func(x rating.Match) rating.Match {
+		x.Elo, x.EloLo, x.EloHi = rating.ClampElo(x.Elo), rating.ClampElo(x.EloLo), rating.ClampElo(x.EloHi)
 		return x
 	}
 	if m.Eval.Versus != nil {
@@ -244,7 +244,7 @@ func sanitize(m Metrics) Metrics {
 		m.Eval.Versus = &v
 	}
 	if len(m.Eval.Baseline) > 0 {
-		bl := make(map[string]net.Match, len(m.Eval.Baseline))
+		bl := make(map[string]rating.Match, len(m.Eval.Baseline))
 		for k, v := range m.Eval.Baseline {
 			bl[k] = fix(v)
 		}

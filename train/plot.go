@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"kumalak/net"
+	"kumalak/rating"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -362,4 +363,4 @@ func addLine(p *plot.Plot, name string, pts plotter.XYs, i int) {
 }
 
 // clamp800 keeps an unbounded Elo (a 100% or 0% score) on the chart.
-func clamp800(x float64) float64 { return max(-800, min(800, net.ClampElo(x))) }
+func clamp800(x float64) float64 { return max(-800, min(800, rating.ClampElo(x))) }

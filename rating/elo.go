@@ -1,12 +1,12 @@
-package arena
+package rating
 
 import (
 	"fmt"
 	"math"
 )
 
-// z95 is the two-sided 95% quantile of the standard normal distribution.
-const z95 = 1.959963984540054
+// Z95 is the two-sided 95% quantile of the standard normal distribution.
+const Z95 = 1.959963984540054
 
 // Counts are game results from one player's view.
 type Counts struct {
@@ -24,8 +24,8 @@ func (c Counts) Score() float64 {
 	return (float64(c.W) + float64(c.D)/2) / float64(c.Games())
 }
 
-// add counts one game scored 1, 0.5 or 0.
-func (c *Counts) add(score float64) {
+// Add counts one game scored 1, 0.5 or 0.
+func (c *Counts) Add(score float64) {
 	switch score {
 	case 1:
 		c.W++
@@ -45,8 +45,8 @@ type Pairs [5]int
 // Total returns the number of pairs.
 func (p Pairs) Total() int { return p[0] + p[1] + p[2] + p[3] + p[4] }
 
-// add counts a pair from its two game scores.
-func (p *Pairs) add(s1, s2 float64) {
+// Add counts a pair from its two game scores.
+func (p *Pairs) Add(s1, s2 float64) {
 	p[int(math.Round(2*(s1+s2)))]++
 }
 
@@ -116,7 +116,7 @@ func eloOf(counts []int) Elo {
 	}
 	edge := 0.5 / (n + 1)
 	clamp := func(s float64) float64 { return min(max(s, edge), 1-edge) }
-	half := z95 * math.Sqrt(variance/n)
+	half := Z95 * math.Sqrt(variance/n)
 	e := Elo{Diff: EloFromScore(clamp(mean)), Lo: EloFromScore(clamp(mean - half)), Hi: EloFromScore(clamp(mean + half))}
 	switch cp := math.Pow(0.025, 1/n); {
 	case mean == 1:
