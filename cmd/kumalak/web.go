@@ -20,8 +20,9 @@ func newWebCmd() *cobra.Command {
 			"built it; site.js, the games and their bots; the --model files; and kumalak-bundle.js, the same\n" +
 			"as one script, for the page opened from disk (file://). Upload the folder to any static host,\n" +
 			"or open index.html. The site plays every game serve plays; the bots are the shipped models\n" +
-			"(package models) unless --model names another, and a game with none shipped (kalah) plays\n" +
-			"the model agent's stand-in, MCTS with random rollouts, as serve does. Building the wasm needs the kumalak source tree and the go command: run web inside\n" +
+			"(package models) unless --model names another, and a game with none shipped (a Kalah board\n" +
+			"other than 6,4) plays the model agent's stand-in, MCTS with random rollouts, as serve does.\n" +
+			"Building the wasm needs the kumalak source tree and the go command: run web inside\n" +
 			"the source (or give --src) with go on the PATH (or --go), or give a built --wasm.",
 		Example: "  kumalak web --out site\n" +
 			"  kumalak web --out site --games togyz --sims 800\n" +

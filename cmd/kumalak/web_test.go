@@ -25,7 +25,7 @@ import (
 // plain files and, in headless Chromium with no kumalak server, plays a
 // whole game of each game against the wasm bot by clicking the pits
 // (togyz and mangala-kale as white, mangala and kalah as black: every
-// game serve plays, kalah by the model agent's stand-in): every move is
+// game serve plays): every move is
 // legal, the result is shown and read back from the copied record, and
 // the bot's moves are the native bot's at the same simulations (the same
 // requests answered by web.Mux in a process on net's portable kernel).

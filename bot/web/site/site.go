@@ -300,7 +300,7 @@ func gameFor(spec *env.Spec, file string, sims int, limit time.Duration) (Game, 
 	return Game{Game: spec.Name, Agent: site, Card: card, file: file}, nil
 }
 
-// unshippedGame returns the game with no shipped model (kalah) as serve
+// unshippedGame returns a game with no shipped model (a Kalah board other than 6,4) as serve
 // plays it: the model agent, which for such a game searches with the mcts
 // agent's random rollouts (agent's model.go), at sims or limit (none: its
 // own), with no card.

@@ -111,7 +111,9 @@ func FuzzReadManifest(f *testing.F) {
 }
 
 // TestSiteGames: by default the site offers every game serve plays, each
-// by its shipped model with its card (kalah's included).
+// by its shipped model with its card; a game with none shipped (a Kalah
+// board other than 6,4) is played by the model agent's stand-in with no
+// card, as serve plays it.
 func TestSiteGames(t *testing.T) {
 	games, err := siteGames(Config{Sims: 8})
 	if err != nil {
@@ -126,5 +128,10 @@ func TestSiteGames(t *testing.T) {
 	}
 	if !slices.Equal(names, env.Games()) || !slices.Contains(names, "kalah") {
 		t.Errorf("site games %v, want serve's %v", names, env.Games())
+	}
+	const variant = "kalah:houses=4,seeds=3"
+	games, err = siteGames(Config{Games: []string{variant}, Sims: 8})
+	if err != nil || len(games) != 1 || games[0].Agent != "model:sims=8" || len(games[0].Card) != 0 || games[0].file != "" {
+		t.Errorf("%s: %+v, %v; want model:sims=8 with no card", variant, games, err)
 	}
 }
