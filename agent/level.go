@@ -41,8 +41,8 @@ type Level struct {
 // game's own table (env.Facts.Levels, in its folder), else defaultLevels.
 // Level MaxLevel is the model agent's own play at the shipped models' 400
 // simulations. The same search weakens the games unequally, so each table
-// was tuned by tournaments of its game (docs/PLAYING.md, "Levels": togyz
-// and mangala measured) until each level came out stronger than the one
+// was tuned by tournaments of its game (docs/PLAYING.md, "Levels": togyz,
+// mangala and mangala-kale measured) until each level came out stronger than the one
 // below.
 var (
 	// defaultLevels: mangala, and the games without their own table.
