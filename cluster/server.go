@@ -284,18 +284,20 @@ func (s *Server) reloadRoster() []string {
 
 // missed rereads the roster for a key it does not hold, at most once per
 // missGap: a worker issued its credentials a moment ago is admitted at
-// once, and strangers knocking cannot make the server read the file at
-// every attempt.
+// once, and strangers knocking cannot make the server read the file more
+// often. A miss within missGap of the last reread waits for the next one
+// (at most missGap) instead of skipping it: a worker issued just after a
+// stranger knocked is admitted all the same.
 func (s *Server) missed() {
 	s.reload.Lock()
-	wait := time.Since(s.missAt) < missGap
-	if !wait {
-		s.missAt = time.Now()
+	now := time.Now()
+	due := s.missAt.Add(missGap)
+	if !now.Before(due) {
+		due = now
 	}
+	s.missAt = due
 	s.reload.Unlock()
-	if wait {
-		return
-	}
+	time.Sleep(time.Until(due))
 	if gone := s.reloadRoster(); len(gone) > 0 {
 		go func() { // not from within the server's authentication of a client
 			for _, key := range gone {
