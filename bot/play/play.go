@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"kumalak/agent"
 	"kumalak/bot/words"
 	"kumalak/env"
@@ -32,6 +34,8 @@ type Config struct {
 	FormatMove func(st env.State, a env.Action) string
 	// Now gives the date of a saved record; nil = time.Now.
 	Now func() time.Time
+	// Words is the language of the session's text; nil = English.
+	Words *words.Printer
 }
 
 // Validate names the first bad field.
@@ -48,20 +52,6 @@ func (c Config) Validate() error {
 	return err
 }
 
-// playHelp is the help text of the terminal session.
-const playHelp = `Commands:
-  <pit>      play the pit with that number, from your own left (togyz also takes the record form,
-             e.g. 76: pit 7, last stone in pit 6, checked)
-  hint       the bot's suggestion for you, with your chance to win
-  undo       take back your last move and the bot's reply
-  board      draw the board again
-  new        start a new game
-  save FILE  write the game so far to FILE as a record (docs/RECORDS.md)
-  load FILE  go on from the game in a record file (its first game; load FILE N for game N)
-  help       this text
-  quit       leave (so does the end of input)
-`
-
 // Play runs a game between a person typing on in and the bot, writing to
 // out: the board as the players see it, the bot's moves with its
 // evaluation, and the result. A bad entry gets a message and the prompt
@@ -74,10 +64,12 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	if cfg.Name == "" {
 		cfg.Name = "kumalak"
 	}
-	s := &session{cfg: cfg, out: &errWriter{w: out}, in: protocol.NewLineReader(in)}
+	if cfg.Words == nil {
+		cfg.Words = words.New(language.English)
+	}
+	s := &session{cfg: cfg, w: cfg.Words, out: &errWriter{w: out}, in: protocol.NewLineReader(in)}
 	s.newGame()
-	s.printf("%s: you play %s, %s plays %s. Type a pit number, or help.\n",
-		cfg.Spec.Title, cfg.Human.Name(), cfg.Name, cfg.Human.Other().Name())
+	s.say("play.intro."+side(cfg.Human), s.w.Title(cfg.Spec.Name), cfg.Name)
 	s.show()
 	err := s.loop(ctx)
 	if err == nil {
@@ -89,6 +81,8 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 // session is one terminal game: the positions so far and who made each move.
 type session struct {
 	cfg       Config
+	w         *words.Printer // the session's language
+	details   bool           // show the engine's numbers (the details command)
 	out       *errWriter
 	in        *protocol.LineReader
 	hist      []env.State  // hist[0] the start, hist[i] after moves[:i]
@@ -110,16 +104,17 @@ func (s *session) loop(ctx context.Context) error {
 		if st.Result() != env.Ongoing && !s.announced {
 			s.announce(st)
 		}
-		s.printf("%s> ", s.cfg.Human.Name())
+		s.printf("%s> ", s.w.T("side."+side(s.cfg.Human)))
 		line, tooLong, err := s.in.Next()
 		switch {
 		case errors.Is(err, io.EOF):
-			s.printf("\nbye\n")
+			s.printf("\n")
+			s.say("play.bye")
 			return nil
 		case err != nil:
 			return fmt.Errorf("play: read: %w", err)
 		case tooLong:
-			s.printf("that line is too long; type help for the commands\n")
+			s.say("play.toolong")
 			continue
 		}
 		quit, err := s.command(ctx, line)
@@ -144,18 +139,23 @@ func (s *session) command(ctx context.Context, line string) (quit bool, err erro
 	}
 	switch strings.ToLower(line) {
 	case "save", "load":
-		s.printf("%s needs a file name, e.g. %s game.kgn\n", line, line)
+		s.say("play.needfile", line)
 	case "":
 	case "quit", "exit", "q":
-		s.printf("bye\n")
+		s.say("play.bye")
 		return true, nil
 	case "help", "?":
-		s.printf("%s", playHelp)
+		s.printf("%s", s.w.T("play.help"))
+	case "rules":
+		s.rules()
+	case "details":
+		s.details = !s.details
+		s.say(map[bool]string{true: "play.details.on", false: "play.details.off"}[s.details])
 	case "board":
 		s.show()
 	case "new":
 		s.newGame()
-		s.printf("new game: you play %s\n", s.cfg.Human.Name())
+		s.say("play.new." + side(s.cfg.Human))
 		s.show()
 	case "undo":
 		s.undo()
@@ -197,15 +197,15 @@ func (s *session) play(a env.Action) {
 func (s *session) humanMove(tok string) {
 	st := s.cur()
 	if st.Result() != env.Ongoing {
-		s.printf("the game is over (%s): type new, undo or quit\n", st.Result())
+		s.say("play.over", st.Result().String())
 		return
 	}
 	a, err := s.parseMove(st, tok)
 	if err != nil {
-		s.printf("can't play %q: %v (legal: %s)\n", tok, err, words.Pits(env.LegalPits(st)))
+		s.say("play.cant", tok, err.Error(), words.Pits(env.LegalPits(st)))
 		return
 	}
-	s.printf("you play %s\n", s.moveText(st, a))
+	s.say("play.you", s.moveText(st, a))
 	s.play(a)
 	s.show()
 }
@@ -217,7 +217,7 @@ func (s *session) parseMove(st env.State, tok string) (env.Action, error) {
 		return s.cfg.ParseMove(st, tok)
 	}
 	if strings.ContainsAny(tok, " \t") {
-		return 0, errors.New("one move at a time")
+		return 0, errors.New(s.w.T("play.onemove"))
 	}
 	read := st.Spec().ReadMove
 	if read == nil {
@@ -235,7 +235,7 @@ func (s *session) parseMove(st env.State, tok string) (env.Action, error) {
 		}
 	}
 	if !errors.Is(err, env.ErrIllegal) && !strings.ContainsAny(tok, "0123456789") {
-		return 0, fmt.Errorf("not a move or a command (type help)")
+		return 0, errors.New(s.w.T("play.notmove"))
 	}
 	return a, err
 }
@@ -270,7 +270,7 @@ func (s *session) botMove(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("play: %s's move in %s: %w", s.cfg.Name, st, err)
 	}
-	s.printf("%s plays %s%s\n", s.cfg.Name, s.moveText(st, a), evaluation(s.cfg.Agent, "its"))
+	s.say("play.bot", s.cfg.Name, s.moveText(st, a)+s.evaluation(st))
 	s.play(a)
 	s.show()
 	return nil
@@ -280,14 +280,14 @@ func (s *session) botMove(ctx context.Context) error {
 func (s *session) hint(ctx context.Context) error {
 	st := s.cur()
 	if st.Result() != env.Ongoing {
-		s.printf("the game is over (%s)\n", st.Result())
+		s.say("board.over", st.Result().String())
 		return nil
 	}
 	a, err := s.cfg.Agent.Move(ctx, st)
 	if err != nil {
 		return fmt.Errorf("play: hint in %s: %w", st, err)
 	}
-	s.printf("hint: %s%s\n", s.moveText(st, a), evaluation(s.cfg.Agent, "your"))
+	s.say("play.hint", s.moveText(st, a)+s.evaluation(st))
 	return nil
 }
 
@@ -298,23 +298,24 @@ func (s *session) undo() {
 		i--
 	}
 	if i < 0 {
-		s.printf("nothing to undo\n")
+		s.say("undo.nothing")
 		return
 	}
 	var taken []string
 	for j := i; j < len(s.moves); j++ {
-		who := s.cfg.Name + "'s"
+		text := s.moveText(s.hist[j], s.moves[j])
 		if s.movers[j] == s.cfg.Human {
-			who = "your"
+			taken = append(taken, s.w.T("play.yours", text))
+		} else {
+			taken = append(taken, s.w.T("play.its", s.cfg.Name, text))
 		}
-		taken = append(taken, who+" "+s.moveText(s.hist[j], s.moves[j]))
 	}
 	s.hist, s.moves, s.movers = s.hist[:i+1], s.moves[:i], s.movers[:i]
 	s.announced = false
 	if r, ok := s.cfg.Agent.(agent.Resetter); ok {
 		r.Reset()
 	}
-	s.printf("took back %s\n", strings.Join(taken, ", "))
+	s.say("play.tookback", strings.Join(taken, ", "))
 	s.show()
 }
 
@@ -324,46 +325,77 @@ func (s *session) show() {
 	st := s.cur()
 	if n := len(s.moves); n > 0 {
 		before := s.hist[n-1]
-		s.printf("last move: %s\n", describeMove(before, st, s.moves[n-1], s.moveText(before, s.moves[n-1])))
+		s.say("play.last", describeMove(s.w, before, st, s.moves[n-1], s.moveText(before, s.moves[n-1])))
 	}
-	s.printf("%s", boardFor(st, s.cfg.Human))
+	s.printf("%s", boardFor(s.w, st, s.cfg.Human))
 	if st.Result() == env.Ongoing && st.ToMove() == s.cfg.Human {
-		s.printf("your move (%s); legal: %s\n", s.cfg.Human.Name(), words.Pits(env.LegalPits(st)))
+		s.say("play.turn."+side(s.cfg.Human), words.Pits(env.LegalPits(st)))
 	}
 }
 
 // announce shows the result of a finished game.
 func (s *session) announce(st env.State) {
 	s.announced = true
-	verdict := "A draw."
-	if p, ok := st.Result().Winner(); ok && p == s.cfg.Human {
-		verdict = "You win!"
-	} else if ok {
-		verdict = s.cfg.Name + " wins."
+	switch p, ok := st.Result().Winner(); {
+	case !ok:
+		s.say("play.draw", s.w.Result(st))
+	case p == s.cfg.Human:
+		s.say("play.won", s.w.Result(st))
+	default:
+		s.say("play.lost", s.w.Result(st), s.cfg.Name)
 	}
-	s.printf("game over, %s. %s\nType new for another game, undo to take back your last move, or quit.\n",
-		words.Result(st), verdict)
+	s.say("play.next")
+}
+
+// rules shows the game's rules page.
+func (s *session) rules() {
+	page, err := words.Rules(s.cfg.Spec.Name, s.w.Tag())
+	if err != nil {
+		s.printf("%v\n", err)
+		return
+	}
+	s.printf("%s", page)
 }
 
 // printf writes to the session's output; the first error is kept.
 func (s *session) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }
 
-// evaluation describes the agent's last search, for whose ("its", "your")
-// side: ", its chance 56% (value +0.12, depth 6, 1234 nodes)", or "" for
-// an agent that does not say.
-func evaluation(a agent.Agent, whose string) string {
-	an, ok := a.(agent.Analyzer)
+// say writes the message of key in the session's language, and a newline.
+func (s *session) say(key string, args ...any) { s.printf("%s\n", s.w.T(key, args...)) }
+
+// side is the catalogs' name of p: "w" or "b".
+func side(p env.Player) string {
+	if p == env.White {
+		return "w"
+	}
+	return "b"
+}
+
+// evaluation says who stands better after the agent's last search of st,
+// in words: " — White is better, 62%", with the details on the engine's
+// numbers " (value +0.24, depth 6, 1234 nodes)"; "" for an agent that
+// does not say.
+func (s *session) evaluation(st env.State) string {
+	an, ok := s.cfg.Agent.(agent.Analyzer)
 	if !ok {
 		return ""
 	}
 	r := an.Analysis()
-	text := fmt.Sprintf(", %s chance %.0f%% (value %+.2f", whose, 100*r.WinProb, r.Value)
-	if r.Depth > 0 {
-		text += fmt.Sprintf(", depth %d, %d nodes", r.Depth, r.Nodes)
-	} else if r.Nodes > 0 {
-		text += fmt.Sprintf(", %d simulations", r.Nodes)
+	white := float64(r.WinProb)
+	if st.ToMove() != env.White {
+		white = 1 - white
 	}
-	return text + ")"
+	text := " — " + s.w.Standing(white)
+	if !s.details {
+		return text
+	}
+	parts := []string{s.w.T("eval.value", fmt.Sprintf("%+.2f", r.Value))}
+	if r.Depth > 0 {
+		parts = append(parts, s.w.T("eval.depth", r.Depth), s.w.T("eval.nodes", r.Nodes))
+	} else if r.Nodes > 0 {
+		parts = append(parts, s.w.T("eval.sims", r.Nodes))
+	}
+	return text + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // errWriter keeps the first write error and then writes nothing.

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/language"
+
+	"kumalak/bot/words"
 	"kumalak/env"
 	"kumalak/protocol"
 )
@@ -37,7 +40,7 @@ func TestPlayScriptedSession(t *testing.T) {
 	spec, a := mustAgent(t, "togyz", "ab:depth=2")
 	cfg := Config{Spec: spec, Agent: a, Human: env.White}
 	script := strings.Join([]string{
-		"help", "banana", "0", "10", "hint", "7", "undo", "undo", "75", "76", "board",
+		"help", "banana", "0", "10", "hint", "details", "hint", "7", "undo", "undo", "75", "76", "board",
 		strings.Repeat("x", protocol.MaxLine+10), "new", "", "quit", "9",
 	}, "\n") + "\n"
 	out := play(t, cfg, script)
@@ -48,9 +51,10 @@ func TestPlayScriptedSession(t *testing.T) {
 		`can't play "banana": not a move or a command (type help)`,
 		`can't play "0": illegal move: pit 0 out of range 1..9 (legal: 1 2 3 4 5 6 7 8 9)`,
 		`can't play "10": illegal move: pit 10 out of range 1..9 (legal: 1 2 3 4 5 6 7 8 9)`,
-		"hint: ", ", your chance ",
+		"hint: ", " — ", "%",
+		"details on", "hint: ", " — ", " (value ", "depth 2",
 		"you play 7 (76)",
-		"kumalak plays ", ", its chance ", "depth 2",
+		"kumalak plays ", " — ", " (value ", "depth 2",
 		"your move (white)",
 		"took back your 7 (76), kumalak's ",
 		"nothing to undo",
@@ -153,7 +157,7 @@ func TestBoardForBlackStores(t *testing.T) {
 		}
 		st := spec.New()
 		st.Apply(0)
-		board := boardFor(st, env.Black)
+		board := boardFor(words.New(language.English), st, env.Black)
 		var white, black string
 		for _, l := range strings.Split(board, "\n") {
 			switch {

@@ -2,42 +2,64 @@ package play
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"kumalak/bot/words"
 	"kumalak/env"
 )
 
-// boardFor draws st as the person sees it from their seat, one layout for
-// every game and either seat: their row at the bottom running from pit 1
-// at the left, the opponent's on top from the opponent's last pit, so
-// that sowing runs counter-clockwise. Stores sit at the end of their
-// rows, the tuzdyk (togyz, X) or castle (kale, K) in its pit.
-func boardFor(st env.State, human env.Player) string {
+// boardFor draws st as the person sees it from their seat, in w's
+// language, one layout for every game and seat: the opponent's row on top,
+// read from the opponent's last pit at the left, its store after it (at
+// the left end), the person's row at the bottom from pit 1, its store at
+// the right end; a tuzdyk (togyz, X) or castle (kale, K) drawn in its pit.
+// Stones travel counter-clockwise, as on the web page.
+func boardFor(w *words.Printer, st env.State, human env.Player) string {
 	spec := st.Spec()
 	pos, err := env.ParsePosition(st.String(), spec.Pits, spec.Stones)
 	if err != nil { // every game's String is a position string
 		return env.Drawing(st)
 	}
-	words := env.WordsOf(st)
+	b := board{w: w, gw: gameWords(w, st), pos: pos}
+	b.label = max(utf8.RuneCountInString(w.T("side.w")), utf8.RuneCountInString(w.T("side.b"))) + 1
 	var sb strings.Builder
-	// The opponent's store follows their last pit, which is at the top
-	// left: it is drawn at the left of their row, the person's at the right
-	// of theirs.
-	margin := "      " + strings.Repeat(" ", len(storeText(words, 0)))
+	margin := strings.Repeat(" ", b.label+utf8.RuneCountInString(b.store(0)))
 	rule := margin + "+" + strings.Repeat("----+", spec.Pits) + "\n"
 	sb.WriteString(margin + pitLabels(spec.Pits, true) + "\n")
 	sb.WriteString(rule)
-	drawRow(&sb, pos, human.Other(), true, words)
+	b.row(&sb, human.Other(), true)
 	sb.WriteString(rule)
-	drawRow(&sb, pos, human, false, words)
+	b.row(&sb, human, false)
 	sb.WriteString(rule)
 	sb.WriteString(margin + pitLabels(spec.Pits, false) + "\n")
-	sb.WriteString(caption(st) + " (your row, " + human.Name() + "'s, is at the bottom)\n")
-	if note := specialNote(pos, words); note != "" {
+	sb.WriteString(caption(w, st) + " " + w.T("board.yourrow."+side(human)) + "\n")
+	if note := b.specialNote(); note != "" {
 		sb.WriteString(note + "\n")
 	}
 	return sb.String()
+}
+
+// gameWords are a game's words in a language: the catalogs', else the
+// game's own (env.Words, English).
+func gameWords(w *words.Printer, st env.State) env.Words {
+	gw := env.WordsOf(st)
+	name := st.Spec().Name
+	if s := w.GameWord(name, "store"); s != "" {
+		gw.Store = s
+	}
+	if s := w.GameWord(name, "special"); s != "" {
+		gw.Special = s
+	}
+	return gw
+}
+
+// board draws one position.
+type board struct {
+	w     *words.Printer
+	gw    env.Words
+	pos   env.Position
+	label int // the width of a row's label, the longer side name and a space
 }
 
 // pitLabels numbers a row's pits as drawn: n..1 (reversed) or 1..n.
@@ -53,28 +75,28 @@ func pitLabels(n int, reversed bool) string {
 	return strings.TrimRight(sb.String(), " ")
 }
 
-// drawRow writes p's row, reversed (the opponent's, on top, its store at
-// the left, after its last pit) or from pit 1 (the person's, its store at
-// the right).
-func drawRow(sb *strings.Builder, pos env.Position, p env.Player, reversed bool, w env.Words) {
-	sb.WriteString(p.Name() + " ")
-	store := storeText(w, pos.Stores[p])
+// row writes p's row, reversed (the top row, its store at the left, after
+// its last pit) or from pit 1 (the bottom row, its store at the right).
+func (b *board) row(sb *strings.Builder, p env.Player, reversed bool) {
+	name := b.w.T("side." + side(p))
+	sb.WriteString(name + strings.Repeat(" ", b.label-utf8.RuneCountInString(name)))
+	store := b.store(b.pos.Stores[p])
 	if reversed {
 		sb.WriteString(store)
 	} else {
-		sb.WriteString(strings.Repeat(" ", len(store)))
+		sb.WriteString(strings.Repeat(" ", utf8.RuneCountInString(store)))
 	}
-	n := len(pos.Pits[p])
+	n := len(b.pos.Pits[p])
 	for k := 0; k < n; k++ {
 		i := k
 		if reversed {
 			i = n - 1 - k
 		}
-		if pos.Special[p.Other()] == i+1 {
-			fmt.Fprintf(sb, "| %2s ", w.Mark)
+		if b.pos.Special[p.Other()] == i+1 {
+			fmt.Fprintf(sb, "| %2s ", b.gw.Mark)
 			continue
 		}
-		fmt.Fprintf(sb, "|%3d ", pos.Pits[p][i])
+		fmt.Fprintf(sb, "|%3d ", b.pos.Pits[p][i])
 	}
 	if reversed {
 		sb.WriteString("|\n")
@@ -83,59 +105,59 @@ func drawRow(sb *strings.Builder, pos env.Position, p env.Player, reversed bool,
 	fmt.Fprintf(sb, "|  %s\n", strings.TrimSpace(store))
 }
 
-// storeText writes a store as drawn beside its row: "store   0 ".
-func storeText(w env.Words, n int) string { return fmt.Sprintf("%s %3d ", w.Store, n) }
+// store writes a store as drawn beside its row: "store   0 ".
+func (b *board) store(n int) string { return fmt.Sprintf("%s %3d ", b.gw.Store, n) }
 
 // caption says whose turn it is, or the result.
-func caption(st env.State) string {
+func caption(w *words.Printer, st env.State) string {
 	if r := st.Result(); r != env.Ongoing {
-		return "game over " + r.String()
+		return w.T("board.over", r.String())
 	}
-	return st.ToMove().Name() + " to move"
+	return w.T("board.tomove." + side(st.ToMove()))
 }
 
 // specialNote names the owners of the specials on the board, or "".
-func specialNote(pos env.Position, w env.Words) string {
+func (b *board) specialNote() string {
 	var parts []string
 	for _, p := range [2]env.Player{env.White, env.Black} {
-		if s := pos.Special[p]; s != 0 {
-			parts = append(parts, fmt.Sprintf("%s's %s on %s's %d", p.Name(), w.Special, p.Other().Name(), s))
+		if s := b.pos.Special[p]; s != 0 {
+			parts = append(parts, b.w.T("board.specialof."+side(p), b.gw.Special, s))
 		}
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return w.Mark + ": " + strings.Join(parts, ", ")
+	return b.gw.Mark + ": " + strings.Join(parts, ", ")
 }
 
 // describeMove says what a move did, from the positions before and after
 // it: "white 3 (34): sowed 7, captured black's pit 4, kazan +6 (now 18)",
 // with a tuzdyk or castle made and, when the mover keeps the turn, "moves
 // again".
-func describeMove(before, after env.State, a env.Action, text string) string {
+func describeMove(w *words.Printer, before, after env.State, a env.Action, text string) string {
 	spec := before.Spec()
 	b, err1 := env.ParsePosition(before.String(), spec.Pits, spec.Stones)
 	f, err2 := env.ParsePosition(after.String(), spec.Pits, spec.Stones)
 	me := before.ToMove()
-	desc := me.Name() + " " + text
+	desc := w.T("side."+side(me)) + " " + text
 	if err1 != nil || err2 != nil {
 		return desc
 	}
-	w := env.WordsOf(before)
-	parts := []string{"sowed " + strconv.Itoa(b.Pits[me][a])}
+	gw := gameWords(w, before)
+	parts := []string{w.T("board.sowed", b.Pits[me][a])}
 	if after.Result() == env.Ongoing {
-		if taken := capturedPits(b, f, me, a); len(taken) > 0 {
-			parts = append(parts, "captured "+strings.Join(taken, " and "))
+		if taken := capturedPits(w, b, f, me, a); len(taken) > 0 {
+			parts = append(parts, w.T("board.took", strings.Join(taken, w.T("board.and"))))
 		}
 	}
 	if gain := f.Stores[me] - b.Stores[me]; gain > 0 {
-		parts = append(parts, fmt.Sprintf("%s +%d (now %d)", w.Store, gain, f.Stores[me]))
+		parts = append(parts, w.T("board.gain", gw.Store, gain, f.Stores[me]))
 	}
 	if s := f.Special[me]; s != 0 && b.Special[me] == 0 {
-		parts = append(parts, fmt.Sprintf("%s made on %s's %d", w.Special, me.Other().Name(), s))
+		parts = append(parts, w.T("board.made."+side(me), gw.Special, s))
 	}
 	if after.Result() == env.Ongoing && after.ToMove() == me {
-		parts = append(parts, "last stone in the store: "+me.Name()+" moves again")
+		parts = append(parts, w.T("board.extra."+side(me)))
 	}
 	return desc + ": " + strings.Join(parts, ", ")
 }
@@ -143,7 +165,7 @@ func describeMove(before, after env.State, a env.Action, text string) string {
 // capturedPits names the pits a move emptied, other than the one played
 // and the specials: "black's pit 4". Sowing only adds stones, so a pit left
 // empty that held stones, or one of the opponent's, was captured.
-func capturedPits(b, f env.Position, me env.Player, a env.Action) []string {
+func capturedPits(w *words.Printer, b, f env.Position, me env.Player, a env.Action) []string {
 	var out []string
 	for _, p := range [2]env.Player{me.Other(), me} {
 		for i, n := range b.Pits[p] {
@@ -151,7 +173,7 @@ func capturedPits(b, f env.Position, me env.Player, a env.Action) []string {
 				continue
 			}
 			if n > 0 && f.Pits[p][i] == 0 {
-				out = append(out, fmt.Sprintf("%s's pit %d", p.Name(), i+1))
+				out = append(out, w.T("board.pitof."+side(p), i+1))
 			}
 		}
 	}

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/language"
+
+	"kumalak/bot/words"
 	"kumalak/env"
 )
 
@@ -33,7 +36,7 @@ func TestBoardGolden(t *testing.T) {
 		}
 		for _, seat := range []env.Player{env.White, env.Black} {
 			sb.WriteString("== " + game + " " + st.String() + ", seen by " + seat.Name() + "\n")
-			sb.WriteString(boardFor(st, seat))
+			sb.WriteString(boardFor(words.New(language.English), st, seat))
 			sb.WriteString("\n")
 		}
 	}

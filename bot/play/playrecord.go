@@ -2,13 +2,14 @@ package play
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"kumalak/agent"
+	"kumalak/bot/words"
 	"kumalak/env"
 )
 
@@ -39,10 +40,10 @@ func (s *session) save(path string) {
 		err = os.WriteFile(path, []byte(text), 0o644)
 	}
 	if err != nil {
-		s.printf("can't save: %v\n", err)
+		s.say("play.cantsave", err.Error())
 		return
 	}
-	s.printf("saved %d moves to %s\n", len(s.moves), path)
+	s.say("play.saved", len(s.moves), path)
 }
 
 // load goes on from a game of a record file: "FILE" for its first, "FILE
@@ -55,9 +56,9 @@ func (s *session) load(arg string) {
 			path, n = strings.TrimSpace(arg[:i]), k
 		}
 	}
-	g, err := readGame(path, n, s.cfg.Spec)
+	g, err := readGame(s.w, path, n, s.cfg.Spec)
 	if err != nil {
-		s.printf("can't load: %v\n", err)
+		s.say("play.cantload", err.Error())
 		return
 	}
 	st := g.StartState()
@@ -69,17 +70,17 @@ func (s *session) load(arg string) {
 	for _, a := range g.Moves {
 		s.play(a)
 	}
-	s.printf("loaded %d moves from %s (game %d", len(g.Moves), path, n)
 	if g.Result != env.Ongoing && s.cur().Result() == env.Ongoing {
-		s.printf(", recorded as %s; play goes on from its last position", g.Result)
+		s.say("play.loaded.ended", len(g.Moves), path, n, g.Result.String())
+	} else {
+		s.say("play.loaded", len(g.Moves), path, n)
 	}
-	s.printf(")\n")
 	s.show()
 }
 
 // readGame reads the n-th game (from 1) of the record file at path, which
 // must be of spec's game.
-func readGame(path string, n int, spec *env.Spec) (*env.GameRecord, error) {
+func readGame(w *words.Printer, path string, n int, spec *env.Spec) (*env.GameRecord, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -89,11 +90,11 @@ func readGame(path string, n int, spec *env.Spec) (*env.GameRecord, error) {
 		return nil, err
 	}
 	if n < 1 || n > len(games) {
-		return nil, fmt.Errorf("%s has %d games, not a game %d", path, len(games), n)
+		return nil, errors.New(w.T("play.nogame", path, len(games), n))
 	}
 	g := games[n-1]
 	if g.Spec != spec {
-		return nil, fmt.Errorf("game %d of %s is %s, this is %s", n, path, g.Spec.Name, spec.Name)
+		return nil, errors.New(w.T("play.othergame", n, path, g.Spec.Name, spec.Name))
 	}
 	return g, nil
 }

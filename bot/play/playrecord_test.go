@@ -105,7 +105,7 @@ func TestPlaySaveLoad(t *testing.T) {
 	wantInOrder(t, out,
 		"can't load: open ", "no such file",
 		"can't load: game 1 of "+other+" is mangala, this is togyz",
-		"can't load: "+path+" has 1 games, not a game 2",
+		"can't load: "+path+" has 1 game, not a game 2",
 		"load needs a file name",
 		"can't save: ")
 }

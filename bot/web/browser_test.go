@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
@@ -8,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"kumalak/bot/web/webtest"
@@ -35,8 +38,12 @@ func TestBrowserPlaysTheBot(t *testing.T) {
 	}
 	p.Run("play pit 7", chromedp.Click(chromedp.CSS("#pit-w-7")),
 		p.Wait(`document.querySelectorAll("#record .mv").length >= 2 && document.getElementById("botmove").textContent !== ""`))
-	if got := p.Text(`document.getElementById("botmove").textContent`); !strings.HasPrefix(got, "Bot played ") || !strings.Contains(got, "its chance") {
+	// Who stands better in plain words, the engine's numbers in the details.
+	if got := p.Text(`document.getElementById("botmove").textContent`); !strings.HasPrefix(got, "Bot played ") || !regexp.MustCompile(` — (The game is even \(white \d+%\)|(White|Black) is (slightly better|better|winning), \d+%)$`).MatchString(got) {
 		t.Errorf("bot move text %q", got)
+	}
+	if got := p.Text(`document.getElementById("jargon").textContent + " | " + document.getElementById("agent").textContent`); !strings.Contains(got, "the chance of the side to move ") || !strings.Contains(got, "depth 2") || !strings.Contains(got, "bot: ab:depth=2") {
+		t.Errorf("details %q", got)
 	}
 	// 7 with 9 stones ends on black's 6, which then holds 10: an even
 	// count, captured; the list reads "1. 76+10 ..".
@@ -115,9 +122,9 @@ func TestBrowserPhoneRecordAnalysis(t *testing.T) {
 	}
 	p.Run("to the start", chromedp.Click(chromedp.CSS("#first")),
 		p.Wait(`document.getElementById("turn").textContent.startsWith("Analysis: move 0 ") && document.getElementById("anatext").textContent.includes("played: 76")`))
-	start := p.Text(`document.getElementById("evalfill").style.width + " " + document.getElementById("evallabel").textContent`)
-	if !strings.HasSuffix(start, "white's chance") || start == "50% white's chance" {
-		t.Errorf("value bar at the start: %q", start)
+	start := p.Text(`document.getElementById("evalfill").style.width + " " + document.getElementById("standing").textContent`)
+	if strings.HasPrefix(start, "50% ") || !strings.Contains(start, "White") && !strings.Contains(start, "Black") {
+		t.Errorf("value bar and standing at the start: %q", start)
 	}
 	p.Run("one step on", chromedp.Click(chromedp.CSS("#next")),
 		p.Wait(`document.getElementById("turn").textContent.startsWith("Analysis: move 1 ") && document.getElementById("anatext").textContent.includes("black to move; best")`))
@@ -148,14 +155,14 @@ func TestBrowserPhoneRecordAnalysis(t *testing.T) {
 	p.Run("set up a position", chromedp.Evaluate[chromedp.Void](`document.getElementById("recordin").value = ""`),
 		chromedp.SetValue(chromedp.CSS("#posin"), "9,9,9,9,9,9,9,9,9/9,9,0,9,9,9,9,9,15 3 0 3 - b"),
 		chromedp.Click(chromedp.CSS("#load")), p.Wait(`document.querySelector("#pit-b-3.special-w") !== null`))
-	if got := p.Text(`document.querySelector("#pit-b-3 .mark").textContent + " " + document.querySelector("#pit-b-3 title").textContent`); got != "Tw black pit 3: 0 stones — white's tuzdyk" {
+	if got := p.Text(`document.querySelector("#pit-b-3 .mark").textContent + " " + document.querySelector("#pit-b-3 title").textContent`); got != "Tw black's pit 3: 0 stones — white's tuzdyk" {
 		t.Errorf("tuzdyk drawn as %q", got)
 	}
 
 	// The footer names the colours the board draws: white's gold
-	// (#f5d76e), black's dark red (#8e1f12).
+	// (#f5d76e), black's dark red (#8e1f12); the rules are togyz's.
 	if got := p.Text(`getComputedStyle(document.querySelector("#pit-b-3 ellipse")).fill + " | " + document.getElementById("specials").textContent`); got !=
-		"rgb(245, 215, 110) | A tuzdyk (T) or castle (K) is drawn in its owner's colour: gold for white's, dark red for black's." {
+		"rgb(245, 215, 110) | A tuzdyk (T) is drawn in its owner's colour: gold for white's, dark red for black's." {
 		t.Errorf("white's tuzdyk and the footer: %q", got)
 	}
 
@@ -181,8 +188,8 @@ func TestBrowserPhoneRecordAnalysis(t *testing.T) {
 func TestBrowserBotChain(t *testing.T) {
 	ts := newTestServer(t, "ab:depth=2", func(c *Config) { c.Games = []string{"mangala"} })
 	p := openPage(t, ts, 1200, 900)
-	if got := p.Text(`[...document.getElementById("game").options].map((o) => o.value).join(",") + " | " + document.querySelector("footer").textContent.replace(/\s+/g, " ").trim()`); got !=
-		"mangala | Click one of your pits to sow it. Your row is at the bottom; the pits are numbered from your left. Games: Mangala (classic)." {
+	if got := p.Text(`[...document.getElementById("game").options].map((o) => o.value + " " + o.textContent).join(",") + " | " + document.querySelector("footer").textContent.replace(/\s+/g, " ").trim()`); got !=
+		"mangala Mangala | Click one of your pits to sow it. Your row is at the bottom; the pits are numbered from your left." {
 		t.Errorf("games and footer: %q", got)
 	}
 	p.Run("open the set-up box", chromedp.Evaluate[chromedp.Void](`document.getElementById("setup").open = true`))
@@ -208,4 +215,81 @@ func TestBrowserBotChain(t *testing.T) {
 		t.Errorf("bot move line %q for the chain %v", b, bot)
 	}
 	p.CheckConsole()
+}
+
+// browserLanguages makes the page's navigator.languages langs (a JS array)
+// in every document loaded after it.
+func browserLanguages(langs string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `Object.defineProperty(navigator, "languages", {get: () => ` + langs + `})`,
+		})
+		return chromedp.Void{}, err
+	}
+}
+
+// TestBrowserLanguages loads the page in each language: first as a
+// browser set to Kazakh then Russian (the page speaks Kazakh), then each
+// language chosen on the page's selector, and the page loaded again (the
+// choice is kept). In each, the fixed texts are the catalog's, the game,
+// its store and its rules are named in that language, no message is left
+// as its key, and no English text is left where the language has its own.
+func TestBrowserLanguages(t *testing.T) {
+	ts := newTestServer(t, "ab:depth=1", nil)
+	p := &page{webtest.Open(t, webtest.Config{Browser: webtest.Chromium(t), Width: 1200, Height: 900, Limit: 3 * time.Minute, WaitTimeout: time.Minute})}
+	p.Run("a browser in Kazakh and Russian", browserLanguages(`["kk-KZ", "ru-RU", "en"]`),
+		chromedp.Navigate(ts.URL), chromedp.WaitVisible(chromedp.CSS("#board .pit")))
+	p.checkLanguage("kk")
+	for _, code := range []string{"ru", "tr", "en", "kk"} {
+		p.Run("choose "+code, chromedp.Evaluate[chromedp.Void](`(() => {
+			const s = document.getElementById("lang");
+			s.value = "`+code+`";
+			s.dispatchEvent(new Event("change"));
+		})()`))
+		p.checkLanguage(code)
+		if code == "ru" {
+			p.Run("play pit 7", chromedp.Click(chromedp.CSS("#pit-w-7")),
+				p.Wait(`document.getElementById("botmove").textContent !== "" && document.querySelector("#board .pit.legal") !== null`))
+			// 7 takes black's 6 (10 stones, ten: "камней"); the bot answers.
+			if got := p.Text(`document.querySelector("#mv-1").title + " | " + document.getElementById("announce").textContent + " | " + document.getElementById("botmove").textContent`); !regexp.MustCompile(`^взято 10 камней \| Бот сыграл \d+.* \| Бот сыграл \d+ — (Игра равна|У (белых|чёрных)|(Белые|Чёрные) выигрывают)`).MatchString(got) {
+				t.Errorf("ru: after a move: %q", got)
+			}
+		}
+		p.Run("load again", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#board .pit")))
+		p.checkLanguage(code)
+	}
+	p.CheckConsole()
+}
+
+// checkLanguage fails the test where the page does not speak code.
+func (p *page) checkLanguage(code string) {
+	p.T.Helper()
+	p.Run(code, p.Wait(`document.documentElement.lang === "`+code+`" && document.getElementById("turn").textContent !== "" && document.querySelector("#rules h3") !== null`))
+	got := p.Text(`(() => {
+		const code = "` + code + `", cat = KUMALAK_WORDS.catalogs[code], en = KUMALAK_WORDS.catalogs.en, bad = [];
+		if (document.getElementById("lang").value !== code) bad.push("selector " + document.getElementById("lang").value);
+		for (const e of document.querySelectorAll("[data-t]")) if (e.textContent !== cat[e.dataset.t]) bad.push(e.dataset.t + ": " + e.textContent);
+		for (const e of document.querySelectorAll("[data-t-label]")) if (e.getAttribute("aria-label") !== cat[e.dataset.tLabel]) bad.push(e.dataset.tLabel);
+		for (const e of document.querySelectorAll("[data-t-title]")) if (e.title !== cat[e.dataset.tTitle]) bad.push(e.dataset.tTitle);
+		if (document.title !== cat["page.title"]) bad.push("title " + document.title);
+		const turn = document.getElementById("turn").textContent;
+		if (![cat["turn.w"], cat["turn.b"], cat["turn.bot"]].includes(turn)) bad.push("turn " + turn);
+		const game = cat["game.togyz.title"];
+		if (document.querySelector("#game option[value=togyz]").textContent !== game) bad.push("game " + document.querySelector("#game option[value=togyz]").textContent);
+		if (document.querySelector("#rules h3").textContent !== game) bad.push("rules " + document.querySelector("#rules h3").textContent);
+		if (![...document.querySelectorAll("#board .storelabel")].every((e) => e.textContent.startsWith(cat["game.togyz.store"]) || e.textContent.includes(" " + cat["game.togyz.store"]))) bad.push("store label");
+		const pit = document.querySelector("#pit-b-1");
+		if (pit.querySelector("title").textContent !== t("board.pit.b", 1, Number(pit.dataset.count))) bad.push("pit title " + pit.querySelector("title").textContent);
+		const texts = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+		while (walk.nextNode()) if (walk.currentNode.textContent.trim()) texts.push(walk.currentNode.textContent.trim());
+		for (const e of document.querySelectorAll("[aria-label], [title]")) texts.push(e.getAttribute("aria-label") || e.title);
+		for (const s of texts) {
+			if (/\[[a-z]+\.[a-z.-]+\]/.test(s)) bad.push("a key: " + s);
+			if (code !== "en" && Object.keys(en).some((k) => k !== "lang.name" && typeof en[k] === "string" && en[k] === s && cat[k] !== s)) bad.push("English: " + s);
+		}
+		return bad.join("; ");
+	})()`)
+	if got != "" {
+		p.T.Errorf("%s: %s", code, got)
+	}
 }

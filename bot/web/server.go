@@ -11,9 +11,12 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"testing/fstest"
 	"time"
 
 	"kumalak/agent"
+	"kumalak/bot/words"
 	"kumalak/env"
 )
 
@@ -21,15 +24,30 @@ import (
 var webFiles embed.FS
 
 // Page returns the web page's files (index.html, its scripts, styles and
-// icon): the one page that Server serves and kumalak web publishes as a
-// static site (its site.js replaced by the site's own).
-func Page() fs.FS {
+// icon, and words.js, every language's words from package words): the one
+// page that Server serves and kumalak web publishes as a static site (its
+// site.js replaced by the site's own).
+func Page() fs.FS { return pageFiles() }
+
+var pageFiles = sync.OnceValue(func() fs.FS {
 	sub, err := fs.Sub(webFiles, "page")
 	if err != nil {
 		panic(err) // "page" is a valid path: fs.Sub cannot fail
 	}
-	return sub
-}
+	files := fstest.MapFS{"words.js": {Data: words.Script(), Mode: 0o444}}
+	err = fs.WalkDir(sub, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(sub, p)
+		files[p] = &fstest.MapFile{Data: b, Mode: 0o444}
+		return err
+	})
+	if err != nil {
+		panic(err) // embedded files: reading cannot fail
+	}
+	return files
+})
 
 // Config sets up the HTTP server.
 type Config struct {

@@ -1,27 +1,41 @@
 package words
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/language"
 
 	"kumalak/env"
 )
 
-// Result describes a finished game: "1-0: white wins (stores: white 84,
-// black 70)"; the stores only for a game that has them (env.Scorer).
-func Result(st env.State) string {
+// Result describes a finished game in English: "1-0: white wins (stores:
+// white 84, black 70)"; the stores only for a game that has them
+// (env.Scorer). Printer.Result says it in another language.
+func Result(st env.State) string { return New(language.English).Result(st) }
+
+// Result describes a finished game in p's language: "1-0: ақ жеңді
+// (қазандар: ақ 84, қара 70)".
+func (p *Printer) Result(st env.State) string {
 	r := st.Result()
 	text := r.String() + ": "
-	if p, ok := r.Winner(); ok {
-		text += p.Name() + " wins"
+	if w, ok := r.Winner(); ok {
+		text += p.T("result." + side(w))
 	} else {
-		text += "a draw"
+		text += p.T("result.draw")
 	}
 	if sc, ok := st.(env.Scorer); ok {
-		text += fmt.Sprintf(" (stores: white %d, black %d)", sc.Store(env.White), sc.Store(env.Black))
+		text += p.T("result.stores", sc.Store(env.White), sc.Store(env.Black))
 	}
 	return text
+}
+
+// side is the catalogs' name of a player: "w" or "b".
+func side(p env.Player) string {
+	if p == env.White {
+		return "w"
+	}
+	return "b"
 }
 
 // Pits writes pit numbers as "1 2 5".

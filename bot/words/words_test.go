@@ -224,10 +224,12 @@ func TestGames(t *testing.T) {
 			if first, _, _ := strings.Cut(page, "\n"); first != "# "+title {
 				t.Errorf("rules/%s/%s.md: title %q, want %q", g, Code(tag), first, "# "+title)
 			}
-			for _, w := range []string{"store", "special"} {
-				if p.T("game."+g+"."+w) == "" {
-					t.Errorf("%s: game.%s.%s is empty", Code(tag), g, w)
-				}
+			if p.T("game."+g+".store") == "" {
+				t.Errorf("%s: game.%s.store is empty", Code(tag), g)
+			}
+			_, special := catalogs[Code(tag)]["game."+g+".special"]
+			if _, mark := catalogs[Code(tag)]["game."+g+".mark"]; special != mark {
+				t.Errorf("%s: game %s has a special's word or its mark, not both", Code(tag), g)
 			}
 		}
 	}
@@ -291,6 +293,25 @@ func TestMessageJSON(t *testing.T) {
 		var m Message
 		if err := json.Unmarshal([]byte(bad), &m); err == nil {
 			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+func TestTitles(t *testing.T) {
+	kk, en := New(language.Kazakh), New(language.English)
+	for _, tc := range []struct{ got, want string }{
+		{kk.Title("togyz"), "Тоғызқұмалақ"},
+		{New(language.Russian).Title("togyz"), "Тогыз кумалак"},
+		{New(language.Turkish).Title("togyz"), "Dokuz Kumalak"},
+		{en.Title("kalah:houses=4"), "Kalah (houses=4)"},
+		{en.Title("toy"), "toy"},
+		{kk.GameWord("togyz", "special"), "тұздық"},
+		{New(language.Turkish).GameWord("mangala-kale", "special"), "kale"},
+		{New(language.Turkish).GameWord("mangala", "store"), "hazine"},
+		{en.GameWord("mangala", "special"), ""},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%q, want %q", tc.got, tc.want)
 		}
 	}
 }

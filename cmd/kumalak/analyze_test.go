@@ -139,7 +139,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		t.Errorf("analyze: exit %d %s\n%s", code, errs, out)
 	}
 	saved := filepath.Join(dir, "saved.kgn")
-	code, out, errs = kumalakIn(t, "load "+kgn[0]+" 2\nsave "+saved+"\nquit\n", "play", "--agent", "ab:depth=1", "--game", "togyz")
+	code, out, errs = kumalakIn(t, "load "+kgn[0]+" 2\nsave "+saved+"\nquit\n", "play", "--agent", "ab:depth=1", "--game", "togyz", "--lang", "en")
 	if code != 0 || !strings.Contains(out, "loaded ") || !strings.Contains(out, "saved ") {
 		t.Fatalf("play: exit %d %s\n%s", code, errs, out)
 	}

@@ -67,14 +67,59 @@ func TestArenaAndTournament(t *testing.T) {
 
 func TestPlayScripted(t *testing.T) {
 	script := "hint\n9\nbogus\n99\nundo\n3\nboard\nquit\n"
-	code, out, errs := kumalakIn(t, script, "play", "--agent", "greedy", "--game", "mangala", "--seed", "2")
+	code, out, errs := kumalakIn(t, script, "play", "--agent", "greedy", "--game", "mangala", "--seed", "2", "--lang", "en")
 	if code != 0 {
 		t.Fatalf("play: exit %d\n%s\n%s", code, out, errs)
 	}
-	for _, w := range []string{"your row, white's, is at the bottom", "hint"} {
+	for _, w := range []string{"your row, white's, is at the bottom", "your move (white)", "hint"} {
 		if !strings.Contains(strings.ToLower(out), w) {
 			t.Errorf("play output lacks %q:\n%s", w, out)
 		}
+	}
+}
+
+// TestPlayLanguages: play speaks the language of --lang, else of the
+// environment's locale, shows the rules in it, and names the languages
+// there are for one it does not speak.
+func TestPlayLanguages(t *testing.T) {
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANGUAGE"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("LANG", "ru_RU.UTF-8")
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"kk", []string{"Тоғызқұмалақ: сіз ақпен ойнайсыз, kumalak қарамен ойнайды.", "қазан", "# Тоғызқұмалақ", "тұздық", "сау болыңыз"}},
+		{"", []string{"Тогыз кумалак: вы играете белыми, kumalak — чёрными.", "# Тогыз кумалак", "туздык", "до свидания"}},
+		{"tr", []string{"Dokuz Kumalak: sen beyazsın", "hazine", "# Dokuz Kumalak", "tuzdık", "hoşça kal"}},
+	} {
+		args := []string{"play", "--agent", "greedy", "--game", "togyz"}
+		if tc.lang != "" {
+			args = append(args, "--lang", tc.lang)
+		}
+		code, out, errs := kumalakIn(t, "rules\nquit\n", args...)
+		if code != 0 {
+			t.Fatalf("play --lang %q: exit %d\n%s", tc.lang, code, errs)
+		}
+		wantInOrder(t, out, tc.want...)
+	}
+	code, _, errs := kumalakIn(t, "", "play", "--agent", "greedy", "--lang", "de")
+	if want := `play: --lang "de": want one of en (English), kk (Қазақша), ru (Русский), tr (Türkçe)`; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("play --lang de: exit %d %q, want 2 and %q", code, errs, want)
+	}
+}
+
+// wantInOrder fails t unless out holds parts in this order.
+func wantInOrder(t *testing.T, out string, parts ...string) {
+	t.Helper()
+	rest := out
+	for _, p := range parts {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			t.Fatalf("output lacks %q after the earlier parts; output:\n%s", p, out)
+		}
+		rest = rest[i+len(p):]
 	}
 }
 

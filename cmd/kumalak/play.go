@@ -14,6 +14,7 @@ import (
 	"kumalak/agent"
 	"kumalak/bot/choose"
 	"kumalak/bot/play"
+	"kumalak/bot/words"
 	"kumalak/env"
 )
 
@@ -54,14 +55,14 @@ func (b *botFlags) resolve(cmd string) (choose.Bot, error) {
 	return bot, nil
 }
 
-// name is the bot's name in play's messages: "kumalak", with its level or
-// rating when given.
-func (b *botFlags) name() string {
+// name is the bot's name in play's messages, in w's language: "kumalak",
+// with its level or rating when given.
+func (b *botFlags) name(w *words.Printer) string {
 	switch {
 	case b.level != 0:
-		return fmt.Sprintf("kumalak (level %d)", b.level)
+		return w.T("play.name.level", b.level)
 	case b.elo != "":
-		return fmt.Sprintf("kumalak (Elo %s)", b.elo)
+		return w.T("play.name.elo", b.elo)
 	}
 	return ""
 }
@@ -83,7 +84,7 @@ func closeAgent(a agent.Agent) {
 func newPlayCmd() *cobra.Command {
 	var g gameFlags
 	var b botFlags
-	var as string
+	var as, lang string
 	c := &cobra.Command{
 		Use:   "play",
 		Short: "Play a game against the bot in the terminal",
@@ -91,11 +92,14 @@ func newPlayCmd() *cobra.Command {
 			"black), says what each move did (stones sown, captures, a tuzdyk or castle made, an extra\n" +
 			"turn) and reads your moves as pit numbers, counted from your own left (togyz also takes the\n" +
 			"record form, e.g. 76, whose landing pit is checked). Commands: hint (the bot's suggestion\n" +
-			"with your chance to win), undo (your last move and the bot's reply), board, new,\n" +
-			"save FILE and load FILE (a record file, docs/RECORDS.md), help, quit. The bot is a model\n" +
-			"file (--model, whose card sets the search size) or any agent spec (--agent with --game).",
+			"and who stands better), undo (your last move and the bot's reply), board, rules, details\n" +
+			"(the engine's numbers), new, save FILE and load FILE (a record file, docs/RECORDS.md),\n" +
+			"help, quit. It speaks English, Kazakh, Russian or Turkish: --lang, else the environment's\n" +
+			"locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE). The bot is a model file (--model, whose card\n" +
+			"sets the search size) or any agent spec (--agent with --game).",
 		Example: "  kumalak play --model runs/togyz/best.kmodel --as b --time 2s\n" +
 			"  kumalak play --game togyz --level 3\n" +
+			"  kumalak play --lang kk\n" +
 			"  kumalak play --agent ab:depth=8 --game mangala\n" +
 			"  kumalak play --agent mcts --sims 3000 --game mangala-kale",
 		Args: cobra.NoArgs,
@@ -107,6 +111,10 @@ func newPlayCmd() *cobra.Command {
 			human, err := parseSide(as)
 			if err != nil {
 				return err
+			}
+			tag, err := words.Choose(lang, os.Getenv)
+			if err != nil {
+				return badInput("play", "--lang %q: want one of %s", lang, words.Names())
 			}
 			spec, err := bot.GameFor(g.game, c.Flags().Changed("game"))
 			if err != nil {
@@ -120,7 +128,7 @@ func newPlayCmd() *cobra.Command {
 				return err
 			}
 			defer closeAgent(a)
-			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position, Name: b.name()}
+			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position, Name: b.name(words.New(tag)), Words: words.New(tag)}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			err = play.Run(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
@@ -133,6 +141,7 @@ func newPlayCmd() *cobra.Command {
 	g.add(c)
 	b.add(c)
 	c.Flags().StringVar(&as, "as", "w", "your side: w (white, moves first) or b (black)")
+	c.Flags().StringVar(&lang, "lang", "", "the language to speak: en, kk, ru or tr (default: the environment's locale, else en)")
 	return c
 }
 

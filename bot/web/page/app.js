@@ -4,7 +4,8 @@
 // notation) and POST /api/move for the bot's moves and evaluations. The
 // API is kumalak serve's, or, on the static site of kumalak web (site.js
 // says which), the same API answered by the wasm bot in a Web Worker
-// (static.js). board.js draws; analysis.js steps through a game.
+// (static.js). board.js draws; analysis.js steps through a game; i18n.js
+// speaks the person's language (every text through t, from words.js).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +23,8 @@ const S = {
   changed: null,   // pits to flash, while a sowing is shown
   shown: null,     // the view drawn while a sowing is shown
   ana: null,       // analysis mode: {ply, evals} (analysis.js)
+  texts: {},       // texts[id]: what writes element id's text, run again in another language
+  white: null,     // white's chance shown on the value bar, null for none
 };
 
 async function api(path, body) {
@@ -41,14 +44,16 @@ async function api(path, body) {
 }
 
 const cur = () => S.views[S.views.length - 1];
-const pct = (p) => Math.round(100 * p) + "%";
+const pct = (p) => t("pct", Math.round(100 * p));
 
 async function init() {
-  if (KUMALAK_SITE) message("loading the bot…");
+  initLang();
+  W.onChange.push(relabel);
+  if (KUMALAK_SITE) tell("message", () => t("page.loading"));
   try {
     S.info = await api("/api/info");
   } catch (e) {
-    message((KUMALAK_SITE ? "can't start the bot: " : "can't reach the server: ") + e.message);
+    tell("message", () => t(KUMALAK_SITE ? "page.nostart" : "page.noreach", e.message));
     return;
   }
   message("");
@@ -56,11 +61,10 @@ async function init() {
   for (const g of S.info.games) {
     const opt = document.createElement("option");
     opt.value = g.name;
-    opt.textContent = g.title;
     sel.appendChild(opt);
   }
   if (S.info.games.some((g) => g.name === "togyz")) sel.value = "togyz";
-  describeGames();
+  nameGames();
   sel.addEventListener("change", () => { S.start = "start"; newGame(); });
   $("side").addEventListener("change", newGame);
   initLimits();
@@ -74,26 +78,51 @@ async function init() {
   await newGame();
 }
 
-// describeGames writes the footer for the games the server serves: their
-// rules and, where one has them, how tuzdyks (togyz) and castles
-// (mangala-kale) are drawn.
-function describeGames() {
-  const names = S.info.games.map((g) => g.name);
-  const kinds = [];
-  if (names.includes("togyz")) kinds.push("tuzdyk (T)");
-  if (names.includes("mangala-kale")) kinds.push("castle (K)");
-  say("specials", kinds.length ? "A " + kinds.join(" or ") + " is drawn in its owner's colour: gold for white's, dark red for black's." : "");
-  say("rules", "Games: " + S.info.games.map((g) => g.title).join(", ") + ".");
+// nameGames names the games in the selector in the page's language.
+function nameGames() {
+  for (const opt of $("game").options) {
+    const g = S.info.games.find((x) => x.name === opt.value);
+    opt.textContent = gameTitle(g.name, g.title);
+  }
+}
+
+// relabel writes again, in the language just chosen, every text the page
+// shows: the fixed ones (i18n.js did those), the games, the board and the
+// messages kept in S.texts.
+function relabel() {
+  if (!S.info) {
+    for (const [id, f] of Object.entries(S.texts)) $(id).textContent = f();
+    return;
+  }
+  nameGames();
+  describeGame();
+  const first = $("level").querySelector('option[value="1"]');
+  if (first) first.textContent = t("page.level.beginner", 1);
+  for (const [id, f] of Object.entries(S.texts)) $(id).textContent = f();
+  setEval(S.white);
+  if (S.views.length) render();
+}
+
+// describeGame writes what depends on the game chosen: the footer's words
+// on its special pits (a tuzdyk in togyz, a castle in mangala-kale: drawn
+// in their owner's colour), its rules, the example record, the bot's name.
+function describeGame() {
+  const special = gameWord(S.game, "special");
+  say("specials", special ? t("page.special", special, gameWord(S.game, "mark")) : "");
+  const rules = KUMALAK_WORDS.rules[gameBase(S.game)];
+  rulesPage($("rules"), rules ? rules[W.lang] : "");
+  say("recordeg", recordExample(S.game));
+  showAgent();
 }
 
 // recordExample is a record of the game in its notation, for the box's label.
-const recordExample = (game) => (game === "togyz" ? "1. 76 98 2. 36x 45" : "3 6 1 (pit numbers)");
+const recordExample = (game) => (game === "togyz" ? "1. 76 98 2. 36x 45" : t("page.record.pits", "3 6 1"));
 
-// showAgent names the bot of the game: its own when each game has its
-// own (a model a game), else the server's.
+// showAgent names the bot of the game in the details: its own when each
+// game has its own (a model a game), else the server's.
 function showAgent() {
   const g = S.info.games.find((x) => x.name === S.game) || {};
-  $("agent").textContent = "bot: " + (g.agent || S.info.agent) + cardText(g.agent ? g.card : S.info.card) + levelText(g);
+  $("agent").textContent = t("page.bot", (g.agent || S.info.agent) + cardText(g.agent ? g.card : S.info.card)) + levelText(g);
 }
 
 // initLimits offers the bot's search size: its own, simulations or time
@@ -140,7 +169,7 @@ function initLevels() {
   for (let n = 1; n <= S.info.levels; n++) {
     const opt = document.createElement("option");
     opt.value = String(n);
-    opt.textContent = n === 1 ? "1 (beginner)" : String(n);
+    opt.textContent = n === 1 ? t("page.level.beginner", 1) : String(n);
     sel.appendChild(opt);
   }
   $("levelbox").hidden = false;
@@ -153,16 +182,16 @@ function levelText(g) {
   const n = Number($("level").value);
   if (!(n > 0)) return "";
   const elo = g.level_elo && g.level_elo[n - 1];
-  return ", level " + n + (elo !== undefined ? " (rated " + (elo > 0 ? "+" : "") + elo + ", " + g.level_anchor + " = 0)" : "");
+  return ", " + t("page.level.n", n) + (elo !== undefined ? " (" + t("page.level.rated", (elo > 0 ? "+" : "") + elo, g.level_anchor) + ")" : "");
 }
 
 // cardText sums up a model card (net.Card): iteration and search size.
 function cardText(card) {
   if (!card || typeof card !== "object") return "";
   const parts = [];
-  if (card.iteration !== undefined) parts.push("iteration " + card.iteration);
+  if (card.iteration !== undefined) parts.push(t("page.iteration", card.iteration));
   const sims = (card.search && card.search.sims) || card.sims;
-  if (sims) parts.push(sims + " simulations a move");
+  if (sims) parts.push(t("page.sims", sims));
   return parts.length ? " (" + parts.join(", ") + ")" : "";
 }
 
@@ -172,11 +201,10 @@ async function newGame() {
   S.game = $("game").value;
   S.human = $("side").value;
   S.hint = 0;
-  showAgent();
-  say("recordeg", recordExample(S.game));
   leaveAnalysis(false);
   message("");
   say("botmove", "");
+  say("jargon", "");
   say("hinttext", "");
   say("announce", "");
   setEval(null);
@@ -188,6 +216,7 @@ async function newGame() {
     message(e.message);
     return;
   }
+  describeGame();
   S.busy = false;
   render();
   await botTurn(gen);
@@ -208,7 +237,7 @@ async function play(pit) {
     if (gen !== S.gen) return;
     await showSowing(v, next, gen);
     S.views.push(next);
-    announce(next, "You");
+    announce(next, "page.played.you");
   } catch (e) {
     message(e.message);
   } finally {
@@ -222,9 +251,10 @@ async function play(pit) {
 // a move into the store keeps the turn, and each sowing is shown and
 // announced in turn.
 // The announcement and the "Bot played" line name every move of the
-// turn, "The bot played 4, …, black moves again; then 2, …".
+// turn, "The bot played 4, …, black moves again; then 2, …"; the line
+// says who stands better, the details the engine's numbers.
 async function botTurn(gen) {
-  const said = [], played = [];
+  const views = [], played = [];
   while (gen === S.gen && !S.ana && !cur().over && cur().to_move !== S.human) {
     S.busy = true;
     render();
@@ -235,12 +265,16 @@ async function botTurn(gen) {
       await showSowing(before, r.state, gen);
       S.views.push(r.state);
       played.push(lastToken(r.state));
-      say("botmove", "Bot played " + played.join(", then ") + " — " + evalText(r));
-      setEval(r.evaluated ? r.win_prob : null, "bot's chance");
-      said.push(moveText(r.state, said.length ? "then" : "The bot played"));
-      say("announce", said.join("; ") + ".");
+      views.push(r.state);
+      const white = r.evaluated ? (before.to_move === "w" ? r.win_prob : 1 - r.win_prob) : null;
+      const line = played.slice();
+      tell("botmove", () => t("page.botmove", line.join(t("page.thenjoin"))) + " — " + (white === null ? t("eval.none") : standing(white)));
+      tell("jargon", () => evalText(r));
+      setEval(white);
+      const said = views.slice();
+      tell("announce", () => said.map((v, i) => moveText(v, i ? "page.then" : "page.played.bot")).join("; ") + ".");
     } catch (e) {
-      if (gen === S.gen) message("the bot failed: " + e.message);
+      if (gen === S.gen) tell("message", () => t("page.botfailed", e.message));
       break;
     } finally {
       if (gen === S.gen) S.busy = false;
@@ -284,30 +318,32 @@ const lastToken = (v) => (v.plies.length ? v.plies[v.plies.length - 1].token : "
 
 // announce says what the last move of v did: captures, a tuzdyk or
 // castle, an extra turn.
-function announce(v, who) {
-  if (v.plies.length) say("announce", moveText(v, who + " played") + ".");
+function announce(v, lead) {
+  if (v.plies.length) tell("announce", () => moveText(v, lead) + ".");
 }
 
-// moveText describes the last move of v after the words lead.
+// moveText describes the last move of v after the message lead ("You
+// played %s").
 function moveText(v, lead) {
   const p = v.plies[v.plies.length - 1];
-  const kazan = v.game === "togyz" ? "kazan" : "store";
-  const parts = [lead + " " + p.token];
-  if (p.captured > 0) parts.push("captured " + p.captured);
-  if (p.gain > p.captured) parts.push((p.gain - p.captured) + " sown into the " + kazan);
-  if (p.special) parts.push(v.game === "togyz" ? "a tuzdyk!" : "a castle!");
-  if (p.extra) parts.push(sideName(p.mover) + " moves again");
+  const parts = [t(lead, p.token)];
+  if (p.captured > 0) parts.push(t("move.captured", p.captured));
+  if (p.gain > p.captured) parts.push(t("move.sown", p.gain - p.captured, gameWord(v.game, "store")));
+  if (p.special) parts.push(t("move.special", gameWord(v.game, "special")));
+  if (p.extra) parts.push(t("move.again." + p.mover));
   return parts.join(", ");
 }
 
+// evalText is the engine's numbers for the details: the mover's chance,
+// a win or loss in n moves or the score, the depth or simulations.
 function evalText(r) {
-  if (!r.evaluated) return "no evaluation";
-  let t = "its chance " + pct(r.win_prob);
-  if (r.mate) t += r.mate > 0 ? ", a win in " + r.mate : ", a loss in " + -r.mate;
-  else t += ", score " + signed(r.score);
-  if (r.depth) t += ", depth " + r.depth;
-  else if (r.nodes) t += ", " + r.nodes + " simulations";
-  return t;
+  if (!r.evaluated) return t("eval.none");
+  const parts = [t("eval.mover", pct(r.win_prob))];
+  if (r.mate) parts.push(r.mate > 0 ? t("eval.win", r.mate) : t("eval.loss", -r.mate));
+  else parts.push(t("eval.score", signed(r.score)));
+  if (r.depth) parts.push(t("eval.depth", r.depth));
+  else if (r.nodes) parts.push(t("eval.sims", r.nodes));
+  return parts.join(", ");
 }
 
 const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
@@ -317,7 +353,7 @@ function undo() {
   if (S.busy || S.ana) return;
   const humanMoved = S.views.slice(0, -1).some((v) => v.to_move === S.human);
   if (!humanMoved) {
-    message("nothing to undo");
+    tell("message", () => t("undo.nothing"));
     return;
   }
   while (S.views.length > 1) {
@@ -344,7 +380,8 @@ async function hint() {
     const r = await moveRequest(v.moves);
     if (gen !== S.gen) return;
     S.hint = r.move;
-    say("hinttext", "Hint: " + lastToken(r.state) + (r.evaluated ? " (your chance " + pct(r.win_prob) + ")" : ""));
+    const tok = lastToken(r.state), white = r.evaluated ? (v.to_move === "w" ? r.win_prob : 1 - r.win_prob) : null;
+    tell("hinttext", () => t("page.hinttext", tok) + (white === null ? "" : " — " + standing(white)));
   } catch (e) {
     message(e.message);
   } finally {
@@ -367,9 +404,9 @@ async function copyRecord() {
   $("recordin").value = text;
   try {
     await navigator.clipboard.writeText(text);
-    say("announce", "The record is copied.");
+    tell("announce", () => t("page.copied"));
   } catch (e) {
-    say("announce", "The record is in the box below: copy it from there.");
+    tell("announce", () => t("page.copyhere"));
   }
 }
 
@@ -393,17 +430,18 @@ async function loadRecord() {
     if (gen !== S.gen) return;
     leaveAnalysis(false);
     $("game").value = S.game = end.game;
-    showAgent();
-    say("recordeg", recordExample(S.game));
     S.start = pos;
     S.views = views;
     S.hint = 0;
+    describeGame();
     if (!end.over) $("side").value = S.human = end.to_move;
-    say("announce", "Loaded " + end.moves.length + " moves.");
+    const n = end.moves.length;
+    tell("announce", () => t("page.loaded", n));
     say("botmove", "");
+    say("jargon", "");
     setEval(null);
   } catch (e) {
-    message("can't load the record: " + e.message);
+    tell("message", () => t("page.loadfail", e.message));
   } finally {
     if (gen === S.gen) S.busy = false;
   }
@@ -411,13 +449,25 @@ async function loadRecord() {
 }
 
 function message(text) { say("message", text); }
-function say(id, text) { $(id).textContent = text; }
 
-// setEval shows a chance on the value bar, or none.
-function setEval(p, label) {
-  if (label) say("evallabel", label);
-  $("evalfill").style.width = p == null ? "50%" : pct(p);
-  say("evaltext", p == null ? "–" : pct(p));
+// say writes text, in no language (a move, a server's error), into
+// element id; tell writes what f returns, and again when the language
+// changes.
+function say(id, text) {
+  delete S.texts[id];
+  $(id).textContent = text;
+}
+function tell(id, f) {
+  S.texts[id] = f;
+  $(id).textContent = f();
+}
+
+// setEval shows white's chance on the value bar, and who stands better
+// in words, or none.
+function setEval(white) {
+  S.white = white;
+  $("evalfill").style.width = white == null ? "50%" : Math.round(100 * white) + "%";
+  $("standing").textContent = white == null ? "–" : standing(white);
 }
 
 function render() {
@@ -437,18 +487,19 @@ function render() {
 }
 
 function renderTurn(v) {
-  let t;
+  let text;
   if (S.ana) {
-    t = "Analysis: move " + S.ana.ply + " of " + (S.views.length - 1) + (v.over ? ", the end (" + v.result + ")" : ", " + sideName(v.to_move) + " to move");
+    const n = S.views.length - 1;
+    text = v.over ? t("turn.ana.end", S.ana.ply, n, v.result) : t("turn.ana." + v.to_move, S.ana.ply, n);
   } else if (v.over) {
-    const verdict = v.winner === "draw" ? "a draw" : v.winner === S.human ? "you win!" : "the bot wins";
-    t = "Game over, " + v.result + ": " + verdict + " (stores " + v.stores[0] + " : " + v.stores[1] + ")";
+    const verdict = v.winner === "draw" ? "turn.draw" : v.winner === S.human ? "turn.won" : "turn.lost";
+    text = t(verdict, v.result, v.stores[0], v.stores[1]);
   } else if (v.to_move === S.human) {
-    t = "Your move (" + sideName(S.human) + ")";
+    text = t("turn." + S.human);
   } else {
-    t = "The bot is thinking…";
+    text = t("turn.bot");
   }
-  say("turn", t);
+  say("turn", text);
 }
 
 // renderRecord writes the moves in the game's notation: togyz in numbered
@@ -473,8 +524,8 @@ function renderRecord() {
       (p.extra ? " extra" : "") + (S.ana && S.ana.ply === i + 1 ? " now" : "");
     span.id = "mv-" + (i + 1);
     span.textContent = p.token + (p.captured > 0 ? "+" + p.captured : "") + (p.extra ? "↻" : "");
-    span.title = [p.captured > 0 && "captured " + p.captured, p.special && (S.game === "togyz" ? "tuzdyk" : "castle"),
-      p.extra && "moves again"].filter(Boolean).join(", ");
+    span.title = [p.captured > 0 && t("move.captured", p.captured), p.special && gameWord(S.game, "special"),
+      p.extra && t("board.again")].filter(Boolean).join(", ");
     span.addEventListener("click", () => { if (S.ana) showPly(i + 1); });
     li.appendChild(span);
   });

@@ -6,7 +6,7 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const other = (p) => (p === "w" ? "b" : "w");
-const sideName = (p) => (p === "w" ? "white" : "black");
+const sideName = (p) => t("side." + p);
 const sideIdx = (p) => (p === "w" ? 0 : 1);
 
 // drawBoard draws view v for a person playing `me`. opts: legal (pits
@@ -34,21 +34,21 @@ function drawBoard(svg, v, me, opts) {
     drawPit(svg, v, opp, i, xt, topY, rx, ry, topY - ry - 16, opts);
   }
   const toMove = (p) => p === v.to_move && !v.over;
-  const word = togyz ? "kazan " : "store ";
+  const label = (p) => t("board.store." + p, gameWord(v.game, "store"));
   if (togyz) {
     const kw = (n * pw) / 2 - 20, cy = H / 2;
-    drawStore(svg, v, opp, side + kw / 2 + 10, cy, kw / 2, 38, word + sideName(opp), toMove(opp), opts);
-    drawStore(svg, v, me, W - side - kw / 2 - 10, cy, kw / 2, 38, word + sideName(me), toMove(me), opts);
+    drawStore(svg, v, opp, side + kw / 2 + 10, cy, kw / 2, 38, label(opp), toMove(opp), opts);
+    drawStore(svg, v, me, W - side - kw / 2 - 10, cy, kw / 2, 38, label(me), toMove(me), opts);
   } else {
     const sh = (H - 80) / 2;
-    drawStore(svg, v, opp, side / 2 + 5, H / 2, 50, sh, word + sideName(opp), toMove(opp), opts);
-    drawStore(svg, v, me, W - side / 2 - 5, H / 2, 50, sh, word + sideName(me), toMove(me), opts);
+    drawStore(svg, v, opp, side / 2 + 5, H / 2, 50, sh, label(opp), toMove(opp), opts);
+    drawStore(svg, v, me, W - side / 2 - 5, H / 2, 50, sh, label(me), toMove(me), opts);
   }
 }
 
 // drawPit draws pit `pit` of player p. A tuzdyk (togyz) or castle
 // (mangala-kale) of the other player on it is drawn in that player's
-// colour with its letter, T or K.
+// colour with its letter (T or K in English).
 function drawPit(svg, v, p, pit, x, y, rx, ry, labelY, opts) {
   const count = v.pits[sideIdx(p)][pit - 1];
   const taker = other(p);
@@ -61,16 +61,15 @@ function drawPit(svg, v, p, pit, x, y, rx, ry, labelY, opts) {
   if (opts.hint === pit && p === opts.me) cls.push("hint");
   if (opts.changed && opts.changed.has(p + "-" + pit)) cls.push("changed");
   const g = el("g", { class: cls.join(" "), id: "pit-" + p + "-" + pit, "data-count": count });
-  const kind = v.game === "togyz" ? "tuzdyk" : "castle";
   const title = el("title", {});
-  title.textContent = sideName(p) + " pit " + pit + ": " + count + " stones" + (special ? " — " + sideName(taker) + "'s " + kind : "");
+  title.textContent = t("board.pit." + p, pit, count) + (special ? " — " + t("board.owner." + taker, gameWord(v.game, "special")) : "");
   g.appendChild(title);
   g.appendChild(el("ellipse", { cx: x, cy: y, rx: rx, ry: ry }));
   drawStones(g, count, x, y, rx, ry);
   g.appendChild(el("circle", { class: "badge", cx: x, cy: y, r: 14 }));
   g.appendChild(el("text", { class: "count", x: x, y: y }, String(count)));
   if (special) {
-    g.appendChild(el("text", { class: "mark", x: x, y: y + ry - 12 }, (kind === "tuzdyk" ? "T" : "K") + taker));
+    g.appendChild(el("text", { class: "mark", x: x, y: y + ry - 12 }, gameWord(v.game, "mark") + taker));
   }
   svg.appendChild(g);
   svg.appendChild(el("text", { class: "label", x: x, y: labelY }, String(pit)));
@@ -100,7 +99,7 @@ function drawStones(g, count, x, y, rx, ry) {
 
 function drawStore(svg, v, p, x, y, rx, ry, label, toMove, opts) {
   const cls = "store" + (opts.changed && opts.changed.has("store-" + p) ? " changed" : "");
-  const g = el("g", { class: cls, id: "store-" + sideName(p) });
+  const g = el("g", { class: cls, id: "store-" + (p === "w" ? "white" : "black") });
   g.appendChild(el("ellipse", { cx: x, cy: y, rx: rx, ry: ry }));
   g.appendChild(el("text", { class: "count", x: x, y: y }, String(v.stores[sideIdx(p)])));
   svg.appendChild(g);
