@@ -23,7 +23,14 @@ type script struct {
 	Bands    []Band                       `json:"bands"`
 	Catalogs map[string]Catalog           `json:"catalogs"`
 	Rules    map[string]map[string]string `json:"rules"` // game, language code: page
+	Near     map[string]string            `json:"near"`  // a language's code: the code of the one spoken in its place
 }
+
+// neighbours are languages whose speakers Match gives one of Tags:
+// Kyrgyz, Belarusian and others read Russian (golang.org/x/text's
+// matching data). words.js carries them so that the page chooses as the
+// terminal does.
+var neighbours = []string{"ky", "be", "uk", "uz", "tg", "tk", "tt", "ba", "az", "crh", "kaa", "mn", "os", "cv", "sah", "ug"}
 
 type lang struct {
 	Code string `json:"code"`
@@ -35,7 +42,12 @@ type lang struct {
 // page's i18n.js reads it). A script rather than JSON files, so that a
 // static site opened from file:// has them too.
 func Script() []byte {
-	s := script{Bands: Bands, Catalogs: catalogs, Rules: map[string]map[string]string{}}
+	s := script{Bands: Bands, Catalogs: catalogs, Rules: map[string]map[string]string{}, Near: map[string]string{}}
+	for _, n := range neighbours {
+		if t := Match(n); t != Tags[0] {
+			s.Near[n] = Code(t)
+		}
+	}
 	for _, t := range Tags {
 		s.Langs = append(s.Langs, lang{Code(t), New(t).T("lang.name")})
 	}

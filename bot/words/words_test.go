@@ -272,6 +272,7 @@ func TestScript(t *testing.T) {
 		Bands    []Band                                `json:"bands"`
 		Catalogs map[string]map[string]json.RawMessage `json:"catalogs"`
 		Rules    map[string]map[string]string          `json:"rules"`
+		Near     map[string]string                     `json:"near"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSuffix(js[i+len(head):], ";\n")), &s); err != nil {
 		t.Fatal(err)
@@ -281,6 +282,9 @@ func TestScript(t *testing.T) {
 	}
 	if len(s.Catalogs["ru"]) != len(catalogs["en"]) || len(s.Rules["togyz"]) != len(Tags) || len(s.Bands) != len(Bands) {
 		t.Errorf("catalogs %d, rules %d, bands %d", len(s.Catalogs["ru"]), len(s.Rules["togyz"]), len(s.Bands))
+	}
+	if s.Near["ky"] != "ru" || s.Near["en"] != "" {
+		t.Errorf("near %v: want Kyrgyz read as Russian", s.Near)
 	}
 	var m Message
 	if err := json.Unmarshal(s.Catalogs["ru"]["page.loaded"], &m); err != nil || m.Forms["many"] != "Загружено %d ходов." {
