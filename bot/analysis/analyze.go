@@ -157,6 +157,22 @@ type MoveAnalysis struct {
 	Exact     bool `json:"exact,omitempty"`
 	Value     int  `json:"value,omitempty"`
 	BestValue int  `json:"best_value,omitempty"`
+	// Missed says what a marked move gave up that the best move did not;
+	// nil for an unmarked move, the best move, or one whose cost the
+	// next move alone does not show.
+	Missed *Missed `json:"missed,omitempty"`
+}
+
+// Missed is what a move gave up, seen in the move itself or the
+// opponent's best reply: Kind "special" (the best move makes a tuzdyk or
+// castle on the opponent's pit Pit, the move does not), "capture" (the
+// best move takes Stones, more than the move), "allowed-special" or
+// "allowed-capture" (the opponent's best reply makes one on the mover's
+// pit Pit, or takes Stones).
+type Missed struct {
+	Kind   string `json:"kind"`
+	Stones int    `json:"stones,omitempty"`
+	Pit    int    `json:"pit,omitempty"`
 }
 
 // ExactMark is the mark of a move whose exact value is played against a
@@ -457,10 +473,56 @@ func (j *judge) report() *GameAnalysis {
 		if m.Forced {
 			m.Mark, m.Loss = Good, 0
 		}
+		if m.Mark != Good && len(before.pv) > 0 && before.pv[0] != a {
+			m.Missed = missed(before, after, a)
+		}
 		out.Moves = append(out.Moves, m)
 	}
 	out.Summary = summarize(out.Moves)
 	return out
+}
+
+// missed compares move a of before with the best move, and then with the
+// opponent's best reply in after (Missed).
+func missed(before, after position, a env.Action) *Missed {
+	bc, bs := effect(before.st, before.pv[0])
+	pc, ps := effect(before.st, a)
+	switch {
+	case bs != 0 && ps == 0:
+		return &Missed{Kind: "special", Pit: bs}
+	case bc > pc:
+		return &Missed{Kind: "capture", Stones: bc}
+	case after.st.Result() != env.Ongoing || after.st.ToMove() == before.st.ToMove() || len(after.pv) == 0:
+		return nil
+	}
+	switch rc, rs := effect(after.st, after.pv[0]); {
+	case rs != 0:
+		return &Missed{Kind: "allowed-special", Pit: rs}
+	case rc > 0:
+		return &Missed{Kind: "allowed-capture", Stones: rc}
+	}
+	return nil
+}
+
+// effect returns what move a of st takes for its mover: the stones
+// captured (the store's gain less the stones sown into it, env.SownHome)
+// and the pit of a tuzdyk or castle it makes, 0 for none.
+func effect(st env.State, a env.Action) (captured, special int) {
+	sc, ok := st.(env.Scorer)
+	if !ok {
+		return 0, 0
+	}
+	me := st.ToMove()
+	next := env.Clone(st)
+	next.Apply(a)
+	captured = next.(env.Scorer).Store(me) - sc.Store(me) - env.SownHome(st, a)
+	spec := st.Spec()
+	b, err1 := env.ParsePosition(st.String(), spec.Pits, spec.Stones)
+	f, err2 := env.ParsePosition(next.String(), spec.Pits, spec.Stones)
+	if err1 == nil && err2 == nil && b.Special[me] == 0 {
+		special = f.Special[me]
+	}
+	return captured, special
 }
 
 // summarize counts each player's marks.

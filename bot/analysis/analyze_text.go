@@ -5,6 +5,10 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"golang.org/x/text/language"
+
+	"kumalak/bot/words"
 )
 
 // tableLine is the most moves of a line the table shows.
@@ -38,6 +42,9 @@ func (g *GameAnalysis) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%+.2f\t%+.2f\t%s\t%s", m.Before.Value, m.After.Value, m.Best, shortLine(m.PV))
 		if g.Probabilities {
 			fmt.Fprintf(tw, "\t%s", markText(m.Mark))
+			if m.Missed != nil {
+				fmt.Fprintf(tw, ": %s", missedText(english, g.Game, m))
+			}
 		}
 		switch {
 		case m.Forced:
@@ -129,4 +136,24 @@ func shortLine(pv string) string {
 		return pv
 	}
 	return strings.Join(f[:tableLine], " ") + " ..."
+}
+
+// english writes the analysis's words.
+var english = words.New(language.English)
+
+// missedText says what a move missed, in p's language: "missed a capture
+// of 10; 45 was better".
+func missedText(p *words.Printer, game string, m MoveAnalysis) string {
+	var what string
+	switch w := m.Missed; w.Kind {
+	case "special":
+		what = p.T("missed.special", p.GameWord(game, "special"), w.Pit)
+	case "capture":
+		what = p.T("missed.capture", w.Stones)
+	case "allowed-special":
+		what = p.T("allowed.special", p.GameWord(game, "special"), w.Pit)
+	default:
+		what = p.T("allowed.capture", w.Stones)
+	}
+	return what + "; " + p.T("missed.best", m.Best)
 }
