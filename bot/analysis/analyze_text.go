@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/language"
 
 	"kumalak/bot/words"
+	"kumalak/env"
 )
 
 // tableLine is the most moves of a line the table shows.
@@ -144,14 +145,18 @@ var english = words.New(language.English)
 // missedText says what a move missed, in p's language: "missed a capture
 // of 10; 45 was better".
 func missedText(p *words.Printer, game string, m MoveAnalysis) string {
+	special := ""
+	if spec, err := env.Lookup(game); err == nil {
+		special = p.Words(spec.New()).Special
+	}
 	var what string
 	switch w := m.Missed; w.Kind {
 	case "special":
-		what = p.T("missed.special", p.GameWord(game, "special"), w.Pit)
+		what = p.T("missed.special", special, w.Pit)
 	case "capture":
 		what = p.T("missed.capture", w.Stones)
 	case "allowed-special":
-		what = p.T("allowed.special", p.GameWord(game, "special"), w.Pit)
+		what = p.T("allowed.special", special, w.Pit)
 	default:
 		what = p.T("allowed.capture", w.Stones)
 	}

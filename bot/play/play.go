@@ -69,7 +69,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	}
 	s := &session{cfg: cfg, w: cfg.Words, out: &errWriter{w: out}, in: protocol.NewLineReader(in)}
 	s.newGame()
-	s.say("play.intro."+side(cfg.Human), s.w.Title(cfg.Spec.Name), cfg.Name)
+	s.say("play.intro."+side(cfg.Human), s.w.Title(cfg.Spec), cfg.Name)
 	s.show()
 	err := s.loop(ctx)
 	if err == nil {

@@ -21,7 +21,7 @@ func boardFor(w *words.Printer, st env.State, human env.Player) string {
 	if err != nil { // every game's String is a position string
 		return env.Drawing(st)
 	}
-	b := board{w: w, gw: gameWords(w, st), pos: pos}
+	b := board{w: w, gw: w.Words(st), pos: pos}
 	b.label = max(utf8.RuneCountInString(w.T("side.w")), utf8.RuneCountInString(w.T("side.b"))) + 1
 	var sb strings.Builder
 	margin := strings.Repeat(" ", b.label+utf8.RuneCountInString(b.store(0)))
@@ -38,20 +38,6 @@ func boardFor(w *words.Printer, st env.State, human env.Player) string {
 		sb.WriteString(note + "\n")
 	}
 	return sb.String()
-}
-
-// gameWords are a game's words in a language: the catalogs', else the
-// game's own (env.Words, English).
-func gameWords(w *words.Printer, st env.State) env.Words {
-	gw := env.WordsOf(st)
-	name := st.Spec().Name
-	if s := w.GameWord(name, "store"); s != "" {
-		gw.Store = s
-	}
-	if s := w.GameWord(name, "special"); s != "" {
-		gw.Special = s
-	}
-	return gw
 }
 
 // board draws one position.
@@ -143,7 +129,7 @@ func describeMove(w *words.Printer, before, after env.State, a env.Action, text 
 	if err1 != nil || err2 != nil {
 		return desc
 	}
-	gw := gameWords(w, before)
+	gw := w.Words(before)
 	parts := []string{w.T("board.sowed", b.Pits[me][a])}
 	if after.Result() == env.Ongoing {
 		if taken := capturedPits(w, b, f, me, a); len(taken) > 0 {

@@ -89,6 +89,19 @@ type GameInfo struct {
 	// measured (docs/PLAYING.md, Levels); LevelAnchor is the player rated 0.
 	LevelElo    []int  `json:"level_elo,omitempty"`
 	LevelAnchor string `json:"level_anchor,omitempty"`
+	// Names is the game's name in each language of the page
+	// (env.Facts.Names: "kk", "ru", "tr", "en"); Words are the English
+	// words of its parts (env.Facts.Words), which the page translates
+	// (bot/words: "word.kazan").
+	Names map[string]string `json:"names"`
+	Words GameWords         `json:"words"`
+}
+
+// GameWords are a game's words for its store and special pit, "" for a
+// game without specials.
+type GameWords struct {
+	Store   string `json:"store"`
+	Special string `json:"special,omitempty"`
 }
 
 // InfoResponse is the answer of GET /api/info.
@@ -120,7 +133,12 @@ func (s *Server) info() InfoResponse {
 	info.Name, info.Agent, info.Card = s.cfg.Name, s.cfg.Agent, s.cfg.Card
 	for _, g := range s.games {
 		spec, _ := env.Lookup(g)
-		gi := GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String()}
+		w := env.WordsOf(spec.New())
+		gi := GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String(),
+			Names: map[string]string{}, Words: GameWords{Store: w.Store, Special: w.Special}}
+		for _, l := range env.Langs {
+			gi.Names[l] = spec.Facts.Names.In(l)
+		}
 		if sc, ok := agent.LevelScaleOf(g); ok && s.levels() > 0 {
 			for _, e := range sc.Elo {
 				gi.LevelElo = append(gi.LevelElo, int(math.Round(e)))

@@ -275,10 +275,10 @@ func (p *page) checkLanguage(code string) {
 		if (document.title !== cat["page.title"]) bad.push("title " + document.title);
 		const turn = document.getElementById("turn").textContent;
 		if (![cat["turn.w"], cat["turn.b"], cat["turn.bot"]].includes(turn)) bad.push("turn " + turn);
-		const game = cat["game.togyz.title"];
+		const game = S.info.games.find((g) => g.name === "togyz").names[code];
 		if (document.querySelector("#game option[value=togyz]").textContent !== game) bad.push("game " + document.querySelector("#game option[value=togyz]").textContent);
 		if (document.querySelector("#rules h3").textContent !== game) bad.push("rules " + document.querySelector("#rules h3").textContent);
-		if (![...document.querySelectorAll("#board .storelabel")].every((e) => e.textContent.startsWith(cat["game.togyz.store"]) || e.textContent.includes(" " + cat["game.togyz.store"]))) bad.push("store label");
+		if (![...document.querySelectorAll("#board .storelabel")].every((e) => e.textContent.startsWith(cat["word.kazan"]) || e.textContent.includes(" " + cat["word.kazan"]))) bad.push("store label");
 		const pit = document.querySelector("#pit-b-1");
 		if (pit.querySelector("title").textContent !== t("board.pit.b", 1, Number(pit.dataset.count))) bad.push("pit title " + pit.querySelector("title").textContent);
 		const texts = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

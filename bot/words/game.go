@@ -1,34 +1,43 @@
 package words
 
-import "strings"
+import (
+	"strings"
 
-// The catalogs name each game and its parts under "game.<name>.<word>":
-// title, store, and for a game with special pits (togyz's tuzdyk,
-// mangala-kale's castle) special and mark, the letter the page draws in
-// one. A variant ("kalah:houses=4") reads its game's words.
+	"kumalak/env"
+)
 
-// Title names game (a registry name, options after a colon) in p's
-// language: "Тоғызқұмалақ", "Kalah (houses=4)"; a game the catalogs do
-// not know is named as given.
-func (p *Printer) Title(game string) string {
-	base, opts, _ := strings.Cut(game, ":")
-	title := p.GameWord(base, "title")
-	if title == "" {
-		return game
-	}
-	if opts != "" {
+// A game's name in each language is its fact (env.Facts.Names, in its
+// folder); the catalogs translate the words games use for their parts,
+// under "word.<word>" for the English word of env.Facts.Words ("kazan",
+// "store", "tuzdyk", "castle"), and the letter the page draws in a special
+// pit under "mark.<special>". A game with words of its own adds their keys.
+
+// Title names spec's game in p's language (env.Facts.Names), a variant
+// with its options: "Тоғызқұмалақ", "Kalah (houses=4)".
+func (p *Printer) Title(spec *env.Spec) string {
+	title := spec.Facts.Names.In(Code(p.tag))
+	if _, opts, ok := strings.Cut(spec.Name, ":"); ok {
 		title += " (" + opts + ")"
 	}
 	return title
 }
 
-// GameWord returns one of game's words in p's language ("store":
-// "қазан"), or "" when the catalogs have none.
-func (p *Printer) GameWord(game, word string) string {
-	base, _, _ := strings.Cut(game, ":")
-	key := "game." + base + "." + word
-	if _, ok := catalogs["en"][key]; !ok {
-		return ""
+// Word translates one of a game's words ("kazan": "қазан"), or returns it
+// as given when the catalogs do not have it.
+func (p *Printer) Word(w string) string {
+	if _, ok := catalogs["en"]["word."+w]; !ok {
+		return w
 	}
-	return p.T(key)
+	return p.T("word." + w)
+}
+
+// Words returns the words of st's game in p's language (its mark as the
+// game draws it).
+func (p *Printer) Words(st env.State) env.Words {
+	w := env.WordsOf(st)
+	w.Store = p.Word(w.Store)
+	if w.Special != "" {
+		w.Special = p.Word(w.Special)
+	}
+	return w
 }

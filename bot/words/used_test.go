@@ -26,7 +26,7 @@ var (
 // catalogs is named somewhere, literally or by the start of a key built at
 // run time.
 func TestKeysUsed(t *testing.T) {
-	called, used, prefixes := map[string]string{}, map[string]string{}, map[string]string{"game.": "Title, GameWord", "standing.": "Standing"}
+	called, used, prefixes := map[string]string{}, map[string]string{}, map[string]string{"word.": "Word", "standing.": "Standing"}
 	walk := func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -220,16 +220,21 @@ func TestGames(t *testing.T) {
 			if err := CheckPage(page); err != nil {
 				t.Errorf("rules/%s/%s.md: %v", g, Code(tag), err)
 			}
-			title := p.T("game." + g + ".title")
-			if first, _, _ := strings.Cut(page, "\n"); first != "# "+title {
-				t.Errorf("rules/%s/%s.md: title %q, want %q", g, Code(tag), first, "# "+title)
+			spec, err := env.Lookup(g)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if p.T("game."+g+".store") == "" {
-				t.Errorf("%s: game.%s.store is empty", Code(tag), g)
+			if first, _, _ := strings.Cut(page, "\n"); first != "# "+p.Title(spec) {
+				t.Errorf("rules/%s/%s.md: title %q, want the game's name %q", g, Code(tag), first, "# "+p.Title(spec))
 			}
-			_, special := catalogs[Code(tag)]["game."+g+".special"]
-			if _, mark := catalogs[Code(tag)]["game."+g+".mark"]; special != mark {
-				t.Errorf("%s: game %s has a special's word or its mark, not both", Code(tag), g)
+			w := env.WordsOf(spec.New())
+			for _, word := range []string{w.Store, w.Special} {
+				if _, ok := catalogs["en"]["word."+word]; word != "" && !ok {
+					t.Errorf("%s's word %q has no translation (word.%s)", g, word, word)
+				}
+			}
+			if _, ok := catalogs["en"]["mark."+w.Special]; w.Special != "" && !ok {
+				t.Errorf("%s's special %q has no mark (mark.%s)", g, w.Special, w.Special)
 			}
 		}
 	}
@@ -302,17 +307,25 @@ func TestMessageJSON(t *testing.T) {
 }
 
 func TestTitles(t *testing.T) {
-	kk, en := New(language.Kazakh), New(language.English)
+	lookup := func(name string) *env.Spec {
+		spec, err := env.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return spec
+	}
+	kk, en, tr := New(language.Kazakh), New(language.English), New(language.Turkish)
 	for _, tc := range []struct{ got, want string }{
-		{kk.Title("togyz"), "Тоғызқұмалақ"},
-		{New(language.Russian).Title("togyz"), "Тогыз кумалак"},
-		{New(language.Turkish).Title("togyz"), "Dokuz Kumalak"},
-		{en.Title("kalah:houses=4"), "Kalah (houses=4)"},
-		{en.Title("toy"), "toy"},
-		{kk.GameWord("togyz", "special"), "тұздық"},
-		{New(language.Turkish).GameWord("mangala-kale", "special"), "kale"},
-		{New(language.Turkish).GameWord("mangala", "store"), "hazine"},
-		{en.GameWord("mangala", "special"), ""},
+		{kk.Title(lookup("togyz")), "Тоғызқұмалақ"},
+		{New(language.Russian).Title(lookup("togyz")), "Тогыз кумалак"},
+		{tr.Title(lookup("togyz")), "Dokuz Kumalak"},
+		{en.Title(lookup("kalah:houses=4")), "Kalah (houses=4)"},
+		{kk.Words(lookup("togyz").New()).Special, "тұздық"},
+		{kk.Words(lookup("togyz").New()).Mark, "X"},
+		{tr.Words(lookup("mangala-kale").New()).Special, "kale"},
+		{tr.Words(lookup("mangala").New()).Store, "hazine"},
+		{en.Words(lookup("mangala").New()).Special, ""},
+		{kk.Word("bank"), "bank"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%q, want %q", tc.got, tc.want)

@@ -23,7 +23,7 @@ import "kumalak/env"
 var (
 	Facts = env.Facts{
 		Names:       env.Names{KK: "Мангала", RU: "Мангала", TR: "Mangala", EN: "Mangala"},
-		Words:       words,
+		Words:       env.Words{Store: "store"}, // no castles in the classic game
 		StoreSown:   true,
 		FirstBack:   true,
 		ExtraTurn:   true,
@@ -47,7 +47,7 @@ var (
 		// LevelRatings: kale's own tournament of the same levels.
 		LevelRatings: kaleLevelRatings,
 	}
-	words = env.Words{Store: "store", Special: "castle", Mark: "K"}
+	words = env.Words{Store: "store", Special: "castle", Mark: "K"} // mangala-kale's
 )
 
 var _ env.Sower = (*Board)(nil)

@@ -109,7 +109,7 @@ function relabel() {
 function describeGame() {
   const special = gameWord(S.game, "special");
   say("specials", special ? t("page.special", special, gameWord(S.game, "mark")) : "");
-  const rules = KUMALAK_WORDS.rules[gameBase(S.game)];
+  const rules = KUMALAK_WORDS.rules[S.game.split(":")[0]];
   rulesPage($("rules"), rules ? rules[W.lang] : "");
   say("recordeg", recordExample(S.game));
   showAgent();

@@ -82,18 +82,23 @@ function initLang() {
   setLang(code, false);
 }
 
-// gameBase is a game's name without its options ("kalah:houses=4": "kalah").
-const gameBase = (game) => String(game).split(":")[0];
+// gameInfo is what GET /api/info says of a game (its names and words).
+const gameInfo = (game) => (S.info && S.info.games.find((g) => g.name === game)) || { names: {}, words: {} };
 
-// gameWord is a game's word in the language: title, store or special.
+// gameWord is one of a game's words in the language: store, special, or
+// mark (the letter drawn in a special pit); "" for a word it has not.
 function gameWord(game, word) {
-  const key = "game." + gameBase(game) + "." + word;
-  return W.cat[key] === undefined ? "" : t(key);
+  const w = gameInfo(game).words;
+  if (word === "mark") return w.special ? t("mark." + w.special) : "";
+  const id = w[word];
+  if (!id) return "";
+  return W.cat["word." + id] === undefined ? id : t("word." + id);
 }
 
-// gameTitle names a game in the language; a variant keeps its options.
+// gameTitle names a game in the language (env.Facts.Names); a variant
+// keeps its options.
 function gameTitle(game, fallback) {
-  const title = gameWord(game, "title") || fallback;
+  const title = gameInfo(game).names[W.lang] || fallback;
   const opts = String(game).split(":")[1];
   return opts ? title + " (" + opts + ")" : title;
 }
