@@ -473,6 +473,12 @@ func TestMain(m *testing.M) {
 		root.SetArgs(os.Args[1:])
 		os.Exit(run(root))
 	}
+	// The commands' text follows the locale (bot/words): the tests read
+	// English whatever the machine's, unless a test sets its own.
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANGUAGE"} {
+		os.Unsetenv(v)
+	}
+	os.Setenv("LANG", "C.UTF-8")
 	code := m.Run()
 	if tiny.root != "" {
 		os.RemoveAll(tiny.root)
