@@ -21,7 +21,11 @@ import (
 // the bot is built. The calls run one at a time: the worker is one thread.
 func main() {
 	ready := js.Global().Get("kumalakReady")
-	mux, err := newMux(os.Args[1:])
+	args := os.Args[1:]
+	if g := js.Global().Get("kumalakGames"); g.Type() == js.TypeString {
+		args = []string{g.String()} // the worker's way: argv holds 12 KB at most, less than the games' cards
+	}
+	mux, err := newMux(args)
 	if err != nil {
 		ready.Invoke(err.Error())
 		return

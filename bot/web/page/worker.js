@@ -43,7 +43,10 @@ async function start(init) {
   }
   globalThis.fs = memFS(files, globalThis.fs);
   const go = new Go();
-  go.argv = ["kumalak-wasm", init.args];
+  // The games go in a global, not argv: wasm_exec.js fits argv and the
+  // environment in 12 KB, which four games' model cards overflow.
+  globalThis.kumalakGames = init.args;
+  go.argv = ["kumalak-wasm"];
   const built = new Promise((ok, fail) => {
     globalThis.kumalakReady = (err) => (err ? fail(new Error(err)) : ok());
   });
