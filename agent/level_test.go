@@ -213,10 +213,10 @@ func TestLevelAtElo(t *testing.T) {
 			t.Errorf("elo %g: %v", elo, err)
 		}
 	}
-	if _, err := LevelAtElo("kalah", 0); err == nil {
-		t.Error("a game with no measured levels gave a level")
+	if _, err := LevelAtElo("kalah:houses=4,seeds=3", 600); err == nil || !strings.Contains(err.Error(), "not measured") {
+		t.Errorf("a game with no measured levels gave a level, or %v", err)
 	}
-	for _, game := range []string{"togyz", "mangala"} {
+	for _, game := range []string{"togyz", "mangala", "kalah"} {
 		sc, ok := LevelScaleOf(game)
 		if !ok {
 			t.Fatalf("%s's levels are not measured", game)

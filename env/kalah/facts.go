@@ -30,6 +30,7 @@ func factsOf(r Rules) env.Facts {
 	}
 	if r == Default {
 		f.Model = "kalah"
+		f.LevelRatings = levelRatings
 	}
 	if r.Houses == 6 && r.MaxPly == 0 {
 		switch r.Capture {
@@ -59,3 +60,10 @@ func (b *Board) SownHome(a env.Action) int {
 	}
 	return 1 + (s-first)/(2*n+1)
 }
+
+// levelRatings are the levels' measured ratings in Kalah(6,4) with its
+// shipped model (docs/PLAYING.md, "Levels", whose table a test checks
+// against them); other boards have none.
+var levelRatings = env.LevelRatings{Anchor: "random",
+	Elo: []float64{340, 395, 538, 684, 813, 918, 979, 1045, 1186, 1251},
+	Err: []float64{33, 37, 42, 45, 47, 50, 52, 53, 55, 57}}
