@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -180,25 +181,14 @@ func (e *exactSolver) report(ana *Analysis, a env.Action) {
 	if !e.res.Exact() {
 		return
 	}
-	ana.Value = float32(exactSign(e.res.Lo))
+	ana.Value = float32(cmp.Compare(e.res.Lo, 0))
 	ana.WinProb = ValueWinProb(ana.Value)
 	ana.Score = float32(e.res.Lo)
 	for i := range ana.Moves {
 		for _, m := range e.res.Moves {
 			if m.Action == ana.Moves[i].Action && m.Exact() {
-				ana.Moves[i].Value = float32(exactSign(m.Lo))
+				ana.Moves[i].Value = float32(cmp.Compare(m.Lo, 0))
 			}
 		}
 	}
-}
-
-// exactSign returns -1, 0 or +1.
-func exactSign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }
