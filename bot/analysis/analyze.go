@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -181,7 +182,7 @@ type Missed struct {
 // result; a mistake when it turns a win into a draw or a draw into a loss;
 // a blunder when it turns a win into a loss.
 func ExactMark(played, best int) Mark {
-	switch steps := sign(best) - sign(played); {
+	switch steps := cmp.Compare(best, 0) - cmp.Compare(played, 0); {
 	case played >= best:
 		return Good
 	case steps >= 2:
@@ -190,17 +191,6 @@ func ExactMark(played, best int) Mark {
 		return Mistake
 	}
 	return Inaccuracy
-}
-
-// sign returns -1, 0 or 1.
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
 }
 
 // Summary counts one player's marks.
@@ -467,7 +457,7 @@ func (j *judge) report() *GameAnalysis {
 				m.Exact, m.Value, m.BestValue = true, played, best
 				out.Probabilities = true
 				m.Mark = ExactMark(played, best)
-				m.Loss = float32(sign(best)-sign(played)) / 2
+				m.Loss = float32(cmp.Compare(best, 0)-cmp.Compare(played, 0)) / 2
 			}
 		}
 		if m.Forced {
