@@ -91,7 +91,9 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 	s := &Server{ns: ns, cfg: cfg, secret: a.trainer, auth: a, stop: make(chan struct{}), done: make(chan struct{})}
 	if cfg.Roster != "" {
 		s.last, _ = os.ReadFile(cfg.Roster) // what serverOptions read
+		a.mu.Lock()                         // clients may be authenticating already
 		a.miss = s.missed
+		a.mu.Unlock()
 	}
 	go s.watchRoster()
 	return s, nil
@@ -181,8 +183,8 @@ func serverOptions(cfg *ServerConfig) (*server.Options, *auth, error) {
 // only; nobody else.
 type auth struct {
 	trainer string
-	miss    func() // a key not in the roster: reread it (nil: none to reread)
 	mu      sync.Mutex
+	miss    func()  // a key not in the roster: reread it (nil: none to reread); under mu, set once the server runs
 	roster  *Roster // nil: no worker
 }
 
@@ -194,8 +196,11 @@ func (a *auth) Check(c server.ClientAuthentication) bool {
 		c.RegisterUser(&server.User{Username: "trainer"})
 	case o.Nkey != "":
 		cred, run, ok := a.active(o.Nkey)
-		if !ok && a.miss != nil {
-			a.miss() // issued since the last poll?
+		a.mu.Lock()
+		miss := a.miss
+		a.mu.Unlock()
+		if !ok && miss != nil {
+			miss() // issued since the last poll?
 			cred, run, ok = a.active(o.Nkey)
 		}
 		if !ok || !verifyNonce(o.Nkey, o.Sig, c.GetNonce()) {
