@@ -157,7 +157,7 @@ func printAnalyses(w io.Writer, out []*analysis.GameAnalysis, judged []arena.Jud
 			return fmt.Errorf("analyze: %w", err)
 		}
 		if judging {
-			writeJudge(w, judged[i])
+			judged[i].WriteText(w)
 		}
 	}
 	return nil

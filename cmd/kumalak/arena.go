@@ -149,17 +149,8 @@ func showProgress(bar *progressbar.ProgressBar) func(arena.Progress) {
 		// The count first: Describe draws the bar at once, Set only
 		// past the throttle (a resumed match's first report would show 0).
 		_ = bar.Set(p.Done)
-		bar.Describe(describe(p))
+		bar.Describe(p.String())
 	}
-}
-
-// describe writes a progress line: the match and its W/D/L so far.
-func describe(p arena.Progress) string {
-	s := fmt.Sprintf("%s vs %s +%d =%d -%d", p.A, p.B, p.Counts.W, p.Counts.D, p.Counts.L)
-	if p.LLR != 0 {
-		s += fmt.Sprintf(" llr %.2f", p.LLR)
-	}
-	return s
 }
 
 func newArenaCmd() *cobra.Command {
@@ -251,16 +242,15 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) e
 	defer stop()
 	res, runErr := m.Run(ctx)
 	_ = bar.Finish()
-	printResult(c.OutOrStdout(), m, res)
+	m.WriteResult(c.OutOrStdout(), res)
 	if jl != nil {
 		rep := jl.Report()
-		writeJudge(c.OutOrStdout(), rep)
+		rep.WriteText(c.OutOrStdout())
 		if logs != nil {
-			path := logs.JudgePath()
-			if err := writeJSONFile(path, rep); err != nil && runErr == nil {
-				runErr = fmt.Errorf("arena: %w", err)
+			if err := logs.WriteJudge(rep); err != nil && runErr == nil {
+				runErr = err
 			}
-			fmt.Fprintf(c.OutOrStdout(), "judged   %s\n", path)
+			fmt.Fprintf(c.OutOrStdout(), "judged   %s\n", logs.JudgePath())
 		}
 	}
 	runErr = closeLogs(logs, c.OutOrStdout(), "arena", f.refused("arena", runErr))
@@ -268,37 +258,4 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) e
 		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())
 	}
 	return runErr
-}
-
-// forfeits describes the games a match's players lost by failing (a
-// crash, a hang, an illegal move), "" when there were none.
-func forfeits(r arena.Result) string {
-	if r.ForfeitsA == 0 && r.ForfeitsB == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s %d, %s %d", r.A, r.ForfeitsA, r.B, r.ForfeitsB)
-}
-
-// printResult writes the match's figures.
-func printResult(w io.Writer, m *arena.Match, r arena.Result) {
-	n := r.Counts.Games()
-	fmt.Fprintf(w, "%s vs %s, %s, %d games\n", r.A, r.B, m.Spec.Name, n)
-	if n == 0 {
-		return
-	}
-	fmt.Fprintf(w, "W/D/L    %d/%d/%d (A as white %d/%d/%d)\n", r.Counts.W, r.Counts.D, r.Counts.L, r.AWhite.W, r.AWhite.D, r.AWhite.L)
-	fmt.Fprintf(w, "score    %.1f%%\n", 100*r.Counts.Score())
-	fmt.Fprintf(w, "elo      %s (95%%, %s)\n", r.Elo, r.Model)
-	fmt.Fprintf(w, "LOS      %.1f%%\n", 100*r.LOS)
-	if f := forfeits(r); f != "" {
-		fmt.Fprintf(w, "forfeits %s\n", f)
-	}
-	if s := r.SPRT; s != nil {
-		lo, hi := s.Bounds()
-		fmt.Fprintf(w, "sprt     elo0 %g elo1 %g: LLR %.2f (%.2f, %.2f), %s", s.Elo0, s.Elo1, r.LLR, lo, hi, r.Verdict)
-		if r.Stopped {
-			fmt.Fprintf(w, " after %d of %d games", n, m.Config.Games)
-		}
-		fmt.Fprintln(w)
-	}
 }

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,9 +37,9 @@ func newTournamentCmd() *cobra.Command {
 			"  kumalak tournament --game togyz --anchor ab:depth=2 --models togyz.kmodel,runs/togyz/best.kmodel --sims 50 --games 10",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			players, err := tournamentPlayers(players, models, anchor, sims)
+			players, err := arena.ModelPlayers(players, models, anchor, sims)
 			if err != nil {
-				return err
+				return badInput("tournament", "--models, --sims: %s", reason(err))
 			}
 			if len(players) < 2 {
 				return badInput("tournament", "need at least two --players, got %d", len(players))
@@ -68,30 +65,6 @@ func newTournamentCmd() *cobra.Command {
 	return c
 }
 
-// tournamentPlayers returns the players: the --players specs, a model
-// player for each of the --models files (at sims simulations, when not 0)
-// and the anchor when it is not among them yet.
-func tournamentPlayers(players, models []string, anchor string, sims int) ([]string, error) {
-	if sims < 0 || sims > 10000000 {
-		return nil, badInput("tournament", "--sims %d out of range 0..10000000", sims)
-	}
-	out := slices.Clone(players)
-	for _, m := range models {
-		if m == "" || strings.Contains(m, ",") {
-			return nil, badInput("tournament", "--models: bad file name %q", m)
-		}
-		p := "model:path=" + m
-		if sims > 0 {
-			p += fmt.Sprintf(",sims=%d", sims)
-		}
-		out = append(out, p)
-	}
-	if anchor != "" && !slices.Contains(out, anchor) {
-		out = append(out, anchor)
-	}
-	return out, nil
-}
-
 // runTournament plays t with a progress bar and prints the table.
 func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if err := t.Validate(); err != nil {
@@ -115,32 +88,11 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	res, runErr := t.Run(ctx)
 	_ = bar.Finish()
 	if runErr == nil {
-		printTable(c.OutOrStdout(), t, res)
+		t.WriteTable(c.OutOrStdout(), res)
 	}
 	runErr = closeLogs(logs, c.OutOrStdout(), "tournament", f.refused("tournament", runErr))
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
 	}
 	return runErr
-}
-
-// printTable writes the Elo table and each pairing's W/D/L.
-func printTable(w io.Writer, t *arena.Tournament, r arena.TournamentResult) {
-	width := len("player")
-	for _, p := range t.Players {
-		width = max(width, len(p))
-	}
-	fmt.Fprintf(w, "%s, %d games per pairing\n", t.Spec.Name, t.Config.Games)
-	fmt.Fprintf(w, "%4s  %-*s  %8s  %7s  %6s  %6s\n", "rank", width, "player", "elo", "±95%", "games", "score")
-	for i, s := range r.Standings {
-		fmt.Fprintf(w, "%4d  %-*s  %8.1f  %7.1f  %6d  %5.1f%%\n", i+1, width, s.Player, s.Elo, s.Err, s.Games, 100*s.Score)
-	}
-	fmt.Fprintf(w, "anchor %s = 0; prior %g virtual draws per pairing\n", r.Anchor, t.Prior)
-	for _, m := range r.Matches {
-		fmt.Fprintf(w, "  %s vs %s: %d/%d/%d, elo %s", m.A, m.B, m.Counts.W, m.Counts.D, m.Counts.L, m.Elo)
-		if f := forfeits(m); f != "" {
-			fmt.Fprintf(w, ", forfeits %s", f)
-		}
-		fmt.Fprintln(w)
-	}
 }
