@@ -73,16 +73,8 @@ type Worker struct {
 
 // NewWorker checks cfg and returns a worker on connection nc.
 func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
-	if err := ValidWorker(cfg.ID); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
-	}
-	if cfg.Run != "" {
-		if err := ValidName("run", cfg.Run); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Games < 0 || cfg.Parallel < 0 || cfg.Parallel > selfplay.MaxGames || cfg.Threads < 0 || cfg.Threads > 256 || cfg.BatchSamples < 0 || cfg.BatchSamples > MaxBatchSamples {
-		return nil, fmt.Errorf("cluster: worker: games %d, parallel %d, threads %d or batch %d out of range", cfg.Games, cfg.Parallel, cfg.Threads, cfg.BatchSamples)
 	}
 	if cfg.BatchSamples == 0 {
 		cfg.BatchSamples = 256
@@ -104,6 +96,22 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 	w := &Worker{nc: nc, js: js, cfg: cfg, session: hex.EncodeToString(s[:])}
 	w.run.Store("")
 	return w, nil
+}
+
+// Validate checks the worker's id and run and the ranges of its counts.
+func (cfg WorkerConfig) Validate() error {
+	if err := ValidWorker(cfg.ID); err != nil {
+		return err
+	}
+	if cfg.Run != "" {
+		if err := ValidName("run", cfg.Run); err != nil {
+			return err
+		}
+	}
+	if cfg.Games < 0 || cfg.Parallel < 0 || cfg.Parallel > selfplay.MaxGames || cfg.Threads < 0 || cfg.Threads > 256 || cfg.BatchSamples < 0 || cfg.BatchSamples > MaxBatchSamples {
+		return fmt.Errorf("cluster: worker: games %d, parallel %d, threads %d or batch %d out of range", cfg.Games, cfg.Parallel, cfg.Threads, cfg.BatchSamples)
+	}
+	return nil
 }
 
 // Progress returns the worker's counters; safe for concurrent use.

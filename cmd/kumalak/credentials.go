@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,12 +61,7 @@ func newCredIssueCmd() *cobra.Command {
 			if err != nil {
 				return badInput("worker-credentials issue", "%v", err)
 			}
-			pub, _ := cr.PublicKey() // valid: just made
-			w := c.OutOrStdout()
-			fmt.Fprintf(w, "issued worker %s of run %s the key %s: %s holds its secret; copy it to the worker only\n", id, cr.Run, pub, out)
-			fmt.Fprintf(w, "  kumalak worker --nats <url> --creds %s\n", out)
-			fmt.Fprintf(w, "for a standalone nats-server, its entry of authorization.users:\n%s", cluster.ServerConfUser(cr.Run, id, pub))
-			return nil
+			return cr.WriteIssued(c.OutOrStdout(), out)
 		},
 	}
 	fl := c.Flags()
@@ -91,8 +85,7 @@ func newCredRevokeCmd() *cobra.Command {
 			if err := cluster.RevokeCredentials(dir, id, time.Now()); err != nil {
 				return badInput("worker-credentials revoke", "%v", err)
 			}
-			fmt.Fprintf(c.OutOrStdout(), "revoked worker %s: the trainer's embedded server cuts it off within %s; "+
-				"on a standalone nats-server, delete its entry and reload the server\n", id, cluster.RosterPoll)
+			fmt.Fprintln(c.OutOrStdout(), cluster.RevokedNote(id))
 			return nil
 		},
 	}
@@ -116,20 +109,7 @@ func newCredListCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("worker-credentials list: %w", err)
 			}
-			if r == nil {
-				fmt.Fprintln(c.OutOrStdout(), "no credentials issued")
-				return nil
-			}
-			tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "worker\tkey\tissued\tstate\n")
-			for _, cr := range r.Workers {
-				state := "active"
-				if cr.Revoked != nil {
-					state = "revoked " + cr.Revoked.Format(time.RFC3339)
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cr.Worker, cr.Key, cr.Issued.Format(time.RFC3339), state)
-			}
-			return tw.Flush()
+			return r.WriteTable(c.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run folder (required)")

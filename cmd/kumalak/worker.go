@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
@@ -48,30 +45,13 @@ func (n *natsFlags) add(c *cobra.Command, urlHelp string) {
 	fl.StringVar(&n.ca, "tls-ca", "", "PEM file of the CA that signed a TLS server's certificate")
 }
 
-// secret returns the token from --token, --token-file or, with a
-// standalone server's URL, the environment.
-func (n *natsFlags) secret(cmd string) (string, error) {
-	switch {
-	case n.token != "" && n.tokenFile != "":
-		return "", badInput(cmd, "--token and --token-file: give one")
-	case n.token != "":
-		return n.token, nil
-	case n.tokenFile != "":
-		tok, err := cluster.ReadToken(n.tokenFile)
-		if err != nil {
-			return "", badInput(cmd, "--token-file: %v", err)
-		}
-		return tok, nil
-	case n.url == "" || n.url == cluster.NoServer:
-		return "", nil // the embedded server takes no token: an exported one is not meant for it
-	}
-	return os.Getenv("KUMALAK_NATS_TOKEN"), nil
-}
-
 func (n *natsFlags) config(cmd, name string, log func(string)) (cluster.ConnConfig, error) {
-	tok, err := n.secret(cmd)
-	if err != nil {
-		return cluster.ConnConfig{}, err
+	tok, err := cluster.TokenSource{Token: n.token, File: n.tokenFile, URL: n.url}.Secret(os.Getenv)
+	switch {
+	case errors.Is(err, cluster.ErrTokenSource):
+		return cluster.ConnConfig{}, badInput(cmd, "--token and --token-file: give one")
+	case err != nil:
+		return cluster.ConnConfig{}, badInput(cmd, "--token-file: %v", err)
 	}
 	return cluster.ConnConfig{URL: n.url, Token: tok, NKeySeed: n.nkey, CAFile: n.ca, Name: name, Log: log}, nil
 }
@@ -119,44 +99,26 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := workerIdentity(&f, &cc); err != nil {
-		return err
-	}
-	cc.Name = "kumalak worker " + f.id
-	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	ctx, cut := context.WithCancelCause(ctx)
-	defer cut(nil)
-	var conn atomic.Pointer[nats.Conn]
-	cc.Refused = func(err error) { // revoked: stop as at Ctrl-C, publish nothing more, and say why
-		cut(err)
-		if nc := conn.Load(); nc != nil {
-			nc.Close()
-		}
-	}
-	nc, err := cluster.Connect(ctx, cc)
+	id, err := cluster.ResolveIdentity(f.creds, f.id, f.run)
 	if err != nil {
-		return fmt.Errorf("worker: %w", err)
+		return identityError(err)
 	}
-	defer nc.Close()
-	conn.Store(nc)
-	w, err := cluster.NewWorker(nc, cluster.WorkerConfig{ID: f.id, Run: f.run, Games: f.games, Parallel: f.par,
-		Threads: f.thr, BatchSamples: f.batch, Seed: f.seed, DrainTimeout: f.drain, Log: log})
-	if err != nil {
+	cc.Name, cc.Creds = "kumalak worker "+id.ID, id.Creds
+	wc := cluster.WorkerConfig{ID: id.ID, Run: id.Run, Games: f.games, Parallel: f.par,
+		Threads: f.thr, BatchSamples: f.batch, Seed: f.seed, DrainTimeout: f.drain, Log: log}
+	if err := wc.Validate(); err != nil {
 		return badInput("worker", "%v", err)
 	}
-	fmt.Fprintf(c.OutOrStdout(), "worker %s: connected to %s\n", f.id, nc.ConnectedUrlRedacted())
-	done := watchWorker(errw, w, f.games, f.quiet)
-	err = w.Run(ctx)
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	done := func() {}
+	w, err := cluster.RunWorker(ctx, cluster.WorkerRun{Conn: cc, Worker: wc, Started: func(w *cluster.Worker, url string) {
+		fmt.Fprintf(c.OutOrStdout(), "worker %s: connected to %s\n", id.ID, url)
+		done = watchWorker(errw, w, f.games, f.quiet)
+	}})
 	done()
-	p := w.Progress()
-	fmt.Fprintf(c.OutOrStdout(), "worker %s: run %s, %d games, %d samples, %d batches published (%d re-sent), %d samples lost\n",
-		f.id, p.Run, p.Games, p.Samples, p.Batches, p.Duplicates, p.Lost)
-	if err == nil {
-		err = context.Cause(ctx)
-		if errors.Is(err, context.Canceled) {
-			err = nil // Ctrl-C, or the games asked for
-		}
+	if w != nil {
+		fmt.Fprintf(c.OutOrStdout(), "worker %s: %s\n", id.ID, w.Progress().Summary())
 	}
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
@@ -164,34 +126,17 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 	return nil
 }
 
-// workerIdentity sets the worker's id and run: from --creds, which must
-// agree with --id and --run when those are given, or from --id (default
-// <host>-<pid>) and --run.
-func workerIdentity(f *workerFlags, cc *cluster.ConnConfig) error {
-	if f.creds != "" {
-		cr, err := cluster.ReadWorkerCreds(f.creds)
-		if err != nil {
-			return badInput("worker", "--creds: %v", err)
-		}
-		if (f.id != "" && f.id != cr.Worker) || (f.run != "" && f.run != cr.Run) {
-			return badInput("worker", "--creds %s are for worker %s of run %s: drop --id and --run", f.creds, cr.Worker, cr.Run)
-		}
-		f.id, f.run, cc.Creds = cr.Worker, cr.Run, &cr
-		return nil
+// identityError makes an error of cluster.ResolveIdentity a usage error
+// naming the flag at fault.
+func identityError(err error) error {
+	ie, ok := errors.AsType[*cluster.IdentityError](err)
+	switch {
+	case !ok:
+		return badInput("worker", "%v", err)
+	case errors.Is(err, cluster.ErrOtherWorker):
+		return badInput("worker", "--%s %v: drop --id and --run", ie.Field, ie.Err)
 	}
-	if f.id == "" {
-		f.id = defaultWorkerID()
-	}
-	if err := cluster.ValidWorker(f.id); err != nil {
-		return badInput("worker", "--id: %v", err)
-	}
-	return nil
-}
-
-// defaultWorkerID is cluster.WorkerID of this host and process.
-func defaultWorkerID() string {
-	host, _ := os.Hostname() // "" on error: WorkerID names it "worker"
-	return cluster.WorkerID(host, os.Getpid())
+	return badInput("worker", "--%s: %v", ie.Field, ie.Err)
 }
 
 // watchWorker shows a progress bar of the worker's games until the
@@ -212,7 +157,7 @@ func watchWorker(w io.Writer, wk *cluster.Worker, games int, quiet bool) func() 
 		progressbar.OptionSetSpinnerChangeInterval(0))
 	stop := train.Every(500*time.Millisecond, func() {
 		p := wk.Progress()
-		bar.Describe(fmt.Sprintf("worker net v%d  %d samples  %d batches  queued %d", p.Network, p.Samples, p.Batches, p.Queued))
+		bar.Describe(p.Status())
 		_ = bar.Set64(p.Games)
 	})
 	return func() {
