@@ -38,6 +38,32 @@ type Match struct {
 	Sims int `json:"sims,omitempty"`
 }
 
+// MatchOf is the match of counts c (from the network's view), with the
+// Elo difference e they imply.
+func MatchOf(c Counts, e Elo) Match {
+	return Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(), Elo: e.Diff, EloLo: e.Lo, EloHi: e.Hi}
+}
+
+// Clamped returns m with its Elo and its bounds within ±EloNoBound
+// (ClampElo): what JSON, which holds no infinity, can hold.
+func (m Match) Clamped() Match {
+	m.Elo, m.EloLo, m.EloHi = ClampElo(m.Elo), ClampElo(m.EloLo), ClampElo(m.EloHi)
+	return m
+}
+
+// ClampMatches returns a copy of ms with every match Clamped (ms itself
+// when it is empty).
+func ClampMatches(ms map[string]Match) map[string]Match {
+	if len(ms) == 0 {
+		return ms
+	}
+	out := make(map[string]Match, len(ms))
+	for k, m := range ms {
+		out[k] = m.Clamped()
+	}
+	return out
+}
+
 // Rating is an Elo on the anchors' scale (Anchors.Zero = 0).
 type Rating struct {
 	Elo float64 `json:"elo"`

@@ -7,6 +7,7 @@ import (
 
 	"kumalak/cluster"
 	"kumalak/data"
+	"kumalak/train/ladder"
 )
 
 // Dir is a run folder. It is the one place that names the files of a run
@@ -29,7 +30,6 @@ const (
 	speedPlot   = "speed.png"
 	shardsDir   = "shards"
 	modelsDir   = "models"
-	ladderDir   = "ladder"
 	gamesDir    = "games"
 	clusterDir  = "cluster"
 	natsDir     = "nats"
@@ -101,7 +101,7 @@ func (d Dir) Optimizer(it int) string { return d.file(fmt.Sprintf("optimizer-%04
 
 // Ladder is the folder of the ladder's rungs: frozen networks, each
 // named in Anchors with its rating.
-func (d Dir) Ladder() string { return d.file(ladderDir) }
+func (d Dir) Ladder() string { return d.file(ladder.Dir) }
 
 // Models is the folder of the candidate networks.
 func (d Dir) Models() string { return d.file(modelsDir) }

@@ -15,6 +15,7 @@ import (
 	"kumalak/net"
 	"kumalak/rating"
 	"kumalak/solve"
+	"kumalak/train/ladder"
 )
 
 // Names of the in-process network players in evaluation matches.
@@ -184,13 +185,13 @@ func (r *Run) match(ctx context.Context, p pairing, nets map[string]*net.Batcher
 		judged = arena.NewJudgeLog(f, r.spec, p.judge, a)
 		records = judged
 	}
-	bar := newBar(r.out, p.games, r.desc(fmt.Sprintf("iter %d %s vs %s", it, a, b)))
+	bar := NewBar(r.out, p.games, r.desc(fmt.Sprintf("iter %d %s vs %s", it, a, b)))
 	m := arena.Match{
 		Spec: r.spec, A: a, B: b, Config: cfg, Records: records,
 		NewAgent: func(spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
 			if ev, ok := nets[s]; ok {
 				sims := ec.Sims
-				if rg := r.rung(s); rg != nil {
+				if rg := ladder.Find(r.rungs, s); rg != nil {
 					sims = rg.Sims
 				}
 				return agent.NewNetwork(spec, ev, r.evalSearch(), mcts.Limits{Sims: sims}, seed)
@@ -230,11 +231,8 @@ func (r *Run) evalSearch() mcts.Config {
 	return c
 }
 
-func matchInfo(res arena.Result) rating.Match {
-	c := res.Counts
-	return rating.Match{Games: c.Games(), Wins: c.W, Draws: c.D, Losses: c.L, Score: c.Score(),
-		Elo: res.Elo.Diff, EloLo: res.Elo.Lo, EloHi: res.Elo.Hi}
-}
+// matchInfo is the record of a match's result, from player A's view.
+func matchInfo(res arena.Result) rating.Match { return rating.MatchOf(res.Counts, res.Elo) }
 
 // tablebase returns the config's tablebase, opening it on first use; nil
 // without one.

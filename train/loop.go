@@ -76,7 +76,7 @@ func (r *Run) selfPlay(ctx context.Context, it int) ([]data.Sample, SelfPlayMetr
 	}
 	pool, meter := r.pool, newNetMeter(r.spNet)
 	job := fmt.Sprintf("iter %d self-play", it)
-	bar := newBar(r.out, r.cfg.Games, r.desc(job))
+	bar := NewBar(r.out, r.cfg.Games, r.desc(job))
 	var samples []data.Sample
 	stop := r.watch(bar, job, func() string { return selfPlayRate(pool.Progress(), meter.read()) + r.remoteStatus() })
 	st, err := pool.Run(ctx, r.cfg.Games, r.seed(it, 1), func(g selfplay.GameResult) {
@@ -144,7 +144,7 @@ func (r *Run) trainCandidate(ctx context.Context, it, fresh int, t0 time.Time) (
 	r.window.ResetSampling()
 	rng := rand.New(rand.NewPCG(r.seed(it, 2), 0))
 	batch := data.NewBatch(r.layout(), tc.Batch)
-	bar := newBar(r.out, steps, r.desc(fmt.Sprintf("iter %d train", it)))
+	bar := NewBar(r.out, steps, r.desc(fmt.Sprintf("iter %d train", it)))
 	start := time.Now()
 	var sum learn.Losses
 	for s := 0; s < steps; s++ {

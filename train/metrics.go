@@ -235,21 +235,11 @@ func truncateMetrics(path string, last int) error {
 // sanitize replaces infinite Elo bounds, which JSON can't hold, by
 // ±rating.EloNoBound.
 func sanitize(m Metrics) Metrics {
-	fix := func(x rating.Match) rating.Match {
-		x.Elo, x.EloLo, x.EloHi = rating.ClampElo(x.Elo), rating.ClampElo(x.EloLo), rating.ClampElo(x.EloHi)
-		return x
-	}
 	if m.Eval.Versus != nil {
-		v := fix(*m.Eval.Versus)
+		v := m.Eval.Versus.Clamped()
 		m.Eval.Versus = &v
 	}
-	if len(m.Eval.Baseline) > 0 {
-		bl := make(map[string]rating.Match, len(m.Eval.Baseline))
-		for k, v := range m.Eval.Baseline {
-			bl[k] = fix(v)
-		}
-		m.Eval.Baseline = bl
-	}
-	m.Eval.Ladder = clampMatches(m.Eval.Ladder)
+	m.Eval.Baseline = rating.ClampMatches(m.Eval.Baseline)
+	m.Eval.Ladder = rating.ClampMatches(m.Eval.Ladder)
 	return m
 }

@@ -13,12 +13,13 @@ import (
 	"kumalak/selfplay"
 )
 
-// newBar returns a progress bar on w for n steps of the named job. It
-// shows its time so far, not the library's guess of the time left: that
-// guess is a rolling rate over the last few updates, which for games
-// ending in bursts (self-play's, a round robin's) swings to hours; the
-// run's own estimate (Run.left) goes in the description instead.
-func newBar(w io.Writer, n int, desc string) *progressbar.ProgressBar {
+// NewBar returns a progress bar on w for n steps of the named job (the
+// run's, and the matches of package export). It shows its time so far,
+// not the library's guess of the time left: that guess is a rolling rate
+// over the last few updates, which for games ending in bursts
+// (self-play's, a round robin's) swings to hours; the run's own estimate
+// (Run.left) goes in the description instead.
+func NewBar(w io.Writer, n int, desc string) *progressbar.ProgressBar {
 	return progressbar.NewOptions(n,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(desc),

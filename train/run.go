@@ -18,6 +18,7 @@ import (
 	"kumalak/net/learn"
 	"kumalak/selfplay"
 	"kumalak/solve"
+	"kumalak/train/ladder"
 )
 
 // Options are the per-invocation settings of a run that are not part of its
@@ -50,8 +51,8 @@ type Run struct {
 	out    io.Writer  // progress bars
 	log    io.Writer  // iteration summaries
 
-	anch  *net.Anchors // the baselines' and rungs' ratings, once measured
-	rungs []Rung       // the ladder: networks of the run frozen as anchors
+	anch  *net.Anchors  // the baselines' and rungs' ratings, once measured
+	rungs []ladder.Rung // the ladder: networks of the run frozen as anchors
 	// evalTook is how long the last regular baseline evaluation took: an
 	// iteration whose evaluation would end past the budget plays the final
 	// one instead (finalEval).

@@ -9,11 +9,12 @@ import (
 	"kumalak/net"
 	"kumalak/net/onnx"
 	"kumalak/train"
+	"kumalak/train/export"
 )
 
 func newExportCmd() *cobra.Command {
 	var run, out, onnxOut string
-	str := train.Strength{Games: 40, Sims: 100, Parallel: 2, Seed: 1}
+	str := export.Strength{Games: 40, Sims: 100, Parallel: 2, Seed: 1}
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Export a run's best network as one self-describing .kmodel (and optionally ONNX)",
@@ -41,12 +42,12 @@ func newExportCmd() *cobra.Command {
 			if str.Games < 2 || str.Sims < 1 || str.Parallel < 1 {
 				return badInput("export", "--vs-games must be at least 2, --vs-sims and --parallel at least 1")
 			}
-			card, err := train.Export(dir, out, cfg, time.Now())
+			card, err := export.Write(dir, out, cfg, time.Now())
 			if err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
 			if len(str.Vs) > 0 {
-				if card, err = train.Measure(c.Context(), out, str, c.ErrOrStderr()); err != nil {
+				if card, err = export.Measure(c.Context(), out, str, c.ErrOrStderr()); err != nil {
 					return fmt.Errorf("export: %w", err)
 				}
 			}

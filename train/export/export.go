@@ -1,4 +1,4 @@
-package train
+package export
 
 import (
 	"context"
@@ -9,20 +9,22 @@ import (
 
 	"kumalak/agent"
 	"kumalak/arena"
-
 	"kumalak/env"
 	"kumalak/net"
 	"kumalak/rating"
+	"kumalak/train"
+	"kumalak/train/ladder"
 )
 
-// Export writes the run's best network, with its model card, to out, and
-// returns the card. The run folder is read, never changed.
-func Export(d Dir, out string, cfg Config, now time.Time) (*net.Card, error) {
+// Write writes the best network of the run in d (config cfg), with its model
+// card, to out, and returns the card. The run folder is read, never
+// changed.
+func Write(d train.Dir, out string, cfg train.Config, now time.Time) (*net.Card, error) {
 	spec, err := cfg.Resolve()
 	if err != nil {
 		return nil, err
 	}
-	st, err := LoadState(d)
+	st, err := train.LoadState(d)
 	if err != nil {
 		return nil, err
 	}
@@ -30,9 +32,9 @@ func Export(d Dir, out string, cfg Config, now time.Time) (*net.Card, error) {
 	if err != nil {
 		return nil, err
 	}
-	card := d.card(spec, st, m, cfg)
+	card := cardOf(d, spec, st, m, cfg)
 	card.Exported = now.UTC()
-	ms, err := ReadMetrics(d.Metrics())
+	ms, err := train.ReadMetrics(d.Metrics())
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +44,7 @@ func Export(d Dir, out string, cfg Config, now time.Time) (*net.Card, error) {
 			break
 		}
 	}
-	f, err := loadAnchors(d.Anchors())
+	f, err := ladder.Load(d.Anchors())
 	if err != nil {
 		return nil, err
 	}
@@ -56,8 +58,8 @@ func Export(d Dir, out string, cfg Config, now time.Time) (*net.Card, error) {
 	return card, nil
 }
 
-// card is the card of m, the best network of the run in d with state st.
-func (d Dir) card(spec *env.Spec, st State, m *net.Model, cfg Config) *net.Card {
+// cardOf is the card of m, the best network of the run in d with state st.
+func cardOf(d train.Dir, spec *env.Spec, st train.State, m *net.Model, cfg train.Config) *net.Card {
 	return &net.Card{
 		Game: spec.Name, Title: spec.Title, Run: d.String(),
 		Iteration: st.BestIteration, Iterations: st.Iteration,
@@ -92,15 +94,15 @@ func Measure(ctx context.Context, path string, s Strength, progress io.Writer) (
 		return nil, err
 	}
 	if m.Meta.Card == nil {
-		return nil, fmt.Errorf("train: measure %s: the model has no card (export it first)", path)
+		return nil, fmt.Errorf("export: measure %s: the model has no card (export it first)", path)
 	}
 	spec, err := env.Lookup(m.Meta.Game)
 	if err != nil {
-		return nil, fmt.Errorf("train: measure %s: %w", path, err)
+		return nil, fmt.Errorf("export: measure %s: %w", path, err)
 	}
 	sp, err := agent.ModelSpec(path, s.Sims)
 	if err != nil {
-		return nil, fmt.Errorf("train: measure: %w", err)
+		return nil, fmt.Errorf("export: measure: %w", err)
 	}
 	if progress == nil {
 		progress = io.Discard
@@ -112,15 +114,15 @@ func Measure(ctx context.Context, path string, s Strength, progress io.Writer) (
 	for _, vs := range s.Vs {
 		cfg := arena.DefaultConfig()
 		cfg.Games, cfg.Parallel, cfg.Seed = s.Games, s.Parallel, s.Seed
-		bar := newBar(progress, s.Games, fmt.Sprintf("%s at %d sims vs %s", m.Meta.Game, s.Sims, vs))
+		bar := train.NewBar(progress, s.Games, fmt.Sprintf("%s at %d sims vs %s", m.Meta.Game, s.Sims, vs))
 		match := arena.Match{Spec: spec, A: sp.String(), B: vs, Config: cfg,
 			Progress: func(p arena.Progress) { _ = bar.Set(p.Done) }}
 		res, err := match.Run(ctx)
 		bar.Finish()
 		if err != nil {
-			return nil, fmt.Errorf("train: measure %s against %s: %w", path, vs, err)
+			return nil, fmt.Errorf("export: measure %s against %s: %w", path, vs, err)
 		}
-		mi := matchInfo(res)
+		mi := rating.MatchOf(res.Counts, res.Elo)
 		mi.Sims = s.Sims
 		card.Elo[vs] = mi
 	}

@@ -9,64 +9,84 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"kumalak/net"
 	"kumalak/rating"
+	"kumalak/train/ladder"
 )
 
-// TestRateAgainstRungs: a rung's error passes into the ratings measured
-// against it, and rungs that share a source add it whole (correlated),
-// not in quadrature.
-func TestRateAgainstRungs(t *testing.T) {
-	a := &net.Anchors{Zero: "ab", Ratings: map[string]float64{"ab": 0, "r1": 300, "r2": 300}, Errors: map[string]float64{"ab": 0, "r1": 50, "r2": 50}}
-	even := rating.Match{Games: 100, Wins: 40, Draws: 20, Losses: 40}
-	_, fit := rating.RateAgainst([]float64{300}, []float64{50}, []float64{100}, ratePrior)
-	_, fit2 := rating.RateAgainst([]float64{300, 300}, []float64{50, 50}, []float64{100, 100}, ratePrior)
-	shared := []Rung{{Name: "r1", Loadings: loadings{"s": 50}}, {Name: "r2", Loadings: loadings{"s": 50}}}
-	apart := []Rung{{Name: "r1", Loadings: loadings{"r1": 50}}, {Name: "r2", Loadings: loadings{"r2": 50}}}
+// TestFinalEval: the last iteration of a count, and an iteration after
+// which another as long, a regular evaluation (as long as the last one)
+// and the final one (that scaled by its games) would not fit in the
+// budget, play the final evaluation's games; nothing does when they are
+// off or the baselines are.
+func TestFinalEval(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) func() time.Time { return func() time.Time { return t0.Add(d) } }
+	ev := EvalConfig{Baselines: []string{"greedy"}, BaselineEvery: 3, BaselineGames: 20, FinalBaselineGames: 200}
 	cases := []struct {
-		name    string
-		rungs   []Rung
-		res     map[string]rating.Match
-		hw      float64
-		sources int
+		name       string
+		ev         EvalConfig
+		iters, it  int
+		budget     time.Duration
+		elapsed    float64 // seconds before the iteration
+		iterSoFar  time.Duration
+		evalTook   time.Duration // the last regular baseline evaluation
+		final, due bool
 	}{
-		{"one rung", apart, map[string]rating.Match{"r1": even}, math.Sqrt(fit*fit + 50*50), 1},
-		{"independent rungs", apart, map[string]rating.Match{"r1": even, "r2": even}, math.Sqrt(fit2*fit2 + 2*25*25), 2},
-		{"rungs sharing a source", shared, map[string]rating.Match{"r1": even, "r2": even}, math.Sqrt(fit2*fit2 + 50*50), 1},
+		{"last of a count", ev, 10, 10, 0, 0, time.Minute, 0, true, true},
+		{"not last of a count", ev, 10, 4, 0, 0, time.Minute, 0, false, false},
+		{"ends past the budget", ev, 0, 50, 30 * time.Minute, 1780, time.Minute, 0, true, true},
+		{"next one will", ev, 0, 50, 30 * time.Minute, 1700, 60 * time.Second, 0, true, true},
+		{"its evaluation ends past the budget", ev, 0, 50, 30 * time.Minute, 1785, 7 * time.Second, 5 * time.Second, true, true},
+		// 1780 + 2*7 + 5 = 1799 s, but the final evaluation's 200 games take
+		// ten times the regular 20's 5 s: the next one's would end past it.
+		{"its final evaluation would end past the budget", ev, 0, 50, 30 * time.Minute, 1780, 7 * time.Second, 5 * time.Second, true, true},
+		{"its final evaluation ends before the budget", ev, 0, 50, 30 * time.Minute, 1730, 7 * time.Second, 5 * time.Second, false, false},
+		{"far from the budget", ev, 0, 50, 30 * time.Minute, 1000, time.Minute, 0, false, false},
+		{"off", EvalConfig{Baselines: ev.Baselines, BaselineEvery: 3, BaselineGames: 20}, 10, 10, 0, 0, time.Minute, 0, false, true},
+		{"no baselines", EvalConfig{BaselineEvery: 3, FinalBaselineGames: 200}, 10, 10, 0, 0, time.Minute, 0, false, false},
 	}
 	for _, c := range cases {
-		r, load, f := rateAgainst(a, c.rungs, c.res)
-		if r == nil || math.Abs(r.Elo-300) > 0.01 || math.Abs(r.Err-c.hw) > 0.01 || len(load) != c.sources {
-			t.Errorf("%s: %+v, loadings %v, want 300 ± %.2f from %d sources", c.name, r, load, c.hw, c.sources)
+		r := &Run{cfg: Config{Iterations: c.iters, Budget: c.budget, Eval: c.ev}, state: State{ElapsedSec: c.elapsed}, opt: Options{Now: at(c.iterSoFar)}, evalTook: c.evalTook}
+		if got := r.finalEval(c.it, t0); got != c.final {
+			t.Errorf("%s: final %v, want %v", c.name, got, c.final)
 		}
-		if want := math.Sqrt(r.Err*r.Err - load.variance()); math.Abs(f-want) > 0.01 {
-			t.Errorf("%s: fit %.2f, want %.2f", c.name, f, want)
+		if got := r.finalEval(c.it, t0) || r.baselinesDue(c.it); got != c.due {
+			t.Errorf("%s: baselines played %v, want %v", c.name, got, c.due)
 		}
+	}
+	bad := DefaultConfig().Eval
+	bad.FinalBaselineGames = 1
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "final_baseline_games") {
+		t.Errorf("final_baseline_games 1: %v", err)
 	}
 }
 
-// TestLadderInterval: near the top, games against a rung rated close to
-// the network give a narrower final interval than the same games against
-// baselines far below it, the rung's own error included: the reason for
-// the ladder. Expected scores stand in for games.
-func TestLadderInterval(t *testing.T) {
-	// Baselines as in togyz (ab:depth=6 = 0); the network at +400.
-	a := &net.Anchors{Zero: "ab6", Ratings: map[string]float64{"ab6": 0, "ab4": -250, "r1": 200, "r2": 350},
-		Errors: map[string]float64{"ab4": 40, "r1": 40, "r2": 50}}
-	rungs := []Rung{{Name: "r1", Elo: 200, Loadings: loadings{"r1": 40}}, {Name: "r2", Elo: 350, Loadings: loadings{"r1": 25, "r2": 43}}}
-	at := func(opp string, games int) rating.Match {
-		p := rating.ScoreFromElo(400 - a.Ratings[opp])
-		w := int(math.Round(p * float64(games)))
-		return rating.Match{Games: games, Wins: w, Losses: games - w}
-	}
-	base, _, _ := rateAgainst(a, rungs, map[string]rating.Match{"ab6": at("ab6", 400), "ab4": at("ab4", 400)})
-	ladder, _, _ := rateAgainst(a, rungs, map[string]rating.Match{"ab6": at("ab6", 200), "ab4": at("ab4", 200), "r2": at("r2", 200), "r1": at("r1", 200)})
-	if base == nil || ladder == nil || !(ladder.Err < base.Err-5) {
-		t.Fatalf("800 games: baselines only %+v, with the ladder %+v: want the ladder's interval narrower", base, ladder)
-	}
-	if math.Abs(ladder.Elo-400) > 15 || math.Abs(base.Elo-400) > 15 {
-		t.Errorf("ratings %+v, %+v: want about 400", base, ladder)
+// A run folder's anchors are used only when they rate the config's anchor
+// and every baseline; files without a zero were rated on random.
+func TestAnchorsRateTheConfig(t *testing.T) {
+	ev := DefaultConfig().Eval
+	ev.Baselines = []string{"greedy", "ab:depth=2"}
+	old := &net.Anchors{Ratings: map[string]float64{"random": 0, "greedy": 300, "ab:depth=2": 700}}
+	onAB := &net.Anchors{Zero: "ab:depth=2", Ratings: map[string]float64{"greedy": -400, "ab:depth=2": 0}}
+	for _, c := range []struct {
+		anchor string
+		a      *net.Anchors
+		want   bool
+	}{
+		{"random", old, true},
+		{"ab:depth=2", old, false},
+		{"ab:depth=2", onAB, true},
+		{"random", onAB, false},
+		{"random", &net.Anchors{Ratings: map[string]float64{"random": 0, "greedy": 300}}, false},
+	} {
+		ev.Anchor = c.anchor
+		r := &Run{cfg: Config{Eval: ev}}
+		if got := r.rates(c.a); got != c.want {
+			t.Errorf("anchor %s, anchors %v (zero %q): %v, want %v", c.anchor, c.a, c.a.Zero, got, c.want)
+		}
 	}
 }
 
@@ -100,7 +120,7 @@ func TestLadderGrowsAndResumes(t *testing.T) {
 		if _, ok := f.Ratings[rg.Name]; !ok || rg.Err <= 0 || rg.Sims != cfg.Eval.Sims || len(rg.Games) < 2 || rg.Loadings[rg.Name] <= 0 {
 			t.Errorf("rung %+v: not rated, or no games or loadings", rg)
 		}
-		if _, err := rungModel(dir, rg); err != nil {
+		if _, err := rg.Model(dir.String()); err != nil {
 			t.Error(err)
 		}
 	}
@@ -133,8 +153,8 @@ func TestLadderGrowsAndResumes(t *testing.T) {
 	for k, v := range last.Baseline {
 		results[k] = v
 	}
-	want, _, _ := rateAgainst(&g.Anchors, g.Ladder, results)
-	without, _, _ := rateAgainst(&g.Anchors, g.Ladder, last.Baseline)
+	want, _, _ := ladder.Rate(&g.Anchors, g.Ladder, results)
+	without, _, _ := ladder.Rate(&g.Anchors, g.Ladder, last.Baseline)
 	if last.Rating == nil || want == nil || *last.Rating != *want || *without == *want {
 		t.Errorf("rating %+v, want %+v from the baselines and the rung (%+v without it)", last.Rating, want, without)
 	}
@@ -169,16 +189,16 @@ func TestLadderGrowsAndResumes(t *testing.T) {
 	}
 }
 
-func readLadder(t *testing.T, d Dir) *ladderFile {
+func readLadder(t *testing.T, d Dir) *ladder.File {
 	t.Helper()
-	f, err := loadAnchors(d.Anchors())
+	f, err := ladder.Load(d.Anchors())
 	if err != nil || f == nil {
 		t.Fatalf("anchors: %v, %v", f, err)
 	}
 	return f
 }
 
-func writeLadder(t *testing.T, d Dir, f *ladderFile) {
+func writeLadder(t *testing.T, d Dir, f *ladder.File) {
 	t.Helper()
 	b, err := json.Marshal(f)
 	if err != nil {
@@ -242,11 +262,11 @@ func TestLadderSimulation(t *testing.T) {
 		for _, b := range ec.Baselines {
 			res[b] = at(elo, b, games)
 		}
-		alone, _, _ = rateAgainst(a, r.rungs, res)
+		alone, _, _ = ladder.Rate(a, r.rungs, res)
 		for _, rg := range r.topRungs() {
 			res[rg.Name] = at(elo, rg.Name, games)
 		}
-		rating, _, _ := rateAgainst(a, r.rungs, res)
+		rating, _, _ := ladder.Rate(a, r.rungs, res)
 		if k == 60 {
 			final = rating
 			break
@@ -255,12 +275,12 @@ func TestLadderSimulation(t *testing.T) {
 			continue
 		}
 		name := fmt.Sprintf("r%d", k)
-		for _, opp := range rungOpponents(a, rating.Elo, ec.LadderOpponents) {
-			res[opp] = addMatches(res[opp], at(elo, opp, ec.LadderGames))
+		for _, opp := range ladder.Opponents(a, rating.Elo, ec.LadderOpponents) {
+			res[opp] = ladder.AddMatches(res[opp], at(elo, opp, ec.LadderGames))
 		}
-		rr, load, fit := rateAgainst(a, r.rungs, res)
+		rr, load, fit := ladder.Rate(a, r.rungs, res)
 		load[name] = fit
-		r.rungs = append(r.rungs, Rung{Name: name, Elo: rr.Elo, Err: rr.Err, Loadings: load})
+		r.rungs = append(r.rungs, ladder.Rung{Name: name, Elo: rr.Elo, Err: rr.Err, Loadings: load})
 		a.Ratings[name], a.Errors[name] = rr.Elo, rr.Err
 	}
 	t.Logf("final %+v with %d rungs, %+v from the baselines alone", final, len(r.rungs), alone)
