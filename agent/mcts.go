@@ -33,8 +33,8 @@ var (
 // room for a minute's search on two threads of this project's togyz
 // models (a simulation opens a leaf of 9 children of 32 bytes, about 250
 // bytes a simulation kept, at some 70,000 simulations a second on two
-// threads of the 2-core machine of BENCHMARKS.md). Memory is taken as the
-// tree grows, so short searches use little of it.
+// threads of a 2-core AMD EPYC: docs/notes/2026-12-05-long-searches.md).
+// Memory is taken as the tree grows, so short searches use little of it.
 const DefaultTreeHash = 2048
 
 // searcher plays with an mcts.Search: the mcts and model kinds.

@@ -54,7 +54,7 @@ func newNzRows() *nzRows {
 // 6 rows), by the CPU and what else runs on it (BenchmarkSparseLayer), so
 // they break even between about 55% and 75% non-zero; in self-play this
 // threshold gave a higher and steadier rate than timing both kernels as
-// they ran and taking the cheaper (BENCHMARKS.md).
+// they ran and taking the cheaper (docs/notes/2026-12-05-sparse-kernels.md).
 const sparseShare = 0.7
 
 // kernelChoice decides from a layer's share of non-zero inputs (a running

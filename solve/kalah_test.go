@@ -120,7 +120,7 @@ func bruteForce(st *kalah.Board, memo map[string]int) int {
 //
 // The 6-house values are too large for a test: Kalah(6,4) is +8 under the
 // opposite rule and +10 under empty capture, Irving and Donkers's value
-// (docs/BENCHMARKS.md, "Kalah solved").
+// (docs/notes/2026-12-02-tablebases-and-solver.md, "Kalah solved").
 var kalahTable = []struct {
 	m, n, want, empty int
 	src               string

@@ -192,7 +192,9 @@ func (w *kworker) children(p *kpos, kids []kchild, ttMove int8) int {
 		*k = w.g.play(p, i)
 		k.order = int(min(w.history[i], 1<<20)) << 4
 		if !w.g.mangala {
-			k.order += i // kalah: of equal history, the house nearer the store first (BENCHMARKS.md)
+			// kalah: of equal history, the house nearer the store first
+			// (docs/notes/2026-12-02-tablebases-and-solver.md, "Move order").
+			k.order += i
 		}
 		k.order += (k.gain + 64) << 32
 		if k.extra {

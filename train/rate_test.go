@@ -237,7 +237,8 @@ func TestLadderConfig(t *testing.T) {
 
 // TestLadderSimulation plays a 30-minute togyz run's evaluations with
 // expected scores in place of games: a network rising to +400 over
-// ab:depth=6 (its curve flattening as in BENCHMARKS.md), evaluated every
+// ab:depth=6 (its curve flattening as in the note
+// docs/notes/2026-12-02-ladder-and-elo-over-time.md), evaluated every
 // half minute with DefaultConfig's eval settings and the ladder growing
 // as climb grows it. The final rating's interval must come within ±60,
 // where the baselines' games alone give about ±70.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kumalak/agent"
+	"kumalak/bot/bottest"
 	"kumalak/env"
 	"kumalak/env/envtest"
 )
@@ -83,7 +84,7 @@ func TestAnalyzeTextAndJSON(t *testing.T) {
 	if err := an.WriteText(&sb); err != nil {
 		t.Fatal(err)
 	}
-	wantInOrder(t, sb.String(), "togyz: ? (white) vs ? (black), 0-1; 10 moves judged by ab:depth=10",
+	bottest.InOrder(t, sb.String(), "togyz: ? (white) vs ? (black), 0-1; 10 moves judged by ab:depth=10",
 		"ply  move", "1    1. 89    100%  0%     100%  +1.00  -1.00  95", "blunder ??",
 		"white: 5 moves, 0 inaccuracies, 0 mistakes, 1 blunders")
 	b, err := json.Marshal(an)
@@ -127,7 +128,7 @@ func TestAnalyzeNoProbabilities(t *testing.T) {
 	if err := an.WriteText(&sb); err != nil {
 		t.Fatal(err)
 	}
-	wantInOrder(t, sb.String(), "no win probabilities", "ply  move     value  after  best  line\n", "1    white 1", "2    white 3")
+	bottest.InOrder(t, sb.String(), "no win probabilities", "ply  move     value  after  best  line\n", "1    white 1", "2    white 3")
 	if strings.Contains(sb.String(), "win%") {
 		t.Errorf("probability columns without probabilities:\n%s", sb.String())
 	}
@@ -320,7 +321,7 @@ func TestAnalyzeMangalaLabels(t *testing.T) {
 	if err := an.WriteText(&sb); err != nil {
 		t.Fatal(err)
 	}
-	wantInOrder(t, sb.String(), "1    white 4", "2    white 3", "3    black 6", "4    white 1")
+	bottest.InOrder(t, sb.String(), "1    white 4", "2    white 3", "3    black 6", "4    white 1")
 	for _, m := range an.Moves {
 		if m.Number != "" {
 			t.Errorf("ply %d numbered %q", m.Ply, m.Number)
@@ -396,18 +397,5 @@ func TestAnalyzeNeverMarksBest(t *testing.T) {
 				t.Errorf("depth %d, ply %d: the best move %s marked %v, loss %v, before %+v after %+v", depth, m.Ply, m.Move, m.Mark, m.Loss, m.Before, m.After)
 			}
 		}
-	}
-}
-
-// wantInOrder checks that the parts appear in out in this order.
-func wantInOrder(t *testing.T, out string, parts ...string) {
-	t.Helper()
-	rest := out
-	for _, p := range parts {
-		i := strings.Index(rest, p)
-		if i < 0 {
-			t.Fatalf("output lacks %q after the earlier parts; output:\n%s", p, out)
-		}
-		rest = rest[i+len(p):]
 	}
 }

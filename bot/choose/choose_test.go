@@ -1,34 +1,18 @@
 package choose
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"kumalak/bot/bottest"
 	"kumalak/env"
 	_ "kumalak/env/games" // registers the games
-	"kumalak/net"
-	"kumalak/net/tinynet"
 )
 
-// tinyModel writes a small random network for game with the card.
-func tinyModel(t *testing.T, game, card string) string {
-	t.Helper()
-	spec, err := env.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := new(net.Card)
-	if err := json.Unmarshal([]byte(card), c); err != nil {
-		t.Fatal(err)
-	}
-	return tinynet.Save(t, tinynet.Model(tinynet.Game{Name: game, ObsVersion: spec.ObsVersion, ObsLen: spec.ObsLen, Actions: spec.NumActions}, 1, c))
-}
-
 func TestResolve(t *testing.T) {
-	model := tinyModel(t, "mangala", `{"search":{"sims":48}}`)
+	model := bottest.TinyModel(t, "mangala", `{"search":{"sims":48}}`)
 	cases := []struct {
 		name string
 		r    Request
@@ -150,7 +134,7 @@ func TestResolveLevel(t *testing.T) {
 			t.Errorf("Resolve(%+v) = %q, %v; want %q", r, b.Spec, err, want)
 		}
 	}
-	path := tinyModel(t, "mangala", `{"search":{"sims":50}}`)
+	path := bottest.TinyModel(t, "mangala", `{"search":{"sims":50}}`)
 	if b, err := Resolve(Request{Model: path, Level: 2}); err != nil || b.Spec != "model:path="+path+",level=2" {
 		t.Errorf("a model file at level 2: %q, %v", b.Spec, err)
 	}

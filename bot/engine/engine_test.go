@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kumalak/agent"
+	"kumalak/bot/bottest"
 	"kumalak/env"
 )
 
@@ -316,7 +317,7 @@ func TestEngineClientPlaysServer(t *testing.T) {
 	if eng.Name() != "kumalak test engine" {
 		t.Errorf("engine name %q", eng.Name())
 	}
-	_, rnd := mustAgent(t, "mangala", "random")
+	_, rnd := bottest.Agent(t, "mangala", "random")
 	for game := 0; game < 2; game++ {
 		eng.Reset()
 		st := spec.New()

@@ -5,27 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"kumalak/agent"
-	"kumalak/env"
 	_ "kumalak/env/games" // registers togyz, mangala, mangala-kale
 )
-
-// newAgent builds an agent with a fixed seed.
-func newAgent(spec *env.Spec, s string) (agent.Agent, error) { return agent.New(spec, s, 7) }
-
-// mustAgent builds an agent or fails the test.
-func mustAgent(t *testing.T, game, s string) (*env.Spec, agent.Agent) {
-	t.Helper()
-	spec, err := env.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := newAgent(spec, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spec, a
-}
 
 // engineEnv makes this test binary an engine (TestEngineProcess) for the
 // engine client tests: its value is the agent spec.

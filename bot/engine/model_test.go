@@ -1,38 +1,18 @@
 package engine
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
-	"kumalak/env"
-	"kumalak/net"
-	"kumalak/net/tinynet"
+	"kumalak/bot/bottest"
 )
-
-// tinyModel writes a small random network for game with the card.
-func tinyModel(t *testing.T, game, card string) string {
-	t.Helper()
-	spec, err := env.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c *net.Card
-	if card != "" {
-		c = new(net.Card)
-		if err := json.Unmarshal([]byte(card), c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tinynet.Save(t, tinynet.Model(tinynet.Game{Name: game, ObsVersion: spec.ObsVersion, ObsLen: spec.ObsLen, Actions: spec.NumActions}, 1, c))
-}
 
 // TestModelEngine serves a model through the engine protocol (the API:
 // package web's TestModelBot).
 func TestModelEngine(t *testing.T) {
 	card := `{"search":{"sims":48},"elo":{"random":{"elo":100}}}`
-	path := tinyModel(t, "togyz", card)
+	path := bottest.TinyModel(t, "togyz", card)
 	spec := "model:path=" + path + ",sims=48"
 
 	cfg := engineConfig(spec)

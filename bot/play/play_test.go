@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/text/language"
 
+	"kumalak/bot/bottest"
 	"kumalak/bot/words"
 	"kumalak/env"
 	"kumalak/protocol"
@@ -23,28 +24,15 @@ func play(t *testing.T, cfg Config, script string) string {
 	return out.String()
 }
 
-// wantInOrder checks that the parts appear in out in this order.
-func wantInOrder(t *testing.T, out string, parts ...string) {
-	t.Helper()
-	rest := out
-	for _, p := range parts {
-		i := strings.Index(rest, p)
-		if i < 0 {
-			t.Fatalf("output lacks %q after the earlier parts; output:\n%s", p, out)
-		}
-		rest = rest[i+len(p):]
-	}
-}
-
 func TestPlayScriptedSession(t *testing.T) {
-	spec, a := mustAgent(t, "togyz", "ab:depth=2")
+	spec, a := bottest.Agent(t, "togyz", "ab:depth=2")
 	cfg := Config{Spec: spec, Agent: a, Human: env.White}
 	script := strings.Join([]string{
 		"help", "banana", "0", "10", "hint", "details", "hint", "7", "undo", "undo", "75", "76", "board",
 		strings.Repeat("x", protocol.MaxLine+10), "new", "", "quit", "9",
 	}, "\n") + "\n"
 	out := play(t, cfg, script)
-	wantInOrder(t, out,
+	bottest.InOrder(t, out,
 		"Togyz Kumalak: you play white, kumalak plays black",
 		"your move (white); legal: 1 2 3 4 5 6 7 8 9",
 		"Commands:",
@@ -82,7 +70,7 @@ func TestPlayFullGame(t *testing.T) {
 		human env.Player
 	}{{"mangala", env.Black}, {"mangala-kale", env.White}, {"togyz", env.White}} {
 		t.Run(c.game, func(t *testing.T) {
-			spec, a := mustAgent(t, c.game, "random")
+			spec, a := bottest.Agent(t, c.game, "random")
 			var sb strings.Builder
 			for i := 0; i < 8000; i++ {
 				sb.WriteString([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}[i%spec.Pits] + "\n")
@@ -92,7 +80,7 @@ func TestPlayFullGame(t *testing.T) {
 			if bot, me := strings.Index(out, "\nkumalak plays"), strings.Index(out, "> you play"); (c.human == env.Black) != (bot < me) {
 				t.Errorf("playing %s, the bot's first move is at %d and the person's at %d", c.human.Name(), bot, me)
 			}
-			wantInOrder(t, out, "game over, ", "Type new for another game", "the game is over", "took back", "bye")
+			bottest.InOrder(t, out, "game over, ", "Type new for another game", "the game is over", "took back", "bye")
 			if n := strings.Count(out, "game over, "); n != 1 {
 				t.Errorf("the result was announced %d times before undo, want 1", n)
 			}
@@ -104,9 +92,9 @@ func TestPlayFullGame(t *testing.T) {
 }
 
 func TestPlayBotMovesFirstAndEOF(t *testing.T) {
-	spec, a := mustAgent(t, "mangala", "greedy")
+	spec, a := bottest.Agent(t, "mangala", "greedy")
 	out := play(t, Config{Spec: spec, Agent: a, Human: env.Black}, "hint")
-	wantInOrder(t, out, "you play black, kumalak plays white", "kumalak plays ", "your move (black)", "hint: ", "bye")
+	bottest.InOrder(t, out, "you play black, kumalak plays white", "kumalak plays ", "your move (black)", "hint: ", "bye")
 }
 
 func TestPlayErrors(t *testing.T) {
@@ -116,7 +104,7 @@ func TestPlayErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "evaluator broke") {
 		t.Errorf("failing agent: %v", err)
 	}
-	_, mcts := mustAgent(t, "mangala", "mcts:sims=100000")
+	_, mcts := bottest.Agent(t, "mangala", "mcts:sims=100000")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	err = Run(ctx, strings.NewReader(""), &out, Config{Spec: spec, Agent: mcts, Human: env.Black})
@@ -135,11 +123,11 @@ func TestPlayErrors(t *testing.T) {
 }
 
 func TestPlayFromPositionToResult(t *testing.T) {
-	spec, a := mustAgent(t, "togyz", "ab:depth=3")
+	spec, a := bottest.Agent(t, "togyz", "ab:depth=3")
 	// White to move: every pit empty but pit 9, one stone; black has 80 in its kazan.
 	start := "0,0,0,0,0,0,0,0,1/1,0,0,0,0,0,0,0,0 80 80 - - w"
 	out := play(t, Config{Spec: spec, Agent: a, Human: env.White, Start: start}, "9\nnew\nquit\n")
-	wantInOrder(t, out, "you play 9", "game over, ", "bye")
+	bottest.InOrder(t, out, "you play 9", "game over, ", "bye")
 }
 
 type failWriter struct{}

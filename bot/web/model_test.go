@@ -5,33 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"kumalak/env"
-	"kumalak/net"
-	"kumalak/net/tinynet"
+	"kumalak/bot/bottest"
 )
-
-// tinyModel writes a small random network for game with the card.
-func tinyModel(t *testing.T, game, card string) string {
-	t.Helper()
-	spec, err := env.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c *net.Card
-	if card != "" {
-		c = new(net.Card)
-		if err := json.Unmarshal([]byte(card), c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tinynet.Save(t, tinynet.Model(tinynet.Game{Name: game, ObsVersion: spec.ObsVersion, ObsLen: spec.ObsLen, Actions: spec.NumActions}, 1, c))
-}
 
 // TestModelBot serves a model through the API (the engine protocol: package
 // engine's TestModelEngine).
 func TestModelBot(t *testing.T) {
 	card := `{"search":{"sims":48},"elo":{"random":{"elo":100}}}`
-	path := tinyModel(t, "togyz", card)
+	path := bottest.TinyModel(t, "togyz", card)
 	spec := "model:path=" + path + ",sims=48"
 
 	ts := newTestServer(t, spec, func(c *Config) { c.Games, c.Card = []string{"togyz"}, json.RawMessage(card) })

@@ -49,7 +49,7 @@
 // register-blocked kernel (gemm.go), and splits the product's blocks among
 // the cores: the default network's step then trains 2.0 times as many
 // samples per CPU-second as with gonum's at batch 256, 2.6 times at 1024
-// (BENCHMARKS.md, "Training throughput"). And
+// (docs/notes/2026-12-02-training-throughput.md). And
 // Config.Parallel copies of the graph (2 by default) compute one step's
 // gradient at once, each on its share of the batch, on the same weight
 // arrays; their gradients are averaged by rows, so the step is the one a

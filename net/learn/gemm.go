@@ -11,8 +11,8 @@ import (
 
 // The training graph's matrix products go through gorgonia's BLAS door
 // (gorgonia.Use), which defaults to gonum's pure-Go Sgemm: SSE dot and
-// axpy loops, 74% of a training step's CPU (BENCHMARKS.md, "Training
-// throughput"). gemmBLAS is gonum's implementation with Sgemm replaced,
+// axpy loops, 72% of a training step's CPU (docs/notes/2026-12-02-training-throughput.md,
+// "Where the time goes"). gemmBLAS is gonum's implementation with Sgemm replaced,
 // where the CPU has AVX2 and FMA, by a packed, register-blocked product: a
 // micro-kernel keeps a 4×16 block of C in eight vector registers over the
 // whole shared dimension, from operands packed into contiguous panels

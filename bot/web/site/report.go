@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"path"
@@ -11,8 +12,8 @@ import (
 // its size and gzipped size, the total a host serves, each game's bot, and
 // where to open the page.
 func (r Report) WriteText(w io.Writer) error {
-	ew := &errWriter{w: w}
-	w = ew
+	bw := bufio.NewWriter(w) // keeps the first write error, returned by Flush
+	w = bw
 	total, gz, wasmGz := 0, 0, 0
 	for _, f := range r.Files {
 		if f.Name == BundleFile {
@@ -37,22 +38,7 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "  %-13s %s\n", g.Game, g.Agent)
 	}
 	fmt.Fprintf(w, "open %s in a browser, or upload the folder to any static web host\n", filepath.Join(r.Dir, "index.html"))
-	return ew.err
+	return bw.Flush()
 }
 
 func mb(n int) float64 { return float64(n) / 1e6 }
-
-// errWriter keeps the first write error and then writes nothing.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
-}

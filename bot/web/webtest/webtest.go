@@ -68,6 +68,13 @@ func Open(t testing.TB, cfg Config) *Page {
 		cancelAlloc()
 		cancelAll()
 	})
+	// Start the browser here, once: after a failed start (a slow machine),
+	// a later call on ctx would start a second browser, and chromedp
+	// closes the context's channel twice when both have exited: a panic
+	// that ends the whole test binary.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start the browser %s: %v", cfg.Browser, err)
+	}
 	messages := chromedp.Console(ctx)
 	go func() {
 		for m, err := range messages {

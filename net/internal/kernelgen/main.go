@@ -25,7 +25,8 @@
 // The sparse kernels (sparseLayer, AVX2 only) compute the same layer over
 // each row's non-zero inputs only, listed by nz256 (nz), with the same sums
 // bit for bit. With AVX-512 they were no faster than the dense kernels at
-// the densities of self-play (BENCHMARKS.md), so that level has none.
+// the densities of self-play (docs/notes/2026-12-05-sparse-kernels.md), so
+// that level has none.
 package main
 
 import (
