@@ -23,8 +23,8 @@ func solvable(s *env.Spec) bool { return s.Facts.Solver }
 // CheckFor returns an error naming what the solve of st cannot take: a
 // game without the solver, and for a position that can repeat
 // (mangala-kale, searched by iterative deepening rather than the engine of
-// kalah and classic mangala) ValueOnly and State. Commands check a request
-// with it before New.
+// kalah and classic mangala) ValueOnly, State and Bounds. Commands check a request
+// with it before New. Shipped bounds are simply not read there.
 func (c Config) CheckFor(st env.State) error {
 	if err := Solvable(st.Spec()); err != nil {
 		return fmt.Errorf("solve: %w", err)
@@ -38,6 +38,9 @@ func (c Config) CheckFor(st env.State) error {
 	}
 	if c.State != "" {
 		errs = append(errs, fmt.Errorf("solve: State: %s solves are not resumable (kalah and classic mangala are)", st.Spec().Name))
+	}
+	if len(c.Bounds) > 0 {
+		errs = append(errs, fmt.Errorf("solve: Bounds: %s solves carry no bounds files (kalah and classic mangala do)", st.Spec().Name))
 	}
 	return errors.Join(errs...)
 }

@@ -29,6 +29,7 @@ type kjob struct {
 	legal []env.Action
 	tb    *Tablebase
 	id    string
+	st    env.State // the root
 }
 
 // solveKalah is Solve for a Kalah position.
@@ -39,12 +40,7 @@ func (s *Solver) solveKalah(b *kalah.Board, b0 Budget, dst []MoveValue) (Result,
 	if j.tb != nil && j.tb.game != b.Spec().Facts.Tablebase {
 		j.tb = nil
 	}
-	me := b.ToMove()
-	for i := range r.Houses {
-		j.p[i] = uint8(b.House(me, i))
-		j.p[r.Houses+i] = uint8(b.House(me.Other(), i))
-	}
-	j.base = b.Store(me) - b.Store(me.Other())
+	_, j.p, j.base, _ = engineOf(b)
 	if b.Result() != env.Ongoing {
 		return Result{Lo: j.base, Hi: j.base, Moves: dst[:0]}, nil
 	}
@@ -55,7 +51,7 @@ func (s *Solver) solveKalah(b *kalah.Board, b0 Budget, dst []MoveValue) (Result,
 // newJob resets the solver's job for st under the rules g: its id only
 // when a state file needs it, so that a solve allocates nothing.
 func (s *Solver) newJob(st env.State, g *kgame) *kjob {
-	s.job = kjob{g: g, tb: s.cfg.Tablebase}
+	s.job = kjob{g: g, tb: s.cfg.Tablebase, st: st}
 	if s.cfg.State != "" {
 		s.job.id = st.Spec().Name + " " + st.String()
 	}
@@ -82,7 +78,8 @@ func (s *Solver) solveClassic(b *mangala.Board, b0 Budget, dst []MoveValue) (Res
 // ksolve solves every root move of j by MTD(f) null-window tests to the end
 // of the game, first guesses from iterative deepening, the threads of
 // Config.Threads sharing one table; with Config.State it resumes from and
-// saves to that file.
+// saves to that file, with Config.Bounds and Config.Shipped it starts from
+// the bounds read and writes those it proves.
 func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 	if s.ktt == nil {
 		s.ktt = newKTable(s.cfg.TTBits - 1) // two slots a bucket: the same memory as TTBits slots
@@ -104,7 +101,7 @@ func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 	}
 	s.kroots = roots
 	var ck *checkpoint
-	if s.cfg.State != "" {
+	if s.cfg.State != "" || len(s.cfg.Bounds) > 0 || s.cfg.Shipped {
 		var err error
 		if ck, err = s.resume(j, roots); err != nil {
 			return Result{}, err

@@ -26,6 +26,19 @@ type Config struct {
 	// the end) and when it ends, stopped or not.
 	State     string
 	SaveEvery time.Duration
+	// Bounds names bounds files (bounds.go; docs/TABLEBASE.md, "Carrying
+	// a solve forward") of a kalah or classic mangala solve: each that
+	// exists is read, and its proved bounds seed the table and the root
+	// moves; the first, which may be new, is written with all of them
+	// merged and those this solve proves within BoundsPlies of the root,
+	// every SaveEvery and when the solve ends, stopped or not.
+	Bounds []string
+	// BoundsPlies is how many plies below the root the written bounds
+	// reach, 0 for DefaultBoundsPlies, at most MaxBoundsPlies.
+	BoundsPlies int
+	// Shipped seeds a kalah or classic mangala solve with the bounds
+	// shipped in the package for its game (proofs/GAME.bounds), if any.
+	Shipped bool
 	// ValueOnly stops a kalah or classic mangala solve once the position's
 	// value and its best moves are proved: every other move keeps the
 	// bounds that put it below the value, unrefined. The published solves
@@ -47,6 +60,9 @@ func (c Config) Validate() error {
 	}
 	if c.Threads < 0 || c.Threads > 256 {
 		return fmt.Errorf("solve: Threads %d out of range 0..256", c.Threads)
+	}
+	if c.BoundsPlies < 0 || c.BoundsPlies > MaxBoundsPlies {
+		return fmt.Errorf("solve: BoundsPlies %d out of range 0..%d", c.BoundsPlies, MaxBoundsPlies)
 	}
 	if c.SaveEvery < 0 {
 		return fmt.Errorf("solve: SaveEvery %v is negative", c.SaveEvery)

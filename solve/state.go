@@ -147,8 +147,8 @@ func decodeState(b []byte) (*savedState, error) {
 	return st, nil
 }
 
-// checkpoint saves one resumable solve: after resume, every Config.SaveEvery
-// and at the end.
+// checkpoint saves one resumable solve, its state file and bounds file:
+// after resume, every Config.SaveEvery and at the end.
 type checkpoint struct {
 	mu     sync.Mutex // guards roots against the saver
 	path   string
@@ -157,6 +157,7 @@ type checkpoint struct {
 	legal  []env.Action
 	roots  []kroot
 	tt     *ktable
+	carry  *carry         // the bounds files, or nil
 	prior  savedState     // what earlier runs spent
 	live   atomic.Uint64  // the main worker's nodes in this run
 	helper *atomic.Uint64 // the helpers' nodes in this run, counted after each test
@@ -169,49 +170,94 @@ type checkpoint struct {
 }
 
 // resume reads the state file of Config.State when it exists, checks that
-// it is j's, loads its bounds into roots and its entries into the table,
-// and starts the periodic saves.
+// it is j's, loads its bounds into roots and its entries into the table;
+// reads the bounds of Config.Bounds and Config.Shipped into the table and
+// roots; and starts the periodic saves.
 func (s *Solver) resume(j *kjob, roots []kroot) (*checkpoint, error) {
 	ck := &checkpoint{path: s.cfg.State, id: j.id, job: j, legal: j.legal, roots: roots, tt: s.ktt,
 		start: time.Now(), every: s.cfg.SaveEvery, log: s.cfg.Log, done: make(chan struct{}), helper: &s.helperNodes}
-	b, err := os.ReadFile(ck.path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		ck.prior.id = j.id
-	case err != nil:
-		return nil, fmt.Errorf("solve: resume %s: %w", ck.path, err)
-	default:
-		st, err := decodeState(b)
-		if err != nil {
-			return nil, fmt.Errorf("solve: resume %s: %w", ck.path, err)
-		}
-		if st.id != j.id {
-			return nil, fmt.Errorf("solve: resume %s: %w: saved for %q, not %q", ck.path, ErrState, st.id, j.id)
-		}
-		for _, sr := range st.roots {
-			for i, a := range j.legal {
-				if a == sr.action {
-					rt := &roots[i]
-					rt.lo, rt.hi = max(rt.lo, sr.lo), min(rt.hi, sr.hi)
-					rt.guess, rt.guessed = sr.guess, true
-				}
-			}
-		}
-		for i := 0; i < len(st.entries); i += 16 {
-			key := binary.LittleEndian.Uint64(st.entries[i:])
-			ck.tt.store(key, unpack(binary.LittleEndian.Uint64(st.entries[i+8:])))
-		}
-		ck.prior = *st
-		ck.prior.entries = nil
-		if ck.log != nil {
-			ck.log(fmt.Sprintf("resumed %s: %d nodes and %v over earlier runs, %d table entries; moves %s", ck.path, st.nodes, st.elapsed.Round(time.Second), len(st.entries)/16, ck.moves()))
+	if ck.path != "" {
+		if err := ck.readState(); err != nil {
+			return nil, err
 		}
 	}
-	if ck.every > 0 {
+	if len(s.cfg.Bounds) > 0 || s.cfg.Shipped {
+		if err := s.readBounds(ck); err != nil {
+			return nil, err
+		}
+	}
+	if ck.every > 0 && (ck.path != "" || ck.carry != nil && ck.carry.out != "") {
 		ck.wg.Add(1)
 		go ck.loop()
 	}
 	return ck, nil
+}
+
+// readState reads ck.path when it exists into the roots and the table.
+func (ck *checkpoint) readState() error {
+	j, roots := ck.job, ck.roots
+	b, err := os.ReadFile(ck.path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		ck.prior.id = j.id
+		return nil
+	case err != nil:
+		return fmt.Errorf("solve: resume %s: %w", ck.path, err)
+	}
+	st, err := decodeState(b)
+	if err != nil {
+		return fmt.Errorf("solve: resume %s: %w", ck.path, err)
+	}
+	if st.id != j.id {
+		return fmt.Errorf("solve: resume %s: %w: saved for %q, not %q", ck.path, ErrState, st.id, j.id)
+	}
+	for _, sr := range st.roots {
+		for i, a := range j.legal {
+			if a == sr.action {
+				rt := &roots[i]
+				rt.lo, rt.hi = max(rt.lo, sr.lo), min(rt.hi, sr.hi)
+				rt.guess, rt.guessed = sr.guess, true
+			}
+		}
+	}
+	for i := 0; i < len(st.entries); i += 16 {
+		key := binary.LittleEndian.Uint64(st.entries[i:])
+		ck.tt.store(key, unpack(binary.LittleEndian.Uint64(st.entries[i+8:])))
+	}
+	ck.prior = *st
+	ck.prior.entries = nil
+	if ck.log != nil {
+		ck.log(fmt.Sprintf("resumed %s: %d nodes and %v over earlier runs, %d table entries; moves %s", ck.path, st.nodes, st.elapsed.Round(time.Second), len(st.entries)/16, ck.moves()))
+	}
+	return nil
+}
+
+// readBounds reads the bounds files, seeds the table and narrows the
+// roots with them, and sets up their saving.
+func (s *Solver) readBounds(ck *checkpoint) error {
+	b, read, err := s.loadBounds(ck.job.st)
+	if err != nil {
+		return fmt.Errorf("solve: %w", err)
+	}
+	seed(ck.tt, ck.job.g, b)
+	narrowRoots(ck.tt, ck.job.g, ck.roots)
+	plies := s.cfg.BoundsPlies
+	if plies == 0 {
+		plies = DefaultBoundsPlies
+	}
+	tb := "none"
+	if ck.job.tb != nil {
+		tb = fmt.Sprint(ck.job.tb.Stones())
+	}
+	ck.carry = &carry{read: b, plies: plies, started: time.Now(),
+		what: fmt.Sprintf("threads=%d tablebase=%s plies=%d value-only=%v", max(s.cfg.Threads, 1), tb, plies, s.cfg.ValueOnly)}
+	if len(s.cfg.Bounds) > 0 {
+		ck.carry.out = s.cfg.Bounds[0]
+	}
+	if ck.log != nil && len(read) > 0 {
+		ck.log(fmt.Sprintf("read bounds of %d positions from %s; moves %s", len(b.facts), strings.Join(read, ", "), ck.moves()))
+	}
+	return nil
 }
 
 // loop saves every ck.every until close.
@@ -263,11 +309,23 @@ func (ck *checkpoint) close() {
 	ck.wg.Wait()
 }
 
-// save writes the state atomically: the file is either the old or the new
-// one whenever the process dies.
+// save writes the state file and the bounds file, those asked for.
 func (ck *checkpoint) save() error {
 	ck.saving.Lock()
 	defer ck.saving.Unlock()
+	var errs []error
+	if ck.path != "" {
+		errs = append(errs, ck.saveState())
+	}
+	if ck.carry != nil && ck.carry.out != "" {
+		errs = append(errs, ck.saveBounds())
+	}
+	return errors.Join(errs...)
+}
+
+// saveState writes the state atomically: the file is either the old or the
+// new one whenever the process dies. The caller holds ck.saving.
+func (ck *checkpoint) saveState() error {
 	ck.mu.Lock()
 	st := savedState{id: ck.id, nodes: ck.prior.nodes + ck.live.Load() + ck.helper.Load(), elapsed: ck.prior.elapsed + time.Since(ck.start)}
 	for i, rt := range ck.roots {

@@ -22,6 +22,9 @@ func newSolveCmd() *cobra.Command {
 	var statePath string
 	var valueOnly bool
 	var saveEvery time.Duration
+	var bounds []string
+	var boundsPlies int
+	var shipped bool
 	c := &cobra.Command{
 		Use:   "solve",
 		Short: "Compute the exact value of a mangala or kalah position and of each of its moves",
@@ -40,12 +43,17 @@ func newSolveCmd() *cobra.Command {
 			"--save-every and when it stops (finished, --time, Ctrl-C or SIGTERM); a run killed at any\n" +
 			"moment loses at most the work since the last save. Progress goes to stderr.\n" +
 			"--value-only (kalah, classic mangala) stops once the value and the best moves are proved;\n" +
-			"the other moves keep the bounds that put them below the value.",
+			"the other moves keep the bounds that put them below the value.\n" +
+			"--bounds FILE carries a kalah or classic mangala solve to another machine: a small text file\n" +
+			"of the bounds proved on the root and the positions --bounds-plies below it, read when it\n" +
+			"exists (several: --bounds a,b, merged; the first is written) and saved like --state. A\n" +
+			"mangala solve also reads the bounds shipped in the binary (solve/proofs; --shipped-bounds).",
 		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala\n" +
 			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s\n" +
 			"  kumalak solve --game kalah:houses=4,seeds=3 --threads 2\n" +
 			"  kumalak solve --game kalah:houses=5,seeds=3 --value-only\n" +
-			"  kumalak solve --game mangala --tablebase tb/mangala --state solve-mangala.state --save-every 10m --threads 2",
+			"  kumalak solve --game mangala --tablebase tb/mangala --state solve-mangala.state --save-every 10m --threads 2\n" +
+			"  kumalak solve --game mangala --tablebase tb/mangala --bounds solve/proofs/mangala.bounds --save-every 5m --value-only",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			spec, st, err := g.state("solve")
@@ -61,13 +69,14 @@ func newSolveCmd() *cobra.Command {
 			cfg := solve.DefaultConfig()
 			cfg.TTBits, cfg.Threads = ttBits, threads
 			cfg.State, cfg.SaveEvery, cfg.ValueOnly = statePath, saveEvery, valueOnly
+			cfg.Bounds, cfg.BoundsPlies, cfg.Shipped = bounds, boundsPlies, shipped
 			if err := cfg.Validate(); err != nil {
-				return badInput("solve", "--tt-bits, --threads, --save-every: %v", err)
+				return badInput("solve", "--tt-bits, --threads, --save-every, --bounds-plies: %v", err)
 			}
 			if err := cfg.CheckFor(st); err != nil {
-				return badInput("solve", "--value-only, --state: %v", err)
+				return badInput("solve", "--value-only, --state, --bounds: %v", err)
 			}
-			if statePath != "" {
+			if statePath != "" || len(bounds) > 0 {
 				errw := c.ErrOrStderr()
 				t0 := time.Now()
 				cfg.Log = func(line string) { fmt.Fprintf(errw, "%s  %s\n", time.Since(t0).Round(time.Second), line) }
@@ -111,7 +120,10 @@ func newSolveCmd() *cobra.Command {
 	fl.IntVar(&threads, "threads", 1, "kalah, classic mangala: threads searching with one shared table (lazy SMP)")
 	fl.StringVar(&statePath, "state", "", "kalah, classic mangala: resume from and save to this file (a resumable solve)")
 	fl.BoolVar(&valueOnly, "value-only", false, "kalah, classic mangala: stop once the value and the best moves are proved")
-	fl.DurationVar(&saveEvery, "save-every", 10*time.Minute, "with --state: save this often (0: only when it stops)")
+	fl.DurationVar(&saveEvery, "save-every", 10*time.Minute, "with --state or --bounds: save this often (0: only when it stops)")
+	fl.StringSliceVar(&bounds, "bounds", nil, "kalah, classic mangala: bounds files to start from (merged); the first is written (docs/TABLEBASE.md)")
+	fl.IntVar(&boundsPlies, "bounds-plies", solve.DefaultBoundsPlies, fmt.Sprintf("with --bounds: the plies below the root whose proved bounds are written (1..%d)", solve.MaxBoundsPlies))
+	fl.BoolVar(&shipped, "shipped-bounds", true, "read the bounds shipped in the binary for the game (solve/proofs); false solves from scratch")
 	return c
 }
 
