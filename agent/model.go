@@ -86,6 +86,10 @@ func loadModel(spec *env.Spec, path string) (*net.Model, error) {
 	return m, nil
 }
 
+// ShippedModel returns spec's game's shipped model (package models,
+// env.Facts.Model), checked to fit the game.
+func ShippedModel(spec *env.Spec) (*net.Model, error) { return loadModel(spec, "") }
+
 // DefaultModelSims is the search size of a model whose card recommends
 // none.
 const DefaultModelSims = 400

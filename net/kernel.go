@@ -116,3 +116,13 @@ func reluFlush(x []float32) {
 		x[i] = math.Float32frombits(b &^ uint32(keep>>63))
 	}
 }
+
+// KernelName is Kernel's name, followed by the reason in parentheses
+// when the environment asked for a kernel that cannot be used.
+func KernelName() string {
+	k, err := Kernel()
+	if err != nil {
+		return fmt.Sprintf("%s (%v)", k, err)
+	}
+	return k
+}

@@ -93,7 +93,7 @@ func newInfoCmd() *cobra.Command {
 			fmt.Fprintf(w, "file          %s\n", args[0])
 			fmt.Fprintf(w, "game          %s (observation %s)\n", m.Meta.Game, m.Meta.ObsVersion)
 			fmt.Fprintf(w, "network       %s, %d parameters\n", nc.Describe(), m.Params.Count())
-			fmt.Fprintf(w, "kernel        inference on this machine: %s\n", kernelName())
+			fmt.Fprintf(w, "kernel        inference on this machine: %s\n", net.KernelName())
 			fmt.Fprintf(w, "trained       iteration %d, %d steps, %d samples, made %s\n",
 				m.Meta.Iteration, m.Meta.Steps, m.Meta.Samples, m.Meta.Created.Format(time.RFC3339))
 			if m.Meta.Card == nil {
@@ -104,14 +104,4 @@ func newInfoCmd() *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// kernelName is the inference kernel in use, with the reason when the
-// KUMALAK_KERNEL environment variable asked for one that can't be used.
-func kernelName() string {
-	k, err := net.Kernel()
-	if err != nil {
-		return fmt.Sprintf("%s (%v)", k, err)
-	}
-	return k
 }

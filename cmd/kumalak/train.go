@@ -4,20 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"kumalak/agent"
-	"kumalak/env"
-	"kumalak/models"
-	"kumalak/net"
 	"kumalak/train"
 )
 
@@ -79,9 +73,8 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	f.run = dir.String()
 	opt := train.Options{Dir: dir, Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout(),
-		Command: commandLine()}
+		Command: train.CommandLine(append([]string{"kumalak"}, os.Args[1:]...))}
 	if f.quiet {
 		opt.Progress = nil
 	}
@@ -102,71 +95,12 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	if id := run.RunID(); id != "" {
 		fmt.Fprintf(out, "nats: run id %s\n", id)
 	}
-	st := run.State()
-	fmt.Fprintf(out, "run %s: game %s, iteration %d done, %s trained, inference kernel %s\n",
-		f.run, cfg.Game, st.Iteration, st.Elapsed().Round(time.Second), kernelName())
-	if why := run.Finished(); why != "" {
-		fmt.Fprintf(out, "run %s is already finished: %s; nothing to train\n", f.run, why)
-	} else if cfg.Budget > 0 && cfg.Eval.FinalBaselineGames > 0 {
-		fmt.Fprintf(out, "budget %s: the run stops by then, its final evaluation (%d games a baseline) included\n", cfg.Budget, cfg.Eval.FinalBaselineGames)
-	}
+	run.WriteStart(out)
 	err = run.Train(ctx)
-	st = run.State()
-	switch {
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(out, "stopped; the run continues from iteration %d with: kumalak train --run %s --resume\n", st.Iteration, f.run)
-	case err != nil:
-		return err
-	default:
-		fmt.Fprintf(out, "finished: %s; to train it further: %s train --run %s --resume %s\n", run.Finished(), selfName(), f.run, run.Further())
-	}
-	dir = run.Dir()
-	fmt.Fprintf(out, "best model: %s (iteration %d of %d, %d games, %d samples, %s)\n",
-		dir.Best(), st.BestIteration, st.Iteration, st.Games, st.Samples, st.Elapsed().Round(time.Second))
-	fmt.Fprintf(out, "metrics:    %s, plots %s and %s\n", dir.Metrics(), dir.LossPlot(), dir.EloPlot())
-	self := selfName()
-	fmt.Fprintf(out, "play it:    %s play --model %s\n", self, dir.Best())
-	fmt.Fprintf(out, "            %s serve --model %s   (then open http://127.0.0.1:8080)\n", self, dir.Best())
-	if sp, err := agent.ModelSpec(dir.Best(), 0); err == nil { // a path with a comma has no spec
-		fmt.Fprintf(out, "measure it: %s arena --game %s --a %s --b ab:depth=4 --games 100\n", self, cfg.Game, sp)
-		if err := versusShipped(out, run, cfg.Game, sp.String()); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(out, "export it:  %s export --run %s\n", self, f.run)
-	return nil
-}
-
-// versusShipped says how the run's best network compares with the game's
-// shipped model (none for a game with none shipped): by their ratings when
-// both were rated on one scale, always with the arena command that
-// measures them head to head.
-func versusShipped(w io.Writer, run *train.Run, game, spec string) error {
-	g, err := env.Lookup(game)
-	if err != nil || g.Facts.Model == "" {
-		return nil
-	}
-	b, err := models.Bytes(g.Facts.Model)
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	m, err := net.Unmarshal(b)
-	if err != nil {
-		return fmt.Errorf("train: the shipped %s model: %w", game, err)
-	}
-	v, err := run.Against(m.Meta.Card)
-	if err != nil {
+	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	cmd := fmt.Sprintf("%s arena --game %s --a %s --b model --games 100", selfName(), game, spec)
-	if verdict := v.Verdict(); verdict != "" {
-		fmt.Fprintf(w, "vs shipped: %s the model shipped in the binary by their ratings (%s = 0): this run's %+.0f ± %.0f at iteration %d, the shipped model's %+.0f ± %.0f\n",
-			verdict, v.Zero, v.Rating.Elo, v.Rating.Err, v.Iteration, v.Other.Elo, v.Other.Err)
-		fmt.Fprintf(w, "            head to head: %s\n", cmd)
-		return nil
-	}
-	fmt.Fprintf(w, "vs shipped: not rated on the shipped model's scale; measure it head to head: %s\n", cmd)
-	return nil
+	return run.WriteEnd(out, selfName(), err != nil)
 }
 
 // selfName is how the user ran this binary ("bin/kumalak" from make),
@@ -195,17 +129,4 @@ func (f trainFlags) request() train.Request {
 		r.Games = &f.workers
 	}
 	return r
-}
-
-// commandLine is the command that is running, as a person would type it:
-// "kumalak" and its arguments, quoted where a shell needs it.
-func commandLine() string {
-	args := []string{"kumalak"}
-	for _, a := range os.Args[1:] {
-		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?;&|<>()") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		args = append(args, a)
-	}
-	return strings.Join(args, " ")
 }
