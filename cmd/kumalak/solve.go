@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kumalak/env"
 	"kumalak/solve"
 )
 
@@ -106,7 +104,7 @@ func newSolveCmd() *cobra.Command {
 			if err != nil {
 				return badInput("solve", "%v", err)
 			}
-			printSolve(c.OutOrStdout(), st, r)
+			r.WriteText(c.OutOrStdout(), st)
 			return nil
 		},
 	}
@@ -125,37 +123,4 @@ func newSolveCmd() *cobra.Command {
 	fl.IntVar(&boundsPlies, "bounds-plies", solve.DefaultBoundsPlies, fmt.Sprintf("with --bounds: the plies below the root whose proved bounds are written (1..%d)", solve.MaxBoundsPlies))
 	fl.BoolVar(&shipped, "shipped-bounds", true, "read the bounds shipped in the binary for the game (solve/proofs); false solves from scratch")
 	return c
-}
-
-// printSolve writes the result: the value, the outcome, each move, the
-// statistics.
-func printSolve(w io.Writer, st env.State, r solve.Result) {
-	fmt.Fprintf(w, "position %s\n", st)
-	who := st.ToMove().Name()
-	if r.Exact() {
-		fmt.Fprintf(w, "value %+d (final store difference for %s, to move)\n", r.Lo, who)
-	} else {
-		fmt.Fprintf(w, "value %+d..%+d (bounds proved; final store difference for %s, to move)\n", r.Lo, r.Hi, who)
-	}
-	if o, ok := r.Outcome(); ok {
-		fmt.Fprintf(w, "result %s\n", [...]string{who + " loses", "draw", who + " wins"}[o+1])
-	} else {
-		fmt.Fprintf(w, "result not proved yet for %s\n", who)
-	}
-	for _, m := range r.Moves {
-		v := fmt.Sprintf("%+d", m.Lo)
-		if !m.Exact() {
-			v = fmt.Sprintf("%+d..%+d", m.Lo, m.Hi)
-		}
-		best := ""
-		if m.Exact() && r.Exact() && m.Lo == r.Lo {
-			best = "  best"
-		}
-		fmt.Fprintf(w, "move %d %s%s\n", m.Action.Pit(), v, best)
-	}
-	fmt.Fprintf(w, "nodes %d  tablebase hits %d  table hits %d  repetitions %d  %.3fs  %.0f nodes/s\n",
-		r.Nodes, r.TBHits, r.TTHits, r.Repetitions, r.Elapsed.Seconds(), float64(r.Nodes)/max(r.Elapsed.Seconds(), 1e-9))
-	if r.Repetitions > 0 {
-		fmt.Fprintln(w, "note: positions repeated on the search path; by the solver's convention a repetition ends the game (each player stores their own row)")
-	}
 }

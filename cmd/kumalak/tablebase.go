@@ -46,9 +46,9 @@ func newTablebaseBuildCmd() *cobra.Command {
 			if err != nil {
 				return badInput("tablebase", "--game: %v", err)
 			}
-			kind := spec.Facts.Tablebase
-			if kind == "" {
-				return badInput("tablebase", "--game %q: tablebases exist for mangala and kalah with 6 houses only (kale positions can repeat; see docs/TABLEBASE.md)", game)
+			kind, err := solve.TablebaseOf(spec)
+			if err != nil {
+				return badInput("tablebase", "--game %q: %v", game, err)
 			}
 			cfg := solve.BuildConfig{Dir: out, Game: kind, Stones: stones, Workers: workers}
 			if err := cfg.Validate(); err != nil {
@@ -82,14 +82,10 @@ func buildTablebase(c *cobra.Command, cfg solve.BuildConfig, quiet bool) error {
 	var bytes int64
 	cfg.Done = func(st solve.LevelStat) {
 		bytes += st.Bytes
-		took := "kept"
-		if !st.Kept {
-			took = fmt.Sprintf("%.2fs", st.Took.Seconds())
-		}
 		if bar != nil {
 			_ = bar.Clear()
 		}
-		fmt.Fprintf(out, "level %2d  %12d entries  %12d bytes  %s\n", st.Stones, st.Entries, st.Bytes, took)
+		fmt.Fprintln(out, st)
 	}
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
