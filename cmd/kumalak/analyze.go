@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -163,50 +163,19 @@ func printAnalyses(w io.Writer, out []*analysis.GameAnalysis, judged []arena.Jud
 	return nil
 }
 
-// readGames returns the games of args: a record file, standard input (-),
-// or moves from the start or --position (one argument that is not move
-// text, env.IsMoveText, is a file). The game of moves and of a record
-// without a Game tag is modelGame, else --game.
+// readGames returns the games of args (env.ReadGames): a record file,
+// standard input (-), or moves from the start or --position. The game of
+// moves and of a record without a Game tag is modelGame, else --game.
 func readGames(c *cobra.Command, g *gameFlags, cmd, modelGame string, args []string) ([]*env.GameRecord, error) {
 	if modelGame != "" {
 		g.game = modelGame
 	}
-	if len(args) == 1 && !env.IsMoveText(args[0]) {
-		if g.position != "" {
-			return nil, badInput(cmd, "--position goes with moves, not with a record file (use its Position tag)")
-		}
-		def, err := env.Lookup(g.game)
-		if err != nil {
-			return nil, badInput(cmd, "%v", err)
-		}
-		return readRecordArg(c, cmd, args[0], def)
+	games, err := env.ReadGames(env.GameArgs{Args: args, Stdin: c.InOrStdin(), Game: g.game, Position: g.position})
+	if errors.Is(err, env.ErrPositionWithRecord) {
+		return nil, badInput(cmd, "--position goes with moves, not with a record file (use its Position tag)")
 	}
-	spec, st, err := g.state(cmd)
-	if err != nil {
-		return nil, err
-	}
-	game, err := spec.RecordOfMoves(st, strings.Join(args, " "))
 	if err != nil {
 		return nil, badInput(cmd, "%v", err)
-	}
-	return []*env.GameRecord{game}, nil
-}
-
-// readRecordArg reads the games of a record file, or of standard input
-// for "-"; def is the game of a record without a Game tag.
-func readRecordArg(c *cobra.Command, cmd, path string, def *env.Spec) ([]*env.GameRecord, error) {
-	var r io.Reader = c.InOrStdin()
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, badInput(cmd, "%v", err)
-		}
-		defer f.Close()
-		r = f
-	}
-	games, err := env.ReadRecords(r, def)
-	if err != nil {
-		return nil, badInput(cmd, "%s: %v", path, err)
 	}
 	return games, nil
 }

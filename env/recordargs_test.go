@@ -1,0 +1,57 @@
+package env_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kumalak/env"
+)
+
+// The arguments name a record file, standard input or moves; a position
+// goes with moves only.
+func TestReadGames(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "two.kgn")
+	rec := "[Game \"mangala\"]\n\n1. 3 6 *\n\n[Game \"mangala\"]\n\n1. 4 *\n"
+	if err := os.WriteFile(file, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		a     env.GameArgs
+		games int
+		moves int    // of the first game
+		err   string // "" = none
+	}{
+		{"moves", env.GameArgs{Args: []string{"3", "6", "1"}, Game: "mangala"}, 1, 3, ""},
+		{"one word of moves", env.GameArgs{Args: []string{"3 6"}, Game: "mangala"}, 1, 2, ""},
+		{"file", env.GameArgs{Args: []string{file}, Game: "togyz"}, 2, 2, ""},
+		{"stdin", env.GameArgs{Args: []string{"-"}, Stdin: strings.NewReader(rec), Game: "togyz"}, 2, 2, ""},
+		{"position and moves", env.GameArgs{Args: []string{"6"}, Game: "mangala", Position: "0,0,0,0,0,1/1,0,0,0,0,0 23 23 - - w"}, 1, 1, ""},
+		{"position and file", env.GameArgs{Args: []string{file}, Game: "mangala", Position: "x"}, 0, 0, "a position goes with moves"},
+		{"no file", env.GameArgs{Args: []string{filepath.Join(dir, "none.kgn")}, Game: "mangala"}, 0, 0, "no such file"},
+		{"bad record", env.GameArgs{Args: []string{"-"}, Stdin: strings.NewReader("[Game \"mangala\"]\n\n1. 9 *\n"), Game: "mangala"}, 0, 0, "-: "},
+		{"unknown game", env.GameArgs{Args: []string{"3"}, Game: "chess"}, 0, 0, "unknown game"},
+		{"bad position", env.GameArgs{Args: []string{"3"}, Game: "mangala", Position: "nonsense"}, 0, 0, "mangala"},
+		{"illegal move", env.GameArgs{Args: []string{"1"}, Game: "mangala", Position: "0,0,0,0,0,1/1,0,0,0,0,0 23 23 - - w"}, 0, 0, "pit is empty"},
+	}
+	for _, c := range cases {
+		games, err := env.ReadGames(c.a)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: %v, want an error with %q", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil || len(games) != c.games || len(games[0].Moves) != c.moves {
+			t.Errorf("%s: %d games, %v; want %d games, the first of %d moves", c.name, len(games), err, c.games, c.moves)
+		}
+	}
+	_, err := env.ReadGames(env.GameArgs{Args: []string{file}, Game: "mangala", Position: "x"})
+	if !errors.Is(err, env.ErrPositionWithRecord) {
+		t.Errorf("position with a file: %v, want ErrPositionWithRecord", err)
+	}
+}
