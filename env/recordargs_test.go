@@ -55,3 +55,47 @@ func TestReadGames(t *testing.T) {
 		t.Errorf("position with a file: %v, want ErrPositionWithRecord", err)
 	}
 }
+
+// Where a game ends: the position, result, termination, board and, for
+// a game with a notation, its record.
+func TestWriteFinal(t *testing.T) {
+	cases := []struct {
+		game, moves string
+		want        []string
+		none        string
+	}{
+		{"togyz", "7 9 5 5", []string{"result *\n", "record 1. ", " *\n"}, "termination"},
+		{"mangala", "3 6 1 1-0", []string{"result 1-0\n", "termination "}, "record "},
+	}
+	for _, c := range cases {
+		games, err := env.ReadGames(env.GameArgs{Args: strings.Fields(c.moves), Game: c.game})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := games[0].WriteFinal(&b); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := games[0].Final()
+		out := b.String()
+		if !strings.HasPrefix(out, st.String()+"\n") || !strings.Contains(out, env.Drawing(st)) {
+			t.Errorf("%s: no position or board in\n%s", c.game, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: no %q in\n%s", c.game, w, out)
+			}
+		}
+		if strings.Contains(out, c.none) {
+			t.Errorf("%s: %q in\n%s", c.game, c.none, out)
+		}
+	}
+	spec, err := env.Lookup("mangala")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := &env.GameRecord{Spec: spec, Moves: []env.Action{40}}
+	if err := bad.WriteFinal(&strings.Builder{}); err == nil {
+		t.Error("an illegal move: no error")
+	}
+}

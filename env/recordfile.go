@@ -92,6 +92,30 @@ func (g *GameRecord) Final() (State, error) {
 	return st, nil
 }
 
+// WriteFinal writes where the game ends: the final position string, the
+// result and its Termination tag, the board drawn (Drawing) and, for a
+// game with its own notation, the record of the moves with the result.
+func (g *GameRecord) WriteFinal(w io.Writer) error {
+	st, err := g.Final()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, st.String())
+	fmt.Fprintf(w, "result %s\n", g.Result)
+	if t := g.Tag("Termination"); t != "" {
+		fmt.Fprintf(w, "termination %s\n", t)
+	}
+	fmt.Fprint(w, Drawing(st))
+	if g.Spec.Notation != nil {
+		rec, err := g.Spec.FormatMoves(g.StartState(), g.Moves)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "record %s %s\n", rec, g.Result)
+	}
+	return nil
+}
+
 // lineWidth is where the writer wraps move text.
 const lineWidth = 79
 

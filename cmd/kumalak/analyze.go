@@ -1,16 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 
 	"github.com/spf13/cobra"
 
-	"kumalak/arena"
 	"kumalak/bot/analysis"
 	"kumalak/env"
 	"kumalak/solve"
@@ -81,14 +78,8 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	if err != nil {
 		return err
 	}
-	if f.index < 0 || f.index > len(games) {
-		return badInput("analyze", "--index %d: the input has %d games", f.index, len(games))
-	}
-	if f.index > 0 {
-		games = games[f.index-1 : f.index]
-	}
-	if f.plot != "" && len(games) != 1 {
-		return badInput("analyze", "--plot draws one game; the input has %d (choose with --index)", len(games))
+	if games, err = analysis.Select(games, f.index, f.plot != ""); err != nil {
+		return badInput("analyze", "%s", reason(err))
 	}
 	if err := bot.Check(games); err != nil {
 		return badInput("analyze", "%s", reason(err))
@@ -105,60 +96,21 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	defer ex.Close()
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
-	var out []*analysis.GameAnalysis
-	var judged []arena.JudgeReport
-	for _, game := range games {
-		an, err := analysis.Analyze(ctx, analysis.Config{Game: game, Agent: bot.Spec, Seed: b.seed, Thresholds: thresholds, Exact: ex.Exact, Verdict: ex.Verdict()})
-		if err != nil {
-			return fmt.Errorf("analyze: %w", err)
-		}
-		out = append(out, an)
-		if ex.Judge != nil {
-			rep, err := arena.JudgeGame(ex.Judge, game)
-			if err != nil {
-				return fmt.Errorf("analyze: %w", err)
-			}
-			judged = append(judged, rep)
-		}
+	rep, err := analysis.AnalyzeAll(ctx, games, analysis.Config{Agent: bot.Spec, Seed: b.seed, Thresholds: thresholds}, ex)
+	if err != nil {
+		return fmt.Errorf("analyze: %w", err)
 	}
 	if f.plot != "" {
-		if err := out[0].Plot(f.plot); err != nil {
+		if err := rep.Analyses[0].Plot(f.plot); err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
 	}
-	return printAnalyses(c.OutOrStdout(), out, judged, ex.Judge != nil, f.json)
-}
-
-// printAnalyses writes the analyses as tables, each followed by its
-// judge's table when judging (judged[i] is out[i]'s), or as JSON: an array
-// of the analyses, or when judging an object holding the analyses and the
-// judges' reports.
-func printAnalyses(w io.Writer, out []*analysis.GameAnalysis, judged []arena.JudgeReport, judging, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		var v any = out
-		if judging {
-			v = struct {
-				Analyses []*analysis.GameAnalysis `json:"analyses"`
-				Judge    []arena.JudgeReport      `json:"judge"`
-			}{out, judged}
-		}
-		if err := enc.Encode(v); err != nil {
-			return fmt.Errorf("analyze: %w", err)
-		}
-		return nil
+	write := rep.WriteText
+	if f.json {
+		write = rep.WriteJSON
 	}
-	for i, an := range out {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if err := an.WriteText(w); err != nil {
-			return fmt.Errorf("analyze: %w", err)
-		}
-		if judging {
-			judged[i].WriteText(w)
-		}
+	if err := write(c.OutOrStdout()); err != nil {
+		return fmt.Errorf("analyze: %w", err)
 	}
 	return nil
 }

@@ -88,19 +88,7 @@ func newInfoCmd() *cobra.Command {
 			if err != nil {
 				return badInput("info", "%v", err)
 			}
-			w := c.OutOrStdout()
-			nc := m.Params.Config
-			fmt.Fprintf(w, "file          %s\n", args[0])
-			fmt.Fprintf(w, "game          %s (observation %s)\n", m.Meta.Game, m.Meta.ObsVersion)
-			fmt.Fprintf(w, "network       %s, %d parameters\n", nc.Describe(), m.Params.Count())
-			fmt.Fprintf(w, "kernel        inference on this machine: %s\n", net.KernelName())
-			fmt.Fprintf(w, "trained       iteration %d, %d steps, %d samples, made %s\n",
-				m.Meta.Iteration, m.Meta.Steps, m.Meta.Samples, m.Meta.Created.Format(time.RFC3339))
-			if m.Meta.Card == nil {
-				fmt.Fprintln(w, "card          none (a model straight from a run; `kumalak export` adds one)")
-				return nil
-			}
-			m.Meta.Card.WriteText(w)
+			m.WriteInfo(c.OutOrStdout(), args[0])
 			return nil
 		},
 	}

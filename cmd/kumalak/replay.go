@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,8 +51,8 @@ func newReplayCmd() *cobra.Command {
 				if i > 0 {
 					fmt.Fprintln(out)
 				}
-				if err := printReplay(out, game); err != nil {
-					return err
+				if err := game.WriteFinal(out); err != nil {
+					return fmt.Errorf("replay: %w", err)
 				}
 			}
 			return nil
@@ -63,27 +62,4 @@ func newReplayCmd() *cobra.Command {
 	c.Flags().BoolVar(&asRecord, "record", false, "print the games as a record file (tags and moves) instead of the final boards")
 	c.Flags().StringVar(&form, "format", "kgn", "the form of the record printed (implies --record): "+strings.Join(env.Forms, " or "))
 	return c
-}
-
-// printReplay writes the final position, the result, the board and, for
-// a game with its own notation, the record.
-func printReplay(out io.Writer, game *env.GameRecord) error {
-	st, err := game.Final()
-	if err != nil {
-		return fmt.Errorf("replay: %w", err)
-	}
-	fmt.Fprintln(out, st.String())
-	fmt.Fprintf(out, "result %s\n", game.Result)
-	if t := game.Tag("Termination"); t != "" {
-		fmt.Fprintf(out, "termination %s\n", t)
-	}
-	fmt.Fprint(out, env.Drawing(st))
-	if game.Spec.Notation != nil {
-		rec, err := game.Spec.FormatMoves(game.StartState(), game.Moves)
-		if err != nil {
-			return fmt.Errorf("replay: %w", err)
-		}
-		fmt.Fprintf(out, "record %s %s\n", rec, game.Result)
-	}
-	return nil
 }
