@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -80,5 +81,27 @@ func TestLevelStatString(t *testing.T) {
 		if got := c.s.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
 		}
+	}
+}
+
+// A solve whose context ends stops with the bounds proved so far.
+func TestSolveContext(t *testing.T) {
+	spec, err := env.Lookup("kalah")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{TTBits: 16, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	r, err := s.SolveContext(ctx, spec.New(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(t0); r.Exact() || took > 30*time.Second {
+		t.Errorf("Kalah(6,4) from the start: exact %v after %s; want bounds soon after the context ended", r.Exact(), took)
 	}
 }

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -169,6 +170,14 @@ func New(cfg Config) (*Solver, error) {
 		cfg.Now = time.Now
 	}
 	return &Solver{cfg: cfg, path: make([]uint64, 0, 256)}, nil
+}
+
+// SolveContext is Solve interrupted (Interrupt) when ctx ends: a search
+// that can be interrupted returns the bounds proved so far.
+func (s *Solver) SolveContext(ctx context.Context, st env.State, limit time.Duration) (Result, error) {
+	stop := context.AfterFunc(ctx, s.Interrupt)
+	defer stop()
+	return s.Solve(st, limit)
 }
 
 // Solve returns every legal move's value in st, a mangala or mangala-kale

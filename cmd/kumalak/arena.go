@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"kumalak/agent"
@@ -85,27 +84,14 @@ func checkAgents(cmd string, spec *env.Spec, specs ...string) error {
 	return nil
 }
 
-// records creates the game logs of the event in --out
-// (arena.CreateLogs), or returns nil with no --out; with --resume it opens
-// that log instead (arena.ResumeLogs), says so on w, and returns its games.
+// records opens the event's logs (arena.OpenLogs): --resume's, saying so
+// on w, with its games, or new ones in --out, or none without --out.
 func (f *matchFlags) records(w io.Writer, event string, spec *env.Spec) (*arena.LogFiles, []arena.Record, error) {
-	if f.resume != "" {
-		logs, done, torn, err := arena.ResumeLogs(f.resume, event, spec)
-		if err != nil {
-			return nil, nil, usageError{err} // "arena: resume FILE: ..."
-		}
-		note := ""
-		if torn {
-			note = " (its last line, cut short, dropped)"
-		}
-		fmt.Fprintf(w, "resumed  %d games of %s%s\n", len(done), f.resume, note)
-		return logs, done, nil
+	logs, done, err := arena.OpenLogs(w, arena.LogsConfig{Dir: f.out, Resume: f.resume, Event: event, Spec: spec, Now: time.Now()})
+	if errors.Is(err, arena.ErrResumeLog) {
+		return nil, nil, usageError{err} // "arena: resume FILE: ..."
 	}
-	if f.out == "" {
-		return nil, nil, nil
-	}
-	logs, err := arena.CreateLogs(f.out, event, spec, time.Now())
-	return logs, nil, err
+	return logs, done, err
 }
 
 // refused makes a game of the --resume log that is not of this event a
@@ -115,42 +101,6 @@ func (f *matchFlags) refused(cmd string, err error) error {
 		return badInput(cmd, "--resume %s: game %d of the log: %s", f.resume, re.Index+1, re.Reason)
 	}
 	return err
-}
-
-// closeLogs names the logs on w and closes them; the error of the run,
-// when there is one, wins over the close's.
-func closeLogs(logs *arena.LogFiles, w io.Writer, cmd string, runErr error) error {
-	if logs == nil {
-		return runErr
-	}
-	fmt.Fprintf(w, "records  %s\ngames    %s\n", logs.JSONPath(), logs.TextPath())
-	if err := logs.Close(); err != nil && runErr == nil {
-		runErr = fmt.Errorf("%s: %w", cmd, err)
-	}
-	return runErr
-}
-
-// newBar returns a progress bar on w for total games, hidden when quiet.
-func newBar(w io.Writer, total int, quiet bool) *progressbar.ProgressBar {
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetVisibility(!quiet),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
-}
-
-// showProgress moves bar with an arena's progress reports.
-func showProgress(bar *progressbar.ProgressBar) func(arena.Progress) {
-	return func(p arena.Progress) {
-		// The count first: Describe draws the bar at once, Set only
-		// past the throttle (a resumed match's first report would show 0).
-		_ = bar.Set(p.Done)
-		bar.Describe(p.String())
-	}
 }
 
 func newArenaCmd() *cobra.Command {
@@ -236,12 +186,12 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) e
 		jl = arena.NewJudgeLog(m.Records, m.Spec, j, m.A, m.B)
 		m.Records = jl
 	}
-	bar := newBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
-	m.Progress = showProgress(bar)
+	show, finish := arena.ProgressBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
+	m.Progress = show
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	res, runErr := m.Run(ctx)
-	_ = bar.Finish()
+	finish()
 	m.WriteResult(c.OutOrStdout(), res)
 	if jl != nil {
 		rep := jl.Report()
@@ -253,7 +203,7 @@ func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) e
 			fmt.Fprintf(c.OutOrStdout(), "judged   %s\n", logs.JudgePath())
 		}
 	}
-	runErr = closeLogs(logs, c.OutOrStdout(), "arena", f.refused("arena", runErr))
+	runErr = logs.Finish(c.OutOrStdout(), f.refused("arena", runErr))
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())
 	}

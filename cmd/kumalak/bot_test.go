@@ -13,8 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"kumalak/arena"
 )
 
 // kumalakIn is kumalak with a script on standard input.
@@ -326,15 +324,5 @@ func TestArenaResume(t *testing.T) {
 	}
 	if b, _ = os.ReadFile(tlogs[0]); strings.Count(string(b), "\n") != 6 {
 		t.Errorf("tournament log after resuming:\n%s", b)
-	}
-}
-
-// A resumed match's first progress report draws the games it resumed, not 0.
-func TestProgressShowsResumedGames(t *testing.T) {
-	var b bytes.Buffer
-	report := showProgress(newBar(&b, 10, false))
-	report(arena.Progress{Done: 6, Total: 10, A: "x", B: "y"})
-	if !strings.Contains(b.String(), "(6/10)") || strings.Contains(b.String(), "(0/10)") {
-		t.Errorf("bar after a report of 6 of 10 games:\n%q", b.String())
 	}
 }

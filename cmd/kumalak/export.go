@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"kumalak/net"
-	"kumalak/net/onnx"
 	"kumalak/train"
 	"kumalak/train/export"
 )
@@ -36,34 +35,13 @@ func newExportCmd() *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			if out == "" {
-				out = dir.Export()
-			}
 			if str.Games < 2 || str.Sims < 1 || str.Parallel < 1 {
 				return badInput("export", "--vs-games must be at least 2, --vs-sims and --parallel at least 1")
 			}
-			card, err := export.Write(dir, out, cfg, time.Now())
-			if err != nil {
+			r := export.Request{Run: dir, Config: cfg, Out: out, ONNX: onnxOut, Strength: str, Now: time.Now()}
+			if err := export.Run(c.Context(), r, c.OutOrStdout(), c.ErrOrStderr()); err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
-			if len(str.Vs) > 0 {
-				if card, err = export.Measure(c.Context(), out, str, c.ErrOrStderr()); err != nil {
-					return fmt.Errorf("export: %w", err)
-				}
-			}
-			w := c.OutOrStdout()
-			fmt.Fprintf(w, "wrote %s\n", out)
-			if onnxOut != "" {
-				m, err := net.Load(out)
-				if err != nil {
-					return fmt.Errorf("export: %w", err)
-				}
-				if err := onnx.Write(onnxOut, m.Params); err != nil {
-					return fmt.Errorf("export: %w", err)
-				}
-				fmt.Fprintf(w, "wrote %s\n", onnxOut)
-			}
-			card.WriteText(w)
 			return nil
 		},
 	}

@@ -93,11 +93,7 @@ func newSolveCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			go func() {
-				<-ctx.Done()
-				s.Interrupt()
-			}()
-			r, err := s.Solve(st, limit)
+			r, err := s.SolveContext(ctx, st, limit)
 			if ctx.Err() != nil && c.Context().Err() == nil {
 				fmt.Fprintln(c.ErrOrStderr(), "interrupted: the bounds proved so far")
 			}

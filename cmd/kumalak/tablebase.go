@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"kumalak/env"
@@ -66,55 +64,21 @@ func newTablebaseBuildCmd() *cobra.Command {
 	return c
 }
 
-// buildTablebase runs the build with a progress bar and prints one line
-// per level.
+// buildTablebase runs the build (solve.BuildReported) with a progress
+// bar on standard error unless quiet.
 func buildTablebase(c *cobra.Command, cfg solve.BuildConfig, quiet bool) error {
-	pending, err := solve.Pending(cfg)
-	if err != nil {
-		return err
-	}
-	var bar *progressbar.ProgressBar
-	if !quiet && pending > 0 {
-		bar = newTablebaseBar(c.ErrOrStderr(), int64(pending))
-		cfg.Progress = func(n int64) { _ = bar.Add64(n) }
-	}
-	out := c.OutOrStdout()
-	var bytes int64
-	cfg.Done = func(st solve.LevelStat) {
-		bytes += st.Bytes
-		if bar != nil {
-			_ = bar.Clear()
-		}
-		fmt.Fprintln(out, st)
+	var bar io.Writer
+	if !quiet {
+		bar = c.ErrOrStderr()
 	}
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
-	t0 := time.Now()
-	_, err = solve.Build(ctx, cfg)
-	if bar != nil {
-		_ = bar.Exit()
-	}
+	err := solve.BuildReported(ctx, cfg, c.OutOrStdout(), bar)
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("tablebase: interrupted; finished levels are kept in %s, run again to resume", cfg.Dir)
 	}
 	if err != nil {
 		return fmt.Errorf("tablebase: %w", err)
 	}
-	fmt.Fprintf(out, "tablebase %s: levels 0..%d, %d bytes, %.1fs\n", cfg.Dir, cfg.Stones, bytes, time.Since(t0).Seconds())
 	return nil
-}
-
-// newTablebaseBar returns a progress bar over n configurations.
-func newTablebaseBar(w io.Writer, n int64) *progressbar.ProgressBar {
-	return progressbar.NewOptions64(n,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("positions"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("pos"),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionThrottle(250*time.Millisecond),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(w, "\n") }),
-	)
 }

@@ -81,16 +81,16 @@ func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 		t.Records = logs.Logs
 	}
 	t.Done = done
-	bar := newBar(c.ErrOrStderr(), t.Config.Games*t.Pairings(), f.quiet)
-	t.Progress = showProgress(bar)
+	show, finish := arena.ProgressBar(c.ErrOrStderr(), t.Config.Games*t.Pairings(), f.quiet)
+	t.Progress = show
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
 	res, runErr := t.Run(ctx)
-	_ = bar.Finish()
+	finish()
 	if runErr == nil {
 		t.WriteTable(c.OutOrStdout(), res)
 	}
-	runErr = closeLogs(logs, c.OutOrStdout(), "tournament", f.refused("tournament", runErr))
+	runErr = logs.Finish(c.OutOrStdout(), f.refused("tournament", runErr))
 	if errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
 	}

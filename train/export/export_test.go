@@ -3,6 +3,7 @@ package export
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,5 +58,22 @@ func TestWriteAndMeasure(t *testing.T) {
 	}
 	if _, err := Measure(context.Background(), d.Best(), Strength{Vs: []string{"random"}, Games: 2, Sims: 2, Parallel: 1}, nil); err == nil || !strings.Contains(err.Error(), "no card") {
 		t.Errorf("a model without a card: %v", err)
+	}
+	// Run: the model at the run's Export path by default, measured, with
+	// its ONNX copy, each file named, then the card.
+	var w strings.Builder
+	onnxPath := filepath.Join(t.TempDir(), "m.onnx")
+	req := Request{Run: d, Config: cfg, ONNX: onnxPath, Now: now, Strength: Strength{Vs: []string{"random"}, Games: 2, Sims: 2, Parallel: 2, Seed: 1}}
+	if err := Run(context.Background(), req, &w, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "wrote " + d.Export() + "\nwrote " + onnxPath + "\n"; !strings.HasPrefix(w.String(), want) || !strings.Contains(w.String(), "random") {
+		t.Errorf("export.Run wrote\n%s\nwant it to start %q and hold the card", w.String(), want)
+	}
+	if m, err := net.Load(d.Export()); err != nil || m.Meta.Card.Elo["random"].Games != 2 {
+		t.Errorf("export.Run's model: %v", err)
+	}
+	if info, err := os.Stat(onnxPath); err != nil || info.Size() == 0 {
+		t.Errorf("export.Run's ONNX file: %v", err)
 	}
 }
