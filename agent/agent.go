@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 
@@ -122,6 +123,26 @@ var ErrGameOver = errors.New("agent: game is over")
 // ValueWinProb converts a value in -1..1 into a win probability.
 func ValueWinProb(v float32) float32 {
 	return float32(math.Min(1, math.Max(0, float64(v+1)/2)))
+}
+
+// ErrClose is wrapped by Check's error when an agent built fails to
+// close (an engine process that does not end cleanly).
+var ErrClose = errors.New("agent: close")
+
+// Check builds the agent of each spec for game once (New, seed 0) and
+// closes it, so that a bad spec is found before any game: it returns
+// New's error for the first spec that fails, or one wrapping ErrClose.
+func Check(game *env.Spec, specs ...string) error {
+	for _, s := range specs {
+		a, err := New(game, s, 0)
+		if err != nil {
+			return err
+		}
+		if err := Close(a); err != nil {
+			return fmt.Errorf("%w %s: %w", ErrClose, s, err)
+		}
+	}
+	return nil
 }
 
 // Close closes a when it holds resources (an engine process, a

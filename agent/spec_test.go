@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -139,5 +140,19 @@ func TestSetLimitsKeepsOtherDimensions(t *testing.T) {
 	a, _ := New(envtest.Kalah3, "ab", 1)
 	if _, err := SetLimits(a, Limits{Depth: MaxDepth + 1}); err == nil {
 		t.Errorf("depth %d accepted", MaxDepth+1)
+	}
+}
+
+// Check builds every spec once: nil when all are good, New's error for
+// the first bad one.
+func TestCheck(t *testing.T) {
+	if err := Check(envtest.Kalah3, "random", "greedy", "ab:depth=2"); err != nil {
+		t.Errorf("good specs: %v", err)
+	}
+	for _, bad := range [][]string{{"nope"}, {"random", "ab:depth=-1"}, {"mcts:sims=x"}} {
+		err := Check(envtest.Kalah3, bad...)
+		if err == nil || errors.Is(err, ErrClose) {
+			t.Errorf("%v: %v, want New's error", bad, err)
+		}
 	}
 }

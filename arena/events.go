@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"kumalak/env"
+	"kumalak/solve"
 )
 
 // LogsConfig says where an event's logs go: on with the JSON lines of an
@@ -88,4 +90,86 @@ func ProgressBar(w io.Writer, total int, quiet bool) (show func(Progress), finis
 		bar.Describe(p.String())
 	}
 	return show, func() { _ = bar.Finish() }
+}
+
+// Event is how a command plays a match or a tournament: its games logged
+// as Logs says, a progress bar on Bar (nil: none), the report on Out.
+type Event struct {
+	Logs LogsConfig
+	Out  io.Writer
+	Bar  io.Writer
+}
+
+// open opens e's logs (OpenLogs) for spec's game.
+func (e Event) open(spec *env.Spec) (*LogFiles, []Record, error) {
+	cfg := e.Logs
+	cfg.Spec = spec
+	return OpenLogs(e.Out, cfg)
+}
+
+// bar returns the progress bar of total games (ProgressBar).
+func (e Event) bar(total int) (show func(Progress), finish func()) {
+	if e.Bar == nil {
+		return ProgressBar(io.Discard, total, true)
+	}
+	return ProgressBar(e.Bar, total, false)
+}
+
+// PlayMatch plays m: its games logged (a resumed log's games counted,
+// not played again), judged by j when not nil; then it reports the
+// result (WriteResult), the judge's report (written beside the logs too,
+// LogFiles.WriteJudge) and the logs' names (LogFiles.Finish). An error
+// opening the logs wraps ErrResumeLog for a log that cannot be resumed;
+// a game of the resumed log that is not of m is a *ResumeError.
+func (e Event) PlayMatch(ctx context.Context, m *Match, j *solve.Judge) (Result, error) {
+	logs, done, err := e.open(m.Spec)
+	if err != nil {
+		return Result{}, err
+	}
+	m.Done = done
+	if logs != nil {
+		m.Records = logs.Logs
+	}
+	var jl *JudgeLog
+	if j != nil {
+		jl = NewJudgeLog(m.Records, m.Spec, j, m.A, m.B)
+		m.Records = jl
+	}
+	show, finish := e.bar(m.Config.Games)
+	m.Progress = show
+	res, runErr := m.Run(ctx)
+	finish()
+	m.WriteResult(e.Out, res)
+	if jl != nil {
+		rep := jl.Report()
+		rep.WriteText(e.Out)
+		if logs != nil {
+			if err := logs.WriteJudge(rep); err != nil && runErr == nil {
+				runErr = err
+			}
+			fmt.Fprintf(e.Out, "judged   %s\n", logs.JudgePath())
+		}
+	}
+	return res, logs.Finish(e.Out, runErr)
+}
+
+// PlayTournament plays t as PlayMatch plays a match, and reports its
+// table (WriteTable) once every match is played.
+func (e Event) PlayTournament(ctx context.Context, t *Tournament) (TournamentResult, error) {
+	logs, done, err := e.open(t.Spec)
+	if err != nil {
+		return TournamentResult{}, err
+	}
+	if logs != nil {
+		t.Records = logs.Logs
+	}
+	t.Done = done
+	show, finish := e.bar(t.Config.Games * t.Pairings())
+	t.Progress = show
+	res, runErr := t.Run(ctx)
+	finish()
+	if runErr == nil {
+		t.WriteTable(e.Out, res)
+	}
+	return res, logs.Finish(e.Out, runErr)
 }

@@ -2,6 +2,7 @@ package arena
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"kumalak/env"
 	"kumalak/env/envtest"
+	"kumalak/solve"
+	"kumalak/solve/solvetest"
 )
 
 // A resumed match's first progress report draws the games it resumed, not 0.
@@ -68,5 +72,65 @@ func TestOpenLogs(t *testing.T) {
 		if _, _, err := OpenLogs(&w, resume); !errors.Is(err, ErrResumeLog) || !strings.HasPrefix(err.Error(), "arena: resume "+bad) {
 			t.Errorf("resume %s: %v, want ErrResumeLog", bad, err)
 		}
+	}
+}
+
+// PlayMatch plays, logs and reports a match, judged when asked (the
+// judge's report beside the logs); a resumed log's games are not played
+// again, and a game of another event in it is a *ResumeError.
+func TestEventPlayMatch(t *testing.T) {
+	spec, err := env.Lookup("mangala")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := solve.NewJudge(solve.JudgeConfig{Tablebase: solvetest.Open(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var out, bar bytes.Buffer
+	e := Event{Logs: LogsConfig{Dir: dir, Event: "arena", Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}, Out: &out, Bar: &bar}
+	cfg := DefaultConfig()
+	cfg.Games, cfg.Parallel, cfg.MaxPlies = 2, 1, 200
+	m := &Match{Spec: spec, A: "greedy", B: "random", Config: cfg}
+	res, err := e.PlayMatch(context.Background(), m, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "arena-mangala-*.jsonl"))
+	if res.Counts.Games() != 2 || len(logs) != 1 {
+		t.Fatalf("%d games, logs %v", res.Counts.Games(), logs)
+	}
+	for _, w := range []string{"greedy vs random, mangala, 2 games\n", "judge    tablebase ", "judged   ", "records  " + logs[0] + "\n"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("no %q in\n%s", w, out.String())
+		}
+	}
+	if _, err := os.Stat(strings.TrimSuffix(logs[0], ".jsonl") + "-judge.json"); err != nil {
+		t.Errorf("the judge's report: %v", err)
+	}
+	out.Reset()
+	e.Logs.Resume = logs[0]
+	m = &Match{Spec: spec, A: "greedy", B: "random", Config: cfg}
+	if res, err = e.PlayMatch(context.Background(), m, nil); err != nil || res.Counts.Games() != 2 || !strings.Contains(out.String(), "resumed  2 games of ") {
+		t.Errorf("resumed: %d games, %v\n%s", res.Counts.Games(), err, out.String())
+	}
+	m = &Match{Spec: spec, A: "ab:depth=1", B: "random", Config: cfg}
+	if _, err = e.PlayMatch(context.Background(), m, nil); !errors.As(err, new(*ResumeError)) {
+		t.Errorf("another match's log: %v, want a *ResumeError", err)
+	}
+}
+
+// PlayTournament plays every pairing and reports the table, quietly
+// without a bar.
+func TestEventPlayTournament(t *testing.T) {
+	var out bytes.Buffer
+	e := Event{Out: &out}
+	cfg := DefaultConfig()
+	cfg.Games, cfg.Parallel = 2, 1
+	tour := &Tournament{Spec: envtest.Kalah3, Players: []string{"random", "greedy"}, Config: cfg, Prior: 1}
+	res, err := e.PlayTournament(context.Background(), tour)
+	if err != nil || len(res.Matches) != 1 || !strings.Contains(out.String(), "anchor random = 0") || strings.Contains(out.String(), "records") {
+		t.Errorf("tournament: %v, %d matches\n%s", err, len(res.Matches), out.String())
 	}
 }

@@ -28,6 +28,18 @@ func (p Player) String() string {
 	return "b"
 }
 
+// ParsePlayer reads a player as a person names one: w or white, b or
+// black, in any case.
+func ParsePlayer(s string) (Player, error) {
+	switch strings.ToLower(s) {
+	case "w", "white":
+		return White, nil
+	case "b", "black":
+		return Black, nil
+	}
+	return 0, fmt.Errorf("env: player %q: want w or b", s)
+}
+
 // Name returns "white" or "black", for people.
 func (p Player) Name() string {
 	if p == White {

@@ -99,3 +99,20 @@ func TestWriteFinal(t *testing.T) {
 		t.Error("an illegal move: no error")
 	}
 }
+
+// A player as a person names one.
+func TestParsePlayer(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want env.Player
+		ok   bool
+	}{
+		{"w", env.White, true}, {"White", env.White, true}, {"B", env.Black, true}, {"black", env.Black, true},
+		{"", 0, false}, {"x", 0, false}, {"whit", 0, false},
+	} {
+		got, err := env.ParsePlayer(c.s)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("%q: %v, %v; want %v (ok %v)", c.s, got, err, c.want, c.ok)
+		}
+	}
+}

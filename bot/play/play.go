@@ -23,7 +23,11 @@ type Config struct {
 	Agent agent.Agent // the bot; required
 	Human env.Player  // the side the person plays
 	Start string      // position string to start from; "" = the start position
-	Name  string      // the bot's name in messages; "" = "kumalak"
+	Name  string      // the bot's name in messages; "" = BotName's
+	// Level and Elo are the strength the bot plays at (agent's levels),
+	// 0 and "" = full strength: its default name says so.
+	Level int
+	Elo   string
 	// ParseMove reads a move typed by the person for st (which it must not
 	// change). Nil: one token of the game's record notation (env.Spec.ReadMove):
 	// a pit number, and for togyz also the record form "76", whose landing
@@ -52,6 +56,18 @@ func (c Config) Validate() error {
 	return err
 }
 
+// BotName is the bot's name in w's language: "kumalak", with its level
+// (1..agent.MaxLevel) or rating when it plays at one.
+func BotName(w *words.Printer, level int, elo string) string {
+	switch {
+	case level != 0:
+		return w.T("play.name.level", level)
+	case elo != "":
+		return w.T("play.name.elo", elo)
+	}
+	return "kumalak"
+}
+
 // Play runs a game between a person typing on in and the bot, writing to
 // out: the board as the players see it, the bot's moves with its
 // evaluation, and the result. A bad entry gets a message and the prompt
@@ -61,11 +77,11 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	if cfg.Name == "" {
-		cfg.Name = "kumalak"
-	}
 	if cfg.Words == nil {
 		cfg.Words = words.New(language.English)
+	}
+	if cfg.Name == "" {
+		cfg.Name = BotName(cfg.Words, cfg.Level, cfg.Elo)
 	}
 	s := &session{cfg: cfg, w: cfg.Words, out: &errWriter{w: out}, in: protocol.NewLineReader(in)}
 	s.newGame()

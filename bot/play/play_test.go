@@ -164,3 +164,27 @@ func TestBoardForBlackStores(t *testing.T) {
 		}
 	}
 }
+
+// The bot's name says the level or rating it plays at, in the session's
+// language.
+func TestBotName(t *testing.T) {
+	en, ru := words.New(language.English), words.New(language.Russian)
+	for _, c := range []struct {
+		w     *words.Printer
+		level int
+		elo   string
+		want  string
+	}{
+		{en, 0, "", "kumalak"},
+		{en, 3, "", "kumalak (level 3)"},
+		{en, 0, "1200", "kumalak (Elo 1200)"},
+		{ru, 3, "", ru.T("play.name.level", 3)},
+	} {
+		if got := BotName(c.w, c.level, c.elo); got != c.want {
+			t.Errorf("level %d elo %q: %q, want %q", c.level, c.elo, got, c.want)
+		}
+	}
+	if ru.T("play.name.level", 3) == "kumalak (level 3)" {
+		t.Error("the Russian name is the English one")
+	}
+}

@@ -84,11 +84,9 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	if err := bot.Check(games); err != nil {
 		return badInput("analyze", "%s", reason(err))
 	}
-	a, err := buildAgent("analyze", games[0].Spec, bot.Spec, b.seed) // checked here, built per game by bot
-	if err != nil {
+	if err := checkAgents("analyze", games[0].Spec, bot.Spec); err != nil { // checked here, built per game by analysis
 		return err
 	}
-	closeAgent(a)
 	ex, err := analysis.OpenTablebases(games[0].Spec, b.tablebase, jf.dir, solve.JudgeConfig{Extra: jf.extra, Limit: jf.limit})
 	if err != nil {
 		return badInput("analyze", "%s", reason(err))

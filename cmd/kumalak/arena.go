@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -70,35 +69,41 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 	return spec, c, nil
 }
 
-// checkAgents builds each spec once, so that a bad one is a usage error.
+// checkAgents builds each spec once (agent.Check), so that a bad one is
+// a usage error.
 func checkAgents(cmd string, spec *env.Spec, specs ...string) error {
-	for _, s := range specs {
-		a, err := agent.New(spec, s, 0)
-		if err != nil {
-			return badInput(cmd, "%v (see kumalak %s --help)", err, cmd)
-		}
-		if err := agent.Close(a); err != nil {
-			return fmt.Errorf("%s: %w", cmd, err)
-		}
+	err := agent.Check(spec, specs...)
+	switch {
+	case errors.Is(err, agent.ErrClose):
+		return fmt.Errorf("%s: %w", cmd, err)
+	case err != nil:
+		return badInput(cmd, "%v (see kumalak %s --help)", err, cmd)
 	}
 	return nil
 }
 
-// records opens the event's logs (arena.OpenLogs): --resume's, saying so
-// on w, with its games, or new ones in --out, or none without --out.
-func (f *matchFlags) records(w io.Writer, event string, spec *env.Spec) (*arena.LogFiles, []arena.Record, error) {
-	logs, done, err := arena.OpenLogs(w, arena.LogsConfig{Dir: f.out, Resume: f.resume, Event: event, Spec: spec, Now: time.Now()})
-	if errors.Is(err, arena.ErrResumeLog) {
-		return nil, nil, usageError{err} // "arena: resume FILE: ..."
+// event is how arena and tournament play: the logs of --out or
+// --resume, a progress bar unless --quiet.
+func (f *matchFlags) event(c *cobra.Command) arena.Event {
+	e := arena.Event{Logs: arena.LogsConfig{Dir: f.out, Resume: f.resume, Event: c.Name(), Now: time.Now()}, Out: c.OutOrStdout()}
+	if !f.quiet {
+		e.Bar = c.ErrOrStderr()
 	}
-	return logs, done, err
+	return e
 }
 
-// refused makes a game of the --resume log that is not of this event a
-// usage error.
-func (f *matchFlags) refused(cmd string, err error) error {
+// eventError makes the error of an event a usage error when it is the
+// input's fault: a log that cannot be resumed, or a game of it that is
+// not of this event; an interrupted event says how far it got.
+func (f *matchFlags) eventError(cmd string, err error, played string) error {
 	if re, ok := errors.AsType[*arena.ResumeError](err); ok {
 		return badInput(cmd, "--resume %s: game %d of the log: %s", f.resume, re.Index+1, re.Reason)
+	}
+	switch {
+	case errors.Is(err, arena.ErrResumeLog):
+		return usageError{err} // "arena: resume FILE: ..."
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("%s: interrupted after %s", cmd, played)
 	}
 	return err
 }
@@ -170,42 +175,10 @@ func newArenaCmd() *cobra.Command {
 	return c
 }
 
-// runMatch plays m with a progress bar and prints its result, and the
-// judge's report when j is not nil.
+// runMatch plays m (arena.Event.PlayMatch), judged by j when not nil.
 func runMatch(c *cobra.Command, f *matchFlags, m *arena.Match, j *solve.Judge) error {
-	logs, done, err := f.records(c.OutOrStdout(), "arena", m.Spec)
-	if err != nil {
-		return err // "arena: logs: ..." or "arena: resume ...: ..."
-	}
-	m.Done = done
-	if logs != nil {
-		m.Records = logs.Logs
-	}
-	var jl *arena.JudgeLog
-	if j != nil {
-		jl = arena.NewJudgeLog(m.Records, m.Spec, j, m.A, m.B)
-		m.Records = jl
-	}
-	show, finish := arena.ProgressBar(c.ErrOrStderr(), m.Config.Games, f.quiet)
-	m.Progress = show
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
-	res, runErr := m.Run(ctx)
-	finish()
-	m.WriteResult(c.OutOrStdout(), res)
-	if jl != nil {
-		rep := jl.Report()
-		rep.WriteText(c.OutOrStdout())
-		if logs != nil {
-			if err := logs.WriteJudge(rep); err != nil && runErr == nil {
-				runErr = err
-			}
-			fmt.Fprintf(c.OutOrStdout(), "judged   %s\n", logs.JudgePath())
-		}
-	}
-	runErr = logs.Finish(c.OutOrStdout(), f.refused("arena", runErr))
-	if errors.Is(runErr, context.Canceled) {
-		return fmt.Errorf("arena: interrupted after %d games", res.Counts.Games())
-	}
-	return runErr
+	res, err := f.event(c).PlayMatch(ctx, m, j)
+	return f.eventError("arena", err, fmt.Sprintf("%d games", res.Counts.Games()))
 }

@@ -34,11 +34,9 @@ func newEngineCmd() *cobra.Command {
 			if err != nil {
 				return badInput("engine", "%s", reason(err))
 			}
-			a, err := buildAgent("engine", spec, bot.Spec, b.seed)
-			if err != nil {
+			if err := checkAgents("engine", spec, bot.Spec); err != nil {
 				return err
 			}
-			closeAgent(a)
 			cfg := engine.DefaultConfig()
 			cfg.Agent, cfg.Game, cfg.Seed, cfg.Name = bot.Spec, spec.Name, b.seed, name
 			if bot.Game != "" {

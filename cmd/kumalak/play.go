@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -55,18 +54,6 @@ func (b *botFlags) resolve(cmd string) (choose.Bot, error) {
 	return bot, nil
 }
 
-// name is the bot's name in play's messages, in w's language: "kumalak",
-// with its level or rating when given.
-func (b *botFlags) name(w *words.Printer) string {
-	switch {
-	case b.level != 0:
-		return w.T("play.name.level", b.level)
-	case b.elo != "":
-		return w.T("play.name.elo", b.elo)
-	}
-	return ""
-}
-
 // buildAgent builds the bot, a bad spec being a usage error.
 func buildAgent(cmd string, spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
 	a, err := agent.New(spec, s, seed)
@@ -108,9 +95,9 @@ func newPlayCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			human, err := parseSide(as)
+			human, err := env.ParsePlayer(as)
 			if err != nil {
-				return err
+				return badInput("play", "--as %q: want w or b", as)
 			}
 			tag, err := words.Choose(lang, os.Getenv)
 			if err != nil {
@@ -128,7 +115,7 @@ func newPlayCmd() *cobra.Command {
 				return err
 			}
 			defer closeAgent(a)
-			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position, Name: b.name(words.New(tag)), Words: words.New(tag)}
+			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position, Level: b.level, Elo: b.elo, Words: words.New(tag)}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			err = play.Run(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)
@@ -143,15 +130,4 @@ func newPlayCmd() *cobra.Command {
 	c.Flags().StringVar(&as, "as", "w", "your side: w (white, moves first) or b (black)")
 	c.Flags().StringVar(&lang, "lang", "", "the language to speak: en, kk, ru or tr (default: the environment's locale, else en)")
 	return c
-}
-
-// parseSide reads --as.
-func parseSide(s string) (env.Player, error) {
-	switch strings.ToLower(s) {
-	case "w", "white":
-		return env.White, nil
-	case "b", "black":
-		return env.Black, nil
-	}
-	return 0, badInput("play", "--as %q: want w or b", s)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -65,34 +63,13 @@ func newTournamentCmd() *cobra.Command {
 	return c
 }
 
-// runTournament plays t with a progress bar and prints the table.
+// runTournament plays t (arena.Event.PlayTournament).
 func runTournament(c *cobra.Command, f *matchFlags, t *arena.Tournament) error {
 	if err := t.Validate(); err != nil {
 		return badInput("tournament", "%s", reason(err))
 	}
-	logs, done, err := f.records(c.OutOrStdout(), "tournament", t.Spec)
-	if err != nil {
-		if _, ok := errors.AsType[usageError](err); ok {
-			return err
-		}
-		return fmt.Errorf("tournament: %w", err)
-	}
-	if logs != nil {
-		t.Records = logs.Logs
-	}
-	t.Done = done
-	show, finish := arena.ProgressBar(c.ErrOrStderr(), t.Config.Games*t.Pairings(), f.quiet)
-	t.Progress = show
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
-	res, runErr := t.Run(ctx)
-	finish()
-	if runErr == nil {
-		t.WriteTable(c.OutOrStdout(), res)
-	}
-	runErr = logs.Finish(c.OutOrStdout(), f.refused("tournament", runErr))
-	if errors.Is(runErr, context.Canceled) {
-		return fmt.Errorf("tournament: interrupted after %d matches", len(res.Matches))
-	}
-	return runErr
+	res, err := f.event(c).PlayTournament(ctx, t)
+	return f.eventError("tournament", err, fmt.Sprintf("%d matches", len(res.Matches)))
 }
