@@ -12,6 +12,7 @@ import (
 	"kumalak/mcts"
 	"kumalak/models"
 	"kumalak/net"
+	"kumalak/solve"
 )
 
 // MaxLevel is the strongest level; levels run 1..MaxLevel.
@@ -145,8 +146,8 @@ func newLevelAgent(spec *env.Spec, o *options, lv Level, rng *rand.Rand) (*level
 	// when the spec asks for it (its Elo were measured without it).
 	vals := map[string]string{"solver": strconv.FormatBool(lv.Solver), exactKey: "0"}
 	for k, v := range o.vals {
-		if k != "level" && k != "elo" {
-			vals[k] = v
+		if _, auto, _ := solve.AutoSize(v); k != "level" && k != "elo" && (k != tablebaseKey || !auto) {
+			vals[k] = v // a level plays without the front ends' default tablebase, as measured
 		}
 	}
 	lo := &options{vals: vals, lim: Limits{Sims: lv.Sims, Time: o.lim.Time}}

@@ -13,7 +13,7 @@ import (
 
 // tbKeys are the keys of the tb kind.
 var tbKeys = []key{
-	{"dir", "none", "the tablebase folder (kumalak tablebase build); without it the solver alone"},
+	{"dir", "none", "the tablebase folder (kumalak tablebase build); auto or auto:N: the N-stone one (16) in the user's cache folder, built on first use; without it the solver alone"},
 	{"time", "1s", "the solver's time per move outside the tablebase, e.g. 2s"},
 	{"tt", "64", "the solver's transposition table in MiB (1..4096)"},
 }
@@ -57,7 +57,11 @@ func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	if err := t.SetLimits(o.lim); err != nil {
 		return nil, err
 	}
-	if dir := o.str("dir", ""); dir != "" {
+	dir, err := solve.TablebaseDir(spec, o.str("dir", ""))
+	if err != nil {
+		return nil, err
+	}
+	if dir != "" {
 		if t.tb, err = solve.OpenFor(spec, dir); err != nil {
 			return nil, err
 		}

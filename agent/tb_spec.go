@@ -13,7 +13,7 @@ import (
 const tablebaseKey = "tablebase"
 
 // tablebaseKeyDoc documents tablebaseKey for mcts and model.
-var tablebaseKeyDoc = key{tablebaseKey, "none", "a mangala tablebase folder: its positions are exact leaves that the solver proves, and inside it the agent plays a move of the exact best value"}
+var tablebaseKeyDoc = key{tablebaseKey, "none", "a mangala tablebase folder: its positions are exact leaves that the solver proves, and inside it the agent plays a move of the exact best value; auto (the front ends' default) or auto:N: the N-stone tablebase (16) in the user's cache folder, built once on first use (docs/TABLEBASE.md), none for other games and for levels; off: none"}
 
 // WithTablebase returns the spec with the tablebase folder dir given to
 // the kinds that take one (tb's dir, mcts's and model's tablebase) unless
@@ -39,9 +39,9 @@ func (s Spec) WithTablebase(dir string) (Spec, error) {
 // setOracle opens the tablebase named by o's tablebase key, if any, and
 // makes it the oracle of m's search; m closes it.
 func (m *searcher) setOracle(o *options) error {
-	dir := o.str(tablebaseKey, "")
-	if dir == "" {
-		return nil
+	dir, err := solve.TablebaseDir(m.cur.Spec(), o.str(tablebaseKey, ""))
+	if err != nil || dir == "" {
+		return err
 	}
 	if err := solve.Probed(m.cur.Spec()); err != nil {
 		return fmt.Errorf("tablebase=%s: %w", dir, err)

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -298,5 +299,52 @@ func TestSearchPerfectInTablebase(t *testing.T) {
 	}
 	if choices < 100 {
 		t.Fatalf("only %d of 200 positions had a choice", choices)
+	}
+}
+
+// TestAutoTablebase: tablebase=auto gives a mangala search the cached
+// tablebase (built once, in the test's cache folder), gives none to a
+// togyz search or to a level (whose ratings were measured without), and
+// off gives none; the tb agent takes auto as its dir.
+func TestAutoTablebase(t *testing.T) {
+	t.Setenv(solve.EnvCache, t.TempDir())
+	old := solve.CacheLog
+	solve.CacheLog = io.Discard
+	t.Cleanup(func() { solve.CacheLog = old })
+	oracle := func(g *env.Spec, spec string) bool {
+		t.Helper()
+		a, err := New(g, spec, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		defer Close(a)
+		switch x := a.(type) {
+		case *searcher:
+			return x.tb != nil
+		case *levelAgent:
+			return x.searcher.tb != nil
+		case *tbAgent:
+			return x.tb != nil
+		}
+		t.Fatalf("%s: a %T", spec, a)
+		return false
+	}
+	for _, c := range []struct {
+		game *env.Spec
+		spec string
+		want bool
+	}{
+		{mangala.Spec, "mcts:sims=10,tablebase=auto:6", true},
+		{mangala.Spec, "mcts:sims=10,tablebase=off", false},
+		{togyz.Spec, "mcts:sims=10,tablebase=auto:6", false},
+		{mangala.Spec, "tb:dir=auto:6", true},
+		{mangala.Spec, "model:level=3,tablebase=auto:6", false},
+	} {
+		if got := oracle(c.game, c.spec); got != c.want {
+			t.Errorf("%s on %s: a tablebase %v, want %v", c.spec, c.game.Name, got, c.want)
+		}
+	}
+	if _, err := New(mangala.Spec, "mcts:tablebase=auto:99", 1); err == nil {
+		t.Error("auto:99 accepted")
 	}
 }

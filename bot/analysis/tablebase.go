@@ -18,10 +18,14 @@ type Tablebases struct {
 
 // OpenTablebases opens, for game, the tablebase at dir for exact values
 // and the judge of mistakes at judgeDir (dir when judgeDir is ""); with
-// both "" it opens nothing. Errors are *ValueError, naming dir as
+// both "" it opens nothing, and so for dir auto or off (the bot's
+// search takes auto: solve.TablebaseDir). Errors are *ValueError, naming dir as
 // --tablebase and judgeDir as --judge.
 func OpenTablebases(game *env.Spec, dir, judgeDir string, jc solve.JudgeConfig) (*Tablebases, error) {
 	t := &Tablebases{}
+	if _, auto, _ := solve.AutoSize(dir); auto || solve.IsOff(dir) {
+		dir = "" // the front ends' default: the bot's search has it, the report's tables stay as asked
+	}
 	if dir == "" && judgeDir == "" {
 		return t, nil
 	}

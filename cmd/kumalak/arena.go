@@ -134,6 +134,9 @@ func newArenaCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if _, auto, _ := solve.AutoSize(tbDir); (auto && solve.Probed(spec) != nil) || solve.IsOff(tbDir) {
+				tbDir = "" // the default where it gives nothing: the specs stay as written
+			}
 			for _, s := range []*string{&a, &b} {
 				if *s, err = agent.SpecWithTablebase(*s, tbDir); err != nil {
 					return badInput("arena", "--tablebase: %v", err)
@@ -170,7 +173,7 @@ func newArenaCmd() *cobra.Command {
 	fl.StringVar(&sprt, "sprt", "", "run an SPRT of elo0 against elo1, e.g. 0,10 (stops when it decides)")
 	fl.Float64Var(&alpha, "alpha", 0.05, "SPRT false-positive rate")
 	fl.Float64Var(&beta, "beta", 0.05, "SPRT false-negative rate")
-	fl.StringVar(&tbDir, "tablebase", "", "mangala tablebase folder given to both agents (tb's dir, mcts's and model's tablebase)")
+	fl.StringVar(&tbDir, "tablebase", solve.DefaultTablebase(), "mangala tablebase folder given to both agents (tb's dir, mcts's and model's tablebase); auto: the 16-stone one in the user's cache, built once on first use (auto:N for N stones); off: none")
 	jf.add(c)
 	return c
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"kumalak/cluster"
+	"kumalak/solve"
 	"kumalak/train"
 )
 
@@ -479,10 +480,19 @@ func TestMain(m *testing.M) {
 		os.Unsetenv(v)
 	}
 	os.Setenv("LANG", "C.UTF-8")
+	// The front ends' default tablebase (auto) is built into a cache of
+	// the tests' own, 8 stones (a few milliseconds) instead of 16.
+	cache, err := os.MkdirTemp("", "kumalak-cache")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(solve.EnvCache, cache)
+	os.Setenv(solve.EnvTablebase, "auto:8")
 	code := m.Run()
 	if tiny.root != "" {
 		os.RemoveAll(tiny.root)
 	}
+	os.RemoveAll(cache)
 	os.Exit(code)
 }
 

@@ -15,6 +15,7 @@ import (
 	"kumalak/bot/play"
 	"kumalak/bot/words"
 	"kumalak/env"
+	"kumalak/solve"
 )
 
 // botFlags choose the bot of play, engine and serve: a model file or an
@@ -37,7 +38,7 @@ func (b *botFlags) add(c *cobra.Command) {
 	fl.DurationVar(&b.time, "time", 0, "time per move, e.g. 1s; replaces the spec's sims or depth")
 	fl.IntVar(&b.depth, "depth", 0, "search depth in plies (ab agents)")
 	fl.Uint64Var(&b.seed, "seed", 1, "seed of the bot's randomness")
-	fl.StringVar(&b.tablebase, "tablebase", "", "mangala tablebase folder (kumalak tablebase build): exact leaves for mcts and model, the tb agent's dir")
+	fl.StringVar(&b.tablebase, "tablebase", solve.DefaultTablebase(), "mangala tablebase folder (kumalak tablebase build): exact leaves for mcts and model, the tb agent's dir; auto: the 16-stone one in the user's cache, built once on first use (auto:N for N stones; $"+solve.EnvTablebase+" sets the default); off: none")
 	fl.IntVar(&b.level, "level", 0, fmt.Sprintf("strength level of the model bot, 1 (a beginner's) to %d (full strength), docs/PLAYING.md, Levels; 0: full strength", agent.MaxLevel))
 	fl.StringVar(&b.elo, "elo", "", "play the model bot at this rating on the game's Elo scale, between its measured levels' (docs/PLAYING.md, Levels)")
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kumalak/arena"
+	"kumalak/solve"
 )
 
 // tinyTablebase builds a 10-stone mangala tablebase for a test.
@@ -81,5 +82,34 @@ func TestEngineTB(t *testing.T) {
 	code, out, errs := kumalakIn(t, script, "engine", "--game", "mangala", "--agent", "tb", "--tablebase", tb)
 	if code != 0 || !strings.Contains(out, "bestmove 5") || !strings.Contains(out, "score 10") {
 		t.Fatalf("engine: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestAutoTablebase: with no --tablebase, a mangala front end builds the
+// default tablebase (auto; 8 stones in the tests, TestMain) once into the
+// cache folder and gives it to the bot's search; off turns it off; togyz
+// needs none and builds none.
+func TestAutoTablebase(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv(solve.EnvCache, cache)
+	pos := "0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w"
+	code, out, errs := kumalak(t, "analyze", "--game", "togyz", "--agent", "ab:depth=1", "1")
+	if code != 0 {
+		t.Fatalf("togyz analyze: exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "tablebase")); !os.IsNotExist(err) {
+		t.Errorf("togyz built a tablebase: %v", err)
+	}
+	code, out, errs = kumalak(t, "analyze", "--game", "mangala", "--agent", "mcts:sims=20", "--json", "--position", pos, "2")
+	if code != 0 || !strings.Contains(out, `"agent": "mcts:sims=20,tablebase=auto:8"`) {
+		t.Fatalf("analyze: exit %d\n%s\n%s", code, out, errs)
+	}
+	levels, _ := filepath.Glob(filepath.Join(cache, "tablebase", solve.MangalaTB, "*.tb"))
+	if len(levels) != 9 {
+		t.Errorf("the cache holds %d levels, want 0..8: %v", len(levels), levels)
+	}
+	code, out, errs = kumalak(t, "analyze", "--game", "mangala", "--agent", "mcts:sims=20", "--json", "--tablebase", "off", "--position", pos, "2")
+	if code != 0 || !strings.Contains(out, `"agent": "mcts:sims=20,tablebase=off"`) {
+		t.Fatalf("analyze --tablebase off: exit %d\n%s\n%s", code, out, errs)
 	}
 }
