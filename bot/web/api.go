@@ -95,6 +95,16 @@ type GameInfo struct {
 	// (bot/words: "word.kazan").
 	Names map[string]string `json:"names"`
 	Words GameWords         `json:"words"`
+	// Notation says the game writes records in a notation of its own
+	// (env.Spec.Notation: togyz's "1. 76 98 2. 36x 45"), not in pit
+	// numbers; Example is a short record of the game in it, for the page's
+	// record box. Alternate says turns always alternate (no extra turn,
+	// env.Facts.ExtraTurn): the page lists the moves in numbered pairs,
+	// else one a line with the mover's name. The page compares no game
+	// names: what differs between games comes from here and from the View.
+	Notation  bool   `json:"notation"`
+	Example   string `json:"example"`
+	Alternate bool   `json:"alternate"`
 }
 
 // GameWords are a game's words for its store and special pit, "" for a
@@ -106,10 +116,12 @@ type GameWords struct {
 
 // InfoResponse is the answer of GET /api/info.
 type InfoResponse struct {
-	Name  string          `json:"name"`
-	Agent string          `json:"agent"`
-	Games []GameInfo      `json:"games"`
-	Card  json.RawMessage `json:"card,omitempty"`
+	Name  string     `json:"name"`
+	Agent string     `json:"agent"`
+	Games []GameInfo `json:"games"`
+	// Default is the game the page opens first (env.DefaultOf).
+	Default string          `json:"default"`
+	Card    json.RawMessage `json:"card,omitempty"`
 	// Levels is the strongest strength level a move request may ask for
 	// (MoveRequest.Level): agent.MaxLevel for the model bot, else 0.
 	Levels int `json:"levels"`
@@ -132,27 +144,56 @@ func (s *Server) info() InfoResponse {
 	var info InfoResponse
 	info.Name, info.Agent, info.Card = s.cfg.Name, s.cfg.Agent, s.cfg.Card
 	for _, g := range s.games {
-		spec, _ := env.Lookup(g)
-		w := env.WordsOf(spec.New())
-		gi := GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String(),
-			Names: map[string]string{}, Words: GameWords{Store: w.Store, Special: w.Special}}
-		for _, l := range env.Langs {
-			gi.Names[l] = spec.Facts.Names.In(l)
-		}
-		if sc, ok := agent.LevelScaleOf(g); ok && s.levels() > 0 {
-			for _, e := range sc.Elo {
-				gi.LevelElo = append(gi.LevelElo, int(math.Round(e)))
-			}
-			gi.LevelAnchor = sc.Anchor
-		}
-		info.Games = append(info.Games, gi)
+		info.Games = append(info.Games, s.gameInfo(g))
 	}
-	info.Levels = s.levels()
+	info.Default, info.Levels = env.DefaultOf(s.games), s.levels()
 	info.Limits.MaxSims, info.Limits.MaxTimeMS = s.cfg.MaxSims, s.cfg.MaxTime.Milliseconds()
 	info.Limits.MaxDepth = s.lims[s.games[0]].max.Depth
 	info.Limits.TimeoutMS, info.Limits.MaxBody = s.cfg.Timeout.Milliseconds(), s.cfg.MaxBody
 	info.Limits.MaxMoves = s.cfg.MaxMoves
 	return info
+}
+
+// gameInfo describes game g, one of the server's.
+func (s *Server) gameInfo(g string) GameInfo {
+	spec, _ := env.Lookup(g)
+	w := env.WordsOf(spec.New())
+	gi := GameInfo{Name: g, Title: spec.Title, Pits: spec.Pits, Start: spec.New().String(),
+		Names: map[string]string{}, Words: GameWords{Store: w.Store, Special: w.Special},
+		Notation: spec.Notation != nil, Example: exampleRecord(spec), Alternate: !spec.Facts.ExtraTurn}
+	for _, l := range env.Langs {
+		gi.Names[l] = spec.Facts.Names.In(l)
+	}
+	if sc, ok := agent.LevelScaleOf(g); ok && s.levels() > 0 {
+		for _, e := range sc.Elo {
+			gi.LevelElo = append(gi.LevelElo, int(math.Round(e)))
+		}
+		gi.LevelAnchor = sc.Anchor
+	}
+	return gi
+}
+
+// exampleRecord is a short record of the game in its notation: four plies
+// from the start, the i-th (from 0) the legal move at (2+3i) mod the
+// number of legal moves, for variety ("" should the notation refuse them:
+// TestExampleRecords).
+func exampleRecord(spec *env.Spec) string {
+	start := spec.New()
+	st := env.Clone(start)
+	var moves, legal []env.Action
+	for i := range 4 {
+		if legal = st.Legal(legal[:0]); len(legal) == 0 {
+			break
+		}
+		a := legal[(2+3*i)%len(legal)]
+		st.Apply(a)
+		moves = append(moves, a)
+	}
+	text, err := spec.FormatMoves(start, moves)
+	if err != nil {
+		return ""
+	}
+	return text
 }
 
 // levels returns the strongest level the bot plays: agent.MaxLevel for

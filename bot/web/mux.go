@@ -98,7 +98,7 @@ func (m *Mux) defaultGame() string { return env.DefaultOf(m.games) }
 // server's.
 func (m *Mux) info() InfoResponse {
 	info := m.by[m.defaultGame()].info()
-	info.Games = info.Games[:0]
+	info.Games, info.Default = info.Games[:0], m.defaultGame()
 	for _, s := range m.servers {
 		for _, g := range s.info().Games {
 			g.Agent, g.Card = s.cfg.Agent, s.cfg.Card

@@ -40,8 +40,8 @@ func TestMux(t *testing.T) {
 	for _, g := range info.Games {
 		got = append(got, g.Name+"="+g.Agent)
 	}
-	if strings.Join(got, " ") != "mangala=greedy mangala-kale=greedy togyz=ab:depth=2" || info.Agent != "ab:depth=2" {
-		t.Errorf("info games %v, agent %q", got, info.Agent)
+	if strings.Join(got, " ") != "mangala=greedy mangala-kale=greedy togyz=ab:depth=2" || info.Agent != "ab:depth=2" || info.Default != "togyz" {
+		t.Errorf("info games %v, agent %q, default %q", got, info.Agent, info.Default)
 	}
 	cases := []struct {
 		path, body string

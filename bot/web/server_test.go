@@ -84,6 +84,17 @@ func TestServerInfoAndState(t *testing.T) {
 		info.Limits.MaxDepth != agent.MaxDepth {
 		t.Errorf("info %+v", info)
 	}
+	// The facts the page draws and writes each game by: no game name is
+	// compared in the page.
+	for _, g := range info.Games {
+		spec, _ := env.Lookup(g.Name)
+		if g.Notation != (spec.Notation != nil) || g.Alternate == spec.Facts.ExtraTurn || g.Example == "" {
+			t.Errorf("%s: notation %v, alternate %v, example %q", g.Name, g.Notation, g.Alternate, g.Example)
+		}
+	}
+	if info.Default != env.DefaultGame {
+		t.Errorf("default game %q, want %q", info.Default, env.DefaultGame)
+	}
 	var v View
 	if code, body := post(t, ts, "/api/state", `{"game":"togyz","position":"start","moves":[]}`, &v); code != 200 {
 		t.Fatalf("state: %d %s", code, body)
@@ -103,6 +114,24 @@ func TestServerInfoAndState(t *testing.T) {
 	over := "0,0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1,1 82 71 - - w"
 	if post(t, ts, "/api/state", `{"position":"`+over+`"}`, &v); !v.Over || v.Winner != "w" || v.Result != "1-0" || len(v.Legal) != 0 {
 		t.Errorf("finished view %+v", v)
+	}
+}
+
+// TestExampleRecords: every game's example record reads back as the moves
+// it was written from, in its notation (togyz's numbered pairs with their
+// marks, the others' pit numbers).
+func TestExampleRecords(t *testing.T) {
+	for _, name := range env.Games() {
+		spec, _ := env.Lookup(name)
+		ex := exampleRecord(spec)
+		moves, err := spec.ParseMoves(spec.New(), ex)
+		if err != nil || len(moves) != 4 {
+			t.Errorf("%s: example %q reads as %v, %v", name, ex, moves, err)
+		}
+	}
+	togyz, _ := env.Lookup("togyz")
+	if ex := exampleRecord(togyz); !strings.HasPrefix(ex, "1. ") {
+		t.Errorf("togyz example %q: want numbered pairs", ex)
 	}
 }
 

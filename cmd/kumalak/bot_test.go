@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kumalak/bot/bottest"
 )
 
 // kumalakIn is kumalak with a script on standard input.
@@ -100,24 +102,11 @@ func TestPlayLanguages(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("play --lang %q: exit %d\n%s", tc.lang, code, errs)
 		}
-		wantInOrder(t, out, tc.want...)
+		bottest.InOrder(t, out, tc.want...)
 	}
 	code, _, errs := kumalakIn(t, "", "play", "--agent", "greedy", "--lang", "de")
 	if want := `play: --lang "de": want one of en (English), kk (Қазақша), ru (Русский), tr (Türkçe)`; code != 2 || !strings.Contains(errs, want) {
 		t.Errorf("play --lang de: exit %d %q, want 2 and %q", code, errs, want)
-	}
-}
-
-// wantInOrder fails t unless out holds parts in this order.
-func wantInOrder(t *testing.T, out string, parts ...string) {
-	t.Helper()
-	rest := out
-	for _, p := range parts {
-		i := strings.Index(rest, p)
-		if i < 0 {
-			t.Fatalf("output lacks %q after the earlier parts; output:\n%s", p, out)
-		}
-		rest = rest[i+len(p):]
 	}
 }
 

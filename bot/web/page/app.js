@@ -63,7 +63,7 @@ async function init() {
     opt.value = g.name;
     sel.appendChild(opt);
   }
-  if (S.info.games.some((g) => g.name === "togyz")) sel.value = "togyz";
+  if (S.info.default) sel.value = S.info.default;
   nameGames();
   sel.addEventListener("change", () => { S.start = "start"; newGame(); });
   $("side").addEventListener("change", newGame);
@@ -111,17 +111,19 @@ function describeGame() {
   say("specials", special ? t("page.special", special, gameWord(S.game, "mark")) : "");
   const rules = KUMALAK_WORDS.rules[S.game.split(":")[0]];
   rulesPage($("rules"), rules ? rules[W.lang] : "");
-  say("recordeg", recordExample(S.game));
+  say("recordeg", recordExample(gameInfo(S.game)));
   showAgent();
 }
 
-// recordExample is a record of the game in its notation, for the box's label.
-const recordExample = (game) => (game === "togyz" ? "1. 76 98 2. 36x 45" : t("page.record.pits", "3 6 1"));
+// recordExample is a record of game g (its GameInfo: what differs between
+// games comes from there and from the view, never from comparing a game's
+// name) in its notation, for the box's label (pit numbers said as such).
+const recordExample = (g) => (g.notation ? g.example : t("page.record.pits", g.example || ""));
 
 // showAgent names the bot of the game in the details: its own when each
 // game has its own (a model a game), else the server's.
 function showAgent() {
-  const g = S.info.games.find((x) => x.name === S.game) || {};
+  const g = gameInfo(S.game);
   $("agent").textContent = t("page.bot", (g.agent || S.info.agent) + cardText(g.agent ? g.card : S.info.card)) + levelText(g);
 }
 
@@ -502,19 +504,22 @@ function renderTurn(v) {
   say("turn", text);
 }
 
-// renderRecord writes the moves in the game's notation: togyz in numbered
-// pairs ("1. 76 98"), the mangalas one move a line; captures, tuzdyks,
-// castles and extra turns are marked. In analysis a move can be clicked.
+// renderRecord writes the moves in the game's notation: a game whose turns
+// always alternate (togyz) in numbered pairs ("1. 76 98"), one with extra
+// turns (the mangalas, kalah) one move a line with the mover's name;
+// captures, tuzdyks, castles and extra turns are marked. In analysis a
+// move can be clicked.
 function renderRecord() {
   const ol = $("record");
   ol.replaceChildren();
   const plies = cur().plies;
+  const paired = gameInfo(S.game).alternate;
   let li = null;
   plies.forEach((p, i) => {
-    if (S.game !== "togyz" || p.mover === "w" || li === null) {
+    if (!paired || p.mover === "w" || li === null) {
       li = document.createElement("li");
       ol.appendChild(li);
-      if (S.game !== "togyz") li.appendChild(document.createTextNode(sideName(p.mover) + " "));
+      if (!paired) li.appendChild(document.createTextNode(sideName(p.mover) + " "));
       else if (p.mover === "b") li.appendChild(document.createTextNode("… "));
     } else {
       li.appendChild(document.createTextNode(" "));

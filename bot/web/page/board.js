@@ -14,11 +14,15 @@ const sideIdx = (p) => (p === "w" ? 0 : 1);
 // (a pit of me), changed (a set of "w-3" / "store-w" keys to flash).
 function drawBoard(svg, v, me, opts) {
   const n = v.pits[0].length;
-  const togyz = v.game === "togyz";
-  const pw = togyz ? 78 : 100;          // pit pitch
-  const rx = togyz ? 31 : 40, ry = togyz ? 52 : 40;
-  const side = togyz ? 40 : 130;        // room at each end
-  const midH = togyz ? 110 : 40;        // band between the rows
+  // A store the sowing passes through (mangala, kalah: the view's
+  // sow_store) stands at the ends of the rows, on the sowing's path; one
+  // it does not (togyz's kazans) lies between the rows, whose pits are then
+  // tall and narrow.
+  const between = !v.sow_store;
+  const pw = between ? 78 : 100;        // pit pitch
+  const rx = between ? 31 : 40, ry = between ? 52 : 40;
+  const side = between ? 40 : 130;      // room at each end
+  const midH = between ? 110 : 40;      // band between the rows
   const rowH = 2 * ry + 50;             // row with its labels
   const W = 2 * side + n * pw;
   const H = 2 * rowH + midH + 20;
@@ -35,7 +39,7 @@ function drawBoard(svg, v, me, opts) {
   }
   const toMove = (p) => p === v.to_move && !v.over;
   const label = (p) => t("board.store." + p, gameWord(v.game, "store"));
-  if (togyz) {
+  if (between) {
     const kw = (n * pw) / 2 - 20, cy = H / 2;
     drawStore(svg, v, opp, side + kw / 2 + 10, cy, kw / 2, 38, label(opp), toMove(opp), opts);
     drawStore(svg, v, me, W - side - kw / 2 - 10, cy, kw / 2, 38, label(me), toMove(me), opts);
