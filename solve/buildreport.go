@@ -44,6 +44,13 @@ func BuildReported(ctx context.Context, cfg BuildConfig, out, bar io.Writer) err
 	return nil
 }
 
+// BuildBar draws a progress bar of n configurations on w: add counts
+// configurations done, done ends the bar (CacheBar's form).
+func BuildBar(w io.Writer, n int64) (add func(int64), done func()) {
+	pb := newBuildBar(w, n)
+	return func(k int64) { _ = pb.Add64(k) }, func() { _ = pb.Exit() }
+}
+
 // newBuildBar returns a progress bar over n configurations.
 func newBuildBar(w io.Writer, n int64) *progressbar.ProgressBar {
 	return progressbar.NewOptions64(n,

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"kumalak/env"
 )
 
@@ -40,8 +38,13 @@ const (
 )
 
 // CacheLog receives the notice and progress bar of a cached tablebase's
-// build: a build is never silent.
-var CacheLog io.Writer = os.Stderr
+// build: a build is never silent. CacheBar, when set, draws the bar
+// (commands set BuildBar; the static site's wasm, which builds no
+// tablebase, links no bar).
+var (
+	CacheLog io.Writer = os.Stderr
+	CacheBar func(w io.Writer, n int64) (add func(int64), done func())
+)
 
 // DefaultTablebase is the front ends' --tablebase default: $KUMALAK_TABLEBASE
 // when set, else auto.
@@ -150,11 +153,13 @@ func Cached(ctx context.Context, game *env.Spec, stones int) (string, error) {
 	}
 	fmt.Fprintf(CacheLog, "kumalak: building the %d-stone %s tablebase once, into %s (perfect endgames; %s=off skips it)\n",
 		stones, kind, dir, EnvTablebase)
-	bar := NewBar(CacheLog, int64(pending))
-	cfg.Progress = func(n int64) { _ = bar.Add64(n) }
+	done := func() {}
+	if CacheBar != nil {
+		cfg.Progress, done = CacheBar(CacheLog, int64(pending))
+	}
 	t0 := time.Now()
 	_, err = Build(ctx, cfg)
-	_ = bar.Exit()
+	done()
 	if err != nil {
 		return "", fmt.Errorf("solve: the cached tablebase %s: %w", dir, err)
 	}
@@ -184,20 +189,4 @@ func dropBroken(dir, kind string, stones int) error {
 		}
 	}
 	return nil
-}
-
-// NewBar returns the progress bar of a tablebase build of n
-// configurations, drawn on w.
-func NewBar(w io.Writer, n int64) *progressbar.ProgressBar {
-	return progressbar.NewOptions64(n,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("positions"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("pos"),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionThrottle(250*time.Millisecond),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(w, "\n") }),
-	)
 }

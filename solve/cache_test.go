@@ -2,9 +2,13 @@ package solve
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"kumalak/env"
@@ -42,9 +46,13 @@ func cacheIn(t *testing.T) (string, *bytes.Buffer) {
 	root := t.TempDir()
 	t.Setenv(EnvCache, root)
 	var log bytes.Buffer
-	old := CacheLog
+	old, oldBar := CacheLog, CacheBar
 	CacheLog = &log
-	t.Cleanup(func() { CacheLog = old })
+	CacheBar = func(w io.Writer, n int64) (func(int64), func()) { // the bar's count, as a line
+		var got atomic.Int64
+		return func(k int64) { got.Add(k) }, func() { fmt.Fprintf(w, "bar %d of %d\n", got.Load(), n) }
+	}
+	t.Cleanup(func() { CacheLog, CacheBar = old, oldBar })
 	cacheMu.Lock()
 	clear(ready)
 	cacheMu.Unlock()
@@ -79,7 +87,9 @@ func TestTablebaseDir(t *testing.T) {
 	if want := filepath.Join(root, "tablebase", MangalaTB); d != want {
 		t.Fatalf("auto:6 in %s, want %s", d, want)
 	}
-	if !strings.Contains(log.String(), "building the 6-stone mangala tablebase once") || !strings.Contains(log.String(), EnvTablebase+"=off") {
+	bar := regexp.MustCompile(`bar (\d+) of (\d+)\n`).FindStringSubmatch(log.String())
+	if !strings.Contains(log.String(), "building the 6-stone mangala tablebase once") || !strings.Contains(log.String(), EnvTablebase+"=off") ||
+		bar == nil || bar[1] != bar[2] || bar[1] == "0" {
 		t.Errorf("the build's notice: %q", log.String())
 	}
 	tb, err := Open(d, -1)

@@ -16,6 +16,7 @@ import (
 	"kumalak/arena"
 	"kumalak/bot/analysis"
 	"kumalak/bot/choose"
+	"kumalak/solve"
 )
 
 // commands are the constructors of every subcommand, each in the file of
@@ -57,6 +58,7 @@ func reason(err error) string {
 }
 
 func newRoot() *cobra.Command {
+	solve.CacheBar = solve.BuildBar // the default tablebase's first build draws a bar
 	root := &cobra.Command{
 		Use:           "kumalak",
 		Short:         "Self-play reinforcement learning for Togyz Kumalak and Turkish Mangala",
