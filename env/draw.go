@@ -2,6 +2,7 @@ package env
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -19,6 +20,19 @@ func Drawing(st State) string {
 		return d.Draw()
 	}
 	return st.String() + "\n"
+}
+
+// WritePosition writes st for a person: the board drawn (Drawing), the
+// position string, and the result of a finished game, else the side to
+// move and its legal moves as pit numbers ("1 2 5 9").
+func WritePosition(w io.Writer, st State) {
+	fmt.Fprint(w, Drawing(st))
+	fmt.Fprintf(w, "position %s\n", st)
+	if r := st.Result(); r.String() != "*" {
+		fmt.Fprintf(w, "game over: %s\n", r)
+		return
+	}
+	fmt.Fprintf(w, "%s to move; legal moves: %s\n", st.ToMove().Name(), strings.Trim(fmt.Sprint(LegalPits(st)), "[]"))
 }
 
 // LegalPits returns the legal moves of st as pit numbers, in increasing

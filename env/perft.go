@@ -1,5 +1,11 @@
 package env
 
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
 // Perfter is implemented by games with a fast specialised perft.
 type Perfter interface {
 	Perft(depth int) uint64
@@ -32,4 +38,16 @@ func SlowPerft(st State, depth int) uint64 {
 		n += SlowPerft(child, depth-1)
 	}
 	return n
+}
+
+// WritePerft writes a line per depth from 1 to depth below st: the
+// depth, the leaf count (Perft), the seconds taken and the nodes per
+// second.
+func WritePerft(w io.Writer, st State, depth int) {
+	for d := 1; d <= depth; d++ {
+		t0 := time.Now()
+		n := Perft(st, d)
+		dt := time.Since(t0)
+		fmt.Fprintf(w, "%d %d %.3fs %.0f nodes/s\n", d, n, dt.Seconds(), float64(n)/max(dt.Seconds(), 1e-9))
+	}
 }

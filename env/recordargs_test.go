@@ -2,6 +2,7 @@ package env_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,50 @@ func TestParsePlayer(t *testing.T) {
 		got, err := env.ParsePlayer(c.s)
 		if (err == nil) != c.ok || (c.ok && got != c.want) {
 			t.Errorf("%q: %v, %v; want %v (ok %v)", c.s, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// A position for a person: the board, its string, and who moves with the
+// legal moves, or the result of a finished game.
+func TestWritePosition(t *testing.T) {
+	spec, err := env.Lookup("mangala")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ pos, want string }{
+		{"", "white to move; legal moves: 1 2 3 4 5 6\n"},
+		{"0,0,0,0,0,1/1,0,0,0,0,0 23 23 - - b", "black to move; legal moves: 1\n"},
+		{"0,0,0,0,0,0/0,0,0,0,0,0 25 23 - - w", "game over: 1-0\n"},
+	} {
+		st, err := spec.Start(c.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		env.WritePosition(&b, st)
+		if want := env.Drawing(st) + "position " + st.String() + "\n" + c.want; b.String() != want {
+			t.Errorf("%q:\n%s\nwant\n%s", c.pos, b.String(), want)
+		}
+	}
+}
+
+// Perft's report: a line per depth with the leaf count of env.Perft.
+func TestWritePerft(t *testing.T) {
+	spec, err := env.Lookup("mangala")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	env.WritePerft(&b, spec.New(), 3)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines:\n%s", len(lines), b.String())
+	}
+	for i, l := range lines {
+		f := strings.Fields(l)
+		if len(f) != 5 || f[0] != fmt.Sprint(i+1) || f[1] != fmt.Sprint(env.Perft(spec.New(), i+1)) || !strings.HasSuffix(f[2], "s") {
+			t.Errorf("line %d: %q", i+1, l)
 		}
 	}
 }

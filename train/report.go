@@ -10,12 +10,16 @@ import (
 	"kumalak/net"
 )
 
-// WriteStart writes the run's opening lines: its folder, game, the
-// iterations done and the time trained, the inference kernel; then that
-// it is already finished, or that a run with a budget stops by then,
-// its final evaluation included.
+// WriteStart writes the run's opening lines: the run id its workers
+// join (with a NATS server), its folder, game, the iterations done and
+// the time trained, the inference kernel; then that it is already
+// finished, or that a run with a budget stops by then, its final
+// evaluation included.
 func (r *Run) WriteStart(w io.Writer) {
 	st, cfg := r.state, r.cfg
+	if id := r.RunID(); id != "" {
+		fmt.Fprintf(w, "nats: run id %s\n", id)
+	}
 	fmt.Fprintf(w, "run %s: game %s, iteration %d done, %s trained, inference kernel %s\n",
 		r.dir, cfg.Game, st.Iteration, st.Elapsed().Round(time.Second), net.KernelName())
 	if why := r.Finished(); why != "" {

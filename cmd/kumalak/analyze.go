@@ -10,7 +10,6 @@ import (
 
 	"kumalak/bot/analysis"
 	"kumalak/env"
-	"kumalak/solve"
 )
 
 // analyzeFlags are analyze's own flags.
@@ -87,7 +86,7 @@ func runAnalyze(c *cobra.Command, g *gameFlags, b *botFlags, f *analyzeFlags, jf
 	if err := checkAgents("analyze", games[0].Spec, bot.Spec); err != nil { // checked here, built per game by analysis
 		return err
 	}
-	ex, err := analysis.OpenTablebases(games[0].Spec, b.tablebase, jf.dir, solve.JudgeConfig{Extra: jf.extra, Limit: jf.limit})
+	ex, err := analysis.OpenTablebases(games[0].Spec, b.req.Tablebase, jf.dir, jf.cfg)
 	if err != nil {
 		return badInput("analyze", "%s", reason(err))
 	}

@@ -20,24 +20,23 @@ import (
 // matchFlags are the flags shared by arena and tournament.
 type matchFlags struct {
 	gameFlags
-	games, parallel, plies, maxPlies int
-	seed                             uint64
-	openings, out, tc, resume        string
-	quiet, balanced                  bool
+	cfg                       arena.Config // the flags' fields; Start, Clock and Openings set by config
+	openings, out, tc, resume string
+	quiet                     bool
 }
 
 // add adds the flags; gamesHelp says what --games counts.
 func (f *matchFlags) add(c *cobra.Command, games int, gamesHelp string) {
 	f.gameFlags.add(c)
 	fl := c.Flags()
-	fl.IntVar(&f.games, "games", games, gamesHelp)
+	fl.IntVar(&f.cfg.Games, "games", games, gamesHelp)
 	fl.StringVar(&f.tc, "tc", "", "time control [moves/]base[+inc] in seconds, e.g. 60+1, 10+0.1, 40/60: each side's clock; a side whose flag falls loses (Termination tag), and agents search by the time manager's share of their clock (their sims, depth and time limits replaced); empty: no clock")
-	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "games played at once")
-	fl.IntVar(&f.plies, "openings-plies", 4, "random plies from the start that make each pair's opening")
-	fl.BoolVar(&f.balanced, "balanced", true, "keep only random openings that a quick alpha-beta search rates near even (mangala, mangala-kale, togyz)")
+	fl.IntVar(&f.cfg.Parallel, "parallel", runtime.NumCPU(), "games played at once")
+	fl.IntVar(&f.cfg.OpeningPlies, "openings-plies", 4, "random plies from the start that make each pair's opening")
+	fl.BoolVar(&f.cfg.Balanced, "balanced", true, "keep only random openings that a quick alpha-beta search rates near even (mangala, mangala-kale, togyz)")
 	fl.StringVar(&f.openings, "openings", "", "file of openings, one a line as pit numbers (instead of random ones)")
-	fl.Uint64Var(&f.seed, "seed", 1, "seed of the openings and the agents")
-	fl.IntVar(&f.maxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated by the stores")
+	fl.Uint64Var(&f.cfg.Seed, "seed", 1, "seed of the openings and the agents")
+	fl.IntVar(&f.cfg.MaxPlies, "max-plies", 1000, "moves after the opening before a game is adjudicated by the stores")
 	fl.StringVar(&f.out, "out", "runs/arena", "folder for the game logs (JSON lines and a record file); empty: keep none")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fl.StringVar(&f.resume, "resume", "", "go on with the "+c.Name()+" logged in this .jsonl file (one killed, or to more --games): its games are checked against the flags, counted and not played again; new games are added to it and its .kgn")
@@ -49,7 +48,8 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 	if err != nil {
 		return nil, arena.Config{}, err
 	}
-	c := arena.Config{Games: f.games, Parallel: f.parallel, OpeningPlies: f.plies, Balanced: f.balanced, Start: f.position, Seed: f.seed, MaxPlies: f.maxPlies}
+	c := f.cfg
+	c.Start = f.position
 	if f.tc != "" {
 		tc, err := agent.ParseTimeControl(f.tc)
 		if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,9 +31,4 @@ func (g *gameFlags) state(cmd string) (*env.Spec, env.State, error) {
 		return nil, nil, badInput(cmd, "%v", err)
 	}
 	return spec, st, nil
-}
-
-// legalList returns the legal moves as pit numbers, e.g. "1 2 5 9".
-func legalList(st env.State) string {
-	return strings.Trim(fmt.Sprint(env.LegalPits(st)), "[]")
 }

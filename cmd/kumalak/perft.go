@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/spf13/cobra"
 
 	"kumalak/env"
@@ -28,13 +25,7 @@ func newPerftCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := c.OutOrStdout()
-			for d := 1; d <= depth; d++ {
-				t0 := time.Now()
-				n := env.Perft(st, d)
-				dt := time.Since(t0)
-				fmt.Fprintf(out, "%d %d %.3fs %.0f nodes/s\n", d, n, dt.Seconds(), float64(n)/max(dt.Seconds(), 1e-9))
-			}
+			env.WritePerft(c.OutOrStdout(), st, depth)
 			return nil
 		},
 	}

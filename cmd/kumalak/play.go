@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,34 +20,28 @@ import (
 // botFlags choose the bot of play, engine and serve: a model file or an
 // agent spec, with optional search limits.
 type botFlags struct {
-	model, agent string
-	tablebase    string // mangala tablebase folder for the agents that take one
-	sims, depth  int
-	time         time.Duration
-	seed         uint64
-	level        int    // strength level of the model bot, 0 = none
-	elo          string // rating of the model bot, "" = none
+	req  choose.Request
+	seed uint64
 }
 
 func (b *botFlags) add(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&b.model, "model", "", "model file (.kmodel) to play with: its game and, from its card, its search size (default: the game's shipped model)")
-	fl.StringVar(&b.agent, "agent", "", "agent spec instead of a model, e.g. ab:depth=8 or mcts:sims=2000 (see kumalak arena --help)")
-	fl.IntVar(&b.sims, "sims", 0, "simulations per move (mcts and model agents); 0: the model card's or the spec's")
-	fl.DurationVar(&b.time, "time", 0, "time per move, e.g. 1s; replaces the spec's sims or depth")
-	fl.IntVar(&b.depth, "depth", 0, "search depth in plies (ab agents)")
+	fl.StringVar(&b.req.Model, "model", "", "model file (.kmodel) to play with: its game and, from its card, its search size (default: the game's shipped model)")
+	fl.StringVar(&b.req.Agent, "agent", "", "agent spec instead of a model, e.g. ab:depth=8 or mcts:sims=2000 (see kumalak arena --help)")
+	fl.IntVar(&b.req.Sims, "sims", 0, "simulations per move (mcts and model agents); 0: the model card's or the spec's")
+	fl.DurationVar(&b.req.Time, "time", 0, "time per move, e.g. 1s; replaces the spec's sims or depth")
+	fl.IntVar(&b.req.Depth, "depth", 0, "search depth in plies (ab agents)")
 	fl.Uint64Var(&b.seed, "seed", 1, "seed of the bot's randomness")
-	fl.StringVar(&b.tablebase, "tablebase", solve.DefaultTablebase(), "mangala tablebase folder (kumalak tablebase build): exact leaves for mcts and model, the tb agent's dir; auto: the 16-stone one in the user's cache, built once on first use (auto:N for N stones; $"+solve.EnvTablebase+" sets the default); off: none")
-	fl.IntVar(&b.level, "level", 0, fmt.Sprintf("strength level of the model bot, 1 (a beginner's) to %d (full strength), docs/PLAYING.md, Levels; 0: full strength", agent.MaxLevel))
-	fl.StringVar(&b.elo, "elo", "", "play the model bot at this rating on the game's Elo scale, between its measured levels' (docs/PLAYING.md, Levels)")
+	fl.StringVar(&b.req.Tablebase, "tablebase", solve.DefaultTablebase(), "mangala tablebase folder (kumalak tablebase build): exact leaves for mcts and model, the tb agent's dir; auto: the 16-stone one in the user's cache, built once on first use (auto:N for N stones; $"+solve.EnvTablebase+" sets the default); off: none")
+	fl.IntVar(&b.req.Level, "level", 0, fmt.Sprintf("strength level of the model bot, 1 (a beginner's) to %d (full strength), docs/PLAYING.md, Levels; 0: full strength", agent.MaxLevel))
+	fl.StringVar(&b.req.Elo, "elo", "", "play the model bot at this rating on the game's Elo scale, between its measured levels' (docs/PLAYING.md, Levels)")
 }
 
 // resolve returns the bot the flags choose (choose.Resolve), or a usage
 // error. With neither --model nor --agent the bot is the `model` agent
 // without a path: each game's shipped model.
 func (b *botFlags) resolve(cmd string) (choose.Bot, error) {
-	bot, err := choose.Resolve(choose.Request{Model: b.model, Agent: b.agent, Sims: b.sims, Time: b.time, Depth: b.depth, Tablebase: b.tablebase,
-		Level: b.level, Elo: b.elo})
+	bot, err := choose.Resolve(b.req)
 	if err != nil {
 		return bot, badInput(cmd, "%s", reason(err))
 	}
@@ -116,7 +109,7 @@ func newPlayCmd() *cobra.Command {
 				return err
 			}
 			defer closeAgent(a)
-			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position, Level: b.level, Elo: b.elo, Words: words.New(tag)}
+			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position, Level: b.req.Level, Elo: b.req.Elo, Words: words.New(tag)}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			err = play.Run(ctx, c.InOrStdin(), c.OutOrStdout(), cfg)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"kumalak/env"
@@ -21,14 +19,7 @@ func newShowCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := c.OutOrStdout()
-			fmt.Fprint(out, env.Drawing(st))
-			fmt.Fprintf(out, "position %s\n", st)
-			if r := st.Result(); r.String() != "*" {
-				fmt.Fprintf(out, "game over: %s\n", r)
-				return nil
-			}
-			fmt.Fprintf(out, "%s to move; legal moves: %s\n", st.ToMove().Name(), legalList(st))
+			env.WritePosition(c.OutOrStdout(), st)
 			return nil
 		},
 	}

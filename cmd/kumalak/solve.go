@@ -16,13 +16,7 @@ func newSolveCmd() *cobra.Command {
 	var g gameFlags
 	var tbDir string
 	var limit time.Duration
-	var ttBits, threads int
-	var statePath string
-	var valueOnly bool
-	var saveEvery time.Duration
-	var bounds []string
-	var boundsPlies int
-	var shipped bool
+	cfg := solve.DefaultConfig()
 	c := &cobra.Command{
 		Use:   "solve",
 		Short: "Compute the exact value of a mangala or kalah position and of each of its moves",
@@ -64,17 +58,13 @@ func newSolveCmd() *cobra.Command {
 			if limit < 0 {
 				return badInput("solve", "--time %v is negative", limit)
 			}
-			cfg := solve.DefaultConfig()
-			cfg.TTBits, cfg.Threads = ttBits, threads
-			cfg.State, cfg.SaveEvery, cfg.ValueOnly = statePath, saveEvery, valueOnly
-			cfg.Bounds, cfg.BoundsPlies, cfg.Shipped = bounds, boundsPlies, shipped
 			if err := cfg.Validate(); err != nil {
 				return badInput("solve", "--tt-bits, --threads, --save-every, --bounds-plies: %v", err)
 			}
 			if err := cfg.CheckFor(st); err != nil {
 				return badInput("solve", "--value-only, --state, --bounds: %v", err)
 			}
-			if statePath != "" || len(bounds) > 0 {
+			if cfg.State != "" || len(cfg.Bounds) > 0 {
 				errw := c.ErrOrStderr()
 				t0 := time.Now()
 				cfg.Log = func(line string) { fmt.Fprintf(errw, "%s  %s\n", time.Since(t0).Round(time.Second), line) }
@@ -110,13 +100,13 @@ func newSolveCmd() *cobra.Command {
 	fl := c.Flags()
 	fl.StringVar(&tbDir, "tablebase", "", "folder of a classic mangala tablebase (kumalak tablebase build)")
 	fl.DurationVar(&limit, "time", 0, "stop after this long and print the bounds proved (0: until exact)")
-	fl.IntVar(&ttBits, "tt-bits", 22, "log2 of the transposition table's slots (16 bytes each)")
-	fl.IntVar(&threads, "threads", 1, "kalah, classic mangala: threads searching with one shared table (lazy SMP)")
-	fl.StringVar(&statePath, "state", "", "kalah, classic mangala: resume from and save to this file (a resumable solve)")
-	fl.BoolVar(&valueOnly, "value-only", false, "kalah, classic mangala: stop once the value and the best moves are proved")
-	fl.DurationVar(&saveEvery, "save-every", 10*time.Minute, "with --state or --bounds: save this often (0: only when it stops)")
-	fl.StringSliceVar(&bounds, "bounds", nil, "kalah, classic mangala: bounds files to start from (merged); the first is written (docs/TABLEBASE.md)")
-	fl.IntVar(&boundsPlies, "bounds-plies", solve.DefaultBoundsPlies, fmt.Sprintf("with --bounds: the plies below the root whose proved bounds are written (1..%d)", solve.MaxBoundsPlies))
-	fl.BoolVar(&shipped, "shipped-bounds", true, "read the bounds shipped in the binary for the game (solve/proofs); false solves from scratch")
+	fl.IntVar(&cfg.TTBits, "tt-bits", 22, "log2 of the transposition table's slots (16 bytes each)")
+	fl.IntVar(&cfg.Threads, "threads", 1, "kalah, classic mangala: threads searching with one shared table (lazy SMP)")
+	fl.StringVar(&cfg.State, "state", "", "kalah, classic mangala: resume from and save to this file (a resumable solve)")
+	fl.BoolVar(&cfg.ValueOnly, "value-only", false, "kalah, classic mangala: stop once the value and the best moves are proved")
+	fl.DurationVar(&cfg.SaveEvery, "save-every", 10*time.Minute, "with --state or --bounds: save this often (0: only when it stops)")
+	fl.StringSliceVar(&cfg.Bounds, "bounds", nil, "kalah, classic mangala: bounds files to start from (merged); the first is written (docs/TABLEBASE.md)")
+	fl.IntVar(&cfg.BoundsPlies, "bounds-plies", solve.DefaultBoundsPlies, fmt.Sprintf("with --bounds: the plies below the root whose proved bounds are written (1..%d)", solve.MaxBoundsPlies))
+	fl.BoolVar(&cfg.Shipped, "shipped-bounds", true, "read the bounds shipped in the binary for the game (solve/proofs); false solves from scratch")
 	return c
 }

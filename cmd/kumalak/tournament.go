@@ -39,9 +39,6 @@ func newTournamentCmd() *cobra.Command {
 			if err != nil {
 				return badInput("tournament", "--models, --sims: %s", reason(err))
 			}
-			if len(players) < 2 {
-				return badInput("tournament", "need at least two --players, got %d", len(players))
-			}
 			spec, cfg, err := f.config("tournament")
 			if err != nil {
 				return err

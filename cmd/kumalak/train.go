@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -92,9 +91,6 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 		return err
 	}
 	defer run.Close()
-	if id := run.RunID(); id != "" {
-		fmt.Fprintf(out, "nats: run id %s\n", id)
-	}
 	run.WriteStart(out)
 	err = run.Train(ctx)
 	if err != nil && !errors.Is(err, context.Canceled) {

@@ -18,42 +18,41 @@ import (
 
 // workerFlags are the settings of one worker process.
 type workerFlags struct {
-	conn  natsFlags
-	creds string
-	id    string
-	run   string
-	games int
-	par   int
-	thr   int
-	batch int
-	seed  uint64
-	quiet bool
-	drain time.Duration
+	conn           natsFlags
+	creds, id, run string
+	cfg            cluster.WorkerConfig // its counts and seed; ID, Run and Log set by runWorker
+	quiet          bool
 }
 
 // natsFlags say how to reach a NATS server: shared by worker and train.
 type natsFlags struct {
-	url, token, tokenFile, nkey, ca string
+	conn  cluster.ConnConfig // URL, NKeySeed, CAFile
+	token cluster.TokenSource
 }
 
 func (n *natsFlags) add(c *cobra.Command, urlHelp string) {
 	fl := c.Flags()
-	fl.StringVar(&n.url, "nats", "", urlHelp)
-	fl.StringVar(&n.token, "token", "", "a standalone server's token (or set KUMALAK_NATS_TOKEN)")
-	fl.StringVar(&n.tokenFile, "token-file", "", "file holding a standalone server's token")
-	fl.StringVar(&n.nkey, "nkey", "", "file holding a user NKey seed (SU...), for a standalone server that wants NKeys")
-	fl.StringVar(&n.ca, "tls-ca", "", "PEM file of the CA that signed a TLS server's certificate")
+	fl.StringVar(&n.conn.URL, "nats", "", urlHelp)
+	fl.StringVar(&n.token.Token, "token", "", "a standalone server's token (or set KUMALAK_NATS_TOKEN)")
+	fl.StringVar(&n.token.File, "token-file", "", "file holding a standalone server's token")
+	fl.StringVar(&n.conn.NKeySeed, "nkey", "", "file holding a user NKey seed (SU...), for a standalone server that wants NKeys")
+	fl.StringVar(&n.conn.CAFile, "tls-ca", "", "PEM file of the CA that signed a TLS server's certificate")
 }
 
+// config returns the connection's settings with the token
+// (cluster.TokenSource), a client name and a log.
 func (n *natsFlags) config(cmd, name string, log func(string)) (cluster.ConnConfig, error) {
-	tok, err := cluster.TokenSource{Token: n.token, File: n.tokenFile, URL: n.url}.Secret(os.Getenv)
+	n.token.URL = n.conn.URL
+	tok, err := n.token.Secret(os.Getenv)
 	switch {
 	case errors.Is(err, cluster.ErrTokenSource):
 		return cluster.ConnConfig{}, badInput(cmd, "--token and --token-file: give one")
 	case err != nil:
 		return cluster.ConnConfig{}, badInput(cmd, "--token-file: %v", err)
 	}
-	return cluster.ConnConfig{URL: n.url, Token: tok, NKeySeed: n.nkey, CAFile: n.ca, Name: name, Log: log}, nil
+	cc := n.conn
+	cc.Token, cc.Name, cc.Log = tok, name, log
+	return cc, nil
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -79,18 +78,18 @@ func newWorkerCmd() *cobra.Command {
 	fl.StringVar(&f.creds, "creds", "", "the worker's credentials file, from kumalak worker-credentials issue: its run, its id and its key")
 	fl.StringVar(&f.id, "id", "", "without --creds: worker id shown in the trainer's metrics (default <host>-<pid>)")
 	fl.StringVar(&f.run, "run", "", "without --creds: run id to join (default: the server's current run)")
-	fl.IntVar(&f.games, "games", 0, "stop after this many finished games (0 = until Ctrl-C)")
-	fl.IntVar(&f.par, "parallel", 0, "games played at once (default: the run's selfplay.games)")
-	fl.IntVar(&f.thr, "threads", 0, "network evaluation threads (default: the run's batcher.workers)")
-	fl.IntVar(&f.batch, "batch", 0, "publish once this many samples of finished games wait (default 256)")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed of the games (default: new at each start)")
-	fl.DurationVar(&f.drain, "drain", 30*time.Second, "on stop, how long to keep trying to publish finished games")
+	fl.IntVar(&f.cfg.Games, "games", 0, "stop after this many finished games (0 = until Ctrl-C)")
+	fl.IntVar(&f.cfg.Parallel, "parallel", 0, "games played at once (default: the run's selfplay.games)")
+	fl.IntVar(&f.cfg.Threads, "threads", 0, "network evaluation threads (default: the run's batcher.workers)")
+	fl.IntVar(&f.cfg.BatchSamples, "batch", 0, "publish once this many samples of finished games wait (default 256)")
+	fl.Uint64Var(&f.cfg.Seed, "seed", 0, "seed of the games (default: new at each start)")
+	fl.DurationVar(&f.cfg.DrainTimeout, "drain", 30*time.Second, "on stop, how long to keep trying to publish finished games")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	return c
 }
 
 func runWorker(c *cobra.Command, f workerFlags) error {
-	if f.conn.url == "" {
+	if f.conn.conn.URL == "" {
 		return badInput("worker", "--nats URL is required (the trainer prints it)")
 	}
 	errw := c.ErrOrStderr()
@@ -104,8 +103,8 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 		return identityError(err)
 	}
 	cc.Name, cc.Creds = "kumalak worker "+id.ID, id.Creds
-	wc := cluster.WorkerConfig{ID: id.ID, Run: id.Run, Games: f.games, Parallel: f.par,
-		Threads: f.thr, BatchSamples: f.batch, Seed: f.seed, DrainTimeout: f.drain, Log: log}
+	wc := f.cfg
+	wc.ID, wc.Run, wc.Log = id.ID, id.Run, log
 	if err := wc.Validate(); err != nil {
 		return badInput("worker", "%v", err)
 	}
@@ -114,7 +113,7 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 	done := func() {}
 	w, err := cluster.RunWorker(ctx, cluster.WorkerRun{Conn: cc, Worker: wc, Started: func(w *cluster.Worker, url string) {
 		fmt.Fprintf(c.OutOrStdout(), "worker %s: connected to %s\n", id.ID, url)
-		done = watchWorker(errw, w, f.games, f.quiet)
+		done = watchWorker(errw, w, wc.Games, f.quiet)
 	}})
 	done()
 	if w != nil {
