@@ -25,6 +25,22 @@ type ValueError struct{ Reason string }
 
 func (e *ValueError) Error() string { return "agent: " + e.Reason }
 
+// Why is the reason alone, without the package's name, for a command
+// that names its own.
+func (e *ValueError) Why() string { return e.Reason }
+
+// ParseClock is ParseTimeControl for an optional clock: "" is none (nil).
+func ParseClock(s string) (*TimeControl, error) {
+	if s == "" {
+		return nil, nil
+	}
+	tc, err := ParseTimeControl(s)
+	if err != nil {
+		return nil, err
+	}
+	return &tc, nil
+}
+
 // ParseTimeControl reads "[moves/]base[+inc]", seconds with decimals
 // allowed: "60+1", "10+0.1", "40/60", "300".
 func ParseTimeControl(s string) (TimeControl, error) {

@@ -14,7 +14,7 @@ import (
 // modelKeys are the keys of the model kind: mcts's (searchkeys.go) with
 // a network's.
 var modelKeys = withKeys([]key{
-	{"path", "the game's shipped model; a game with none shipped (kalah) plays the mcts agent's random rollouts instead", "the .kmodel file, e.g. runs/togyz/best.kmodel"},
+	{"path", "the game's shipped model; a board or rule with none shipped (a kalah board other than 6 houses of 4 seeds, or a kalah rule option) plays the mcts agent's search with random rollouts instead", "the .kmodel file, e.g. runs/togyz/best.kmodel"},
 	simsKey("the model card's, else 400"),
 	timeKeyDoc,
 	cpuctKey("the model card's, else 1.25"),

@@ -156,3 +156,18 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// An optional clock: none for "", the time control parsed, else its error.
+func TestParseClock(t *testing.T) {
+	if tc, err := ParseClock(""); tc != nil || err != nil {
+		t.Errorf(`"": %v, %v; want no clock`, tc, err)
+	}
+	want, _ := ParseTimeControl("60+1")
+	if tc, err := ParseClock("60+1"); err != nil || tc == nil || *tc != want {
+		t.Errorf("60+1: %v, %v; want %v", tc, err, want)
+	}
+	var ve *ValueError
+	if tc, err := ParseClock("x"); tc != nil || !errors.As(err, &ve) {
+		t.Errorf("x: %v, %v; want a ValueError", tc, err)
+	}
+}

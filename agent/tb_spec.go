@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"kumalak/env"
 	"kumalak/mcts"
 	"kumalak/solve"
 )
@@ -66,6 +67,24 @@ func (m *searcher) Close() error {
 	m.tb = nil
 	m.search.SetOracle(nil)
 	return err
+}
+
+// SpecsWithTablebase gives each spec string of game (specs point to them)
+// the tablebase of a --tablebase value dir (SpecWithTablebase), except
+// where it gives nothing: off, none or "", or the cached default (auto)
+// for a game whose positions no tablebase answers; the specs then stay
+// as written.
+func SpecsWithTablebase(game *env.Spec, dir string, specs ...*string) error {
+	if _, auto, _ := solve.AutoSize(dir); (auto && solve.Probed(game) != nil) || solve.IsOff(dir) {
+		return nil
+	}
+	for _, s := range specs {
+		var err error
+		if *s, err = SpecWithTablebase(*s, dir); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SpecWithTablebase is WithTablebase for a spec string: a string that

@@ -348,3 +348,30 @@ func TestAutoTablebase(t *testing.T) {
 		t.Error("auto:99 accepted")
 	}
 }
+
+// SpecsWithTablebase gives the specs a folder, leaves them as written
+// where the value gives nothing (off, or auto for a game no tablebase
+// answers), and refuses a bad folder.
+func TestSpecsWithTablebase(t *testing.T) {
+	mangala, _ := env.Lookup("mangala")
+	togyz, _ := env.Lookup("togyz")
+	for _, c := range []struct {
+		game  *env.Spec
+		dir   string
+		wantA string
+	}{
+		{mangala, "tbdir", "mcts:sims=10,tablebase=tbdir"},
+		{mangala, "off", "mcts:sims=10"},
+		{mangala, "", "mcts:sims=10"},
+		{togyz, "auto", "mcts:sims=10"},
+	} {
+		a, b := "mcts:sims=10", "random"
+		if err := SpecsWithTablebase(c.game, c.dir, &a, &b); err != nil || a != c.wantA || b != "random" {
+			t.Errorf("%s %q: %s, %s, %v; want %s, random", c.game.Name, c.dir, a, b, err, c.wantA)
+		}
+	}
+	a := "tb"
+	if err := SpecsWithTablebase(mangala, "a,b", &a); err == nil {
+		t.Error("a folder with a comma accepted")
+	}
+}

@@ -439,8 +439,11 @@ func checkOpenings(start env.State, openings [][]env.Action) error {
 }
 
 // ReadOpenings reads the openings file at path (ParseOpenings); its
-// errors name the file.
+// errors name the file. A path of "" has none (nil: random openings).
 func ReadOpenings(path string) ([][]env.Action, error) {
+	if path == "" {
+		return nil, nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("arena: openings: %w", err)

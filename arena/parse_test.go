@@ -32,6 +32,9 @@ func TestReadOpenings(t *testing.T) {
 			t.Errorf("%s: %v, want %q", path, err, want)
 		}
 	}
+	if open, err := ReadOpenings(""); open != nil || err != nil {
+		t.Errorf("no file: %v, %v; want none", open, err)
+	}
 }
 
 func TestParseSPRT(t *testing.T) {

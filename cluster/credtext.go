@@ -29,6 +29,16 @@ func RevokedNote(worker string) string {
 		"on a standalone nats-server, delete its entry and reload the server", worker, RosterPoll)
 }
 
+// ListCredentials writes the roster of the run whose cluster folder is
+// dir as a table (WriteTable).
+func ListCredentials(dir string, w io.Writer) error {
+	r, err := ReadRoster(RosterFile(dir))
+	if err != nil {
+		return err
+	}
+	return r.WriteTable(w)
+}
+
 // WriteTable writes the roster as a table: a row per key issued, with
 // its worker, when it was issued and its state, active or revoked (and
 // when); a nil roster is "no credentials issued".

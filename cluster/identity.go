@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/schollz/progressbar/v3"
 )
 
 // TokenSource says where a client's token for a standalone server comes
@@ -155,4 +158,32 @@ func (p WorkerProgress) Status() string {
 func (p WorkerProgress) Summary() string {
 	return fmt.Sprintf("run %s, %d games, %d samples, %d batches published (%d re-sent), %d samples lost",
 		p.Run, p.Games, p.Samples, p.Batches, p.Duplicates, p.Lost)
+}
+
+// ProgressBar returns a progress bar on out of the worker's finished
+// games, of games in all (0: no end, a spinner), its line the network,
+// samples, batches and queue (WorkerProgress.Status): draw redraws it
+// from Progress (safe on any goroutine, one at a time; a ticker calls
+// it), finish ends it with a line break.
+func (w *Worker) ProgressBar(out io.Writer, games int) (draw, finish func()) {
+	total := games
+	if total == 0 {
+		total = -1
+	}
+	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(out), progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(24), progressbar.OptionThrottle(250*time.Millisecond),
+		progressbar.OptionSetDescription("worker"), progressbar.OptionSpinnerType(14),
+		// No spinner goroutine of the library's own (it reads the bar unlocked):
+		// draw renders, and the spinner turns at each render.
+		progressbar.OptionSetSpinnerChangeInterval(0))
+	draw = func() {
+		p := w.Progress()
+		bar.Describe(p.Status())
+		_ = bar.Set64(p.Games)
+	}
+	finish = func() {
+		_ = bar.Finish()
+		_, _ = io.WriteString(out, "\n")
+	}
+	return draw, finish
 }

@@ -163,12 +163,8 @@ func TestCredentialsText(t *testing.T) {
 	if n := RevokedNote("wA"); !strings.Contains(n, "revoked worker wA") || !strings.Contains(n, RosterPoll.String()) {
 		t.Errorf("revoked note %q", n)
 	}
-	r, err := ReadRoster(RosterFile(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
 	b.Reset()
-	if err := r.WriteTable(&b); err != nil {
+	if err := ListCredentials(dir, &b); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -220,5 +216,26 @@ func TestRunWorkerRevoked(t *testing.T) {
 		}
 	case <-time.After(testTimeout):
 		t.Fatal("the revoked worker did not stop")
+	}
+}
+
+// The worker's bar counts its games and shows its status line.
+func TestWorkerProgressBar(t *testing.T) {
+	s := startServer(t, ServerConfig{})
+	w, err := NewWorker(trainerDial(t, s.URL()), WorkerConfig{ID: "w1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, games := range []int{5, 0} {
+		var b strings.Builder
+		draw, finish := w.ProgressBar(&b, games)
+		draw()
+		finish()
+		if !strings.Contains(b.String(), "worker net v0  0 samples  0 batches  queued 0") || !strings.HasSuffix(b.String(), "\n") {
+			t.Errorf("%d games: %q", games, b.String())
+		}
+		if games > 0 && !strings.Contains(b.String(), "0/5") {
+			t.Errorf("no count of 5 games: %q", b.String())
+		}
 	}
 }

@@ -161,3 +161,21 @@ func TestWritePerft(t *testing.T) {
 		}
 	}
 }
+
+// Several games' ends, a blank line between them.
+func TestWriteFinals(t *testing.T) {
+	games, err := env.ReadGames(env.GameArgs{Args: []string{"3"}, Game: "mangala"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one, two strings.Builder
+	if err := env.WriteFinals(&one, games...); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.WriteFinals(&two, games[0], games[0]); err != nil {
+		t.Fatal(err)
+	}
+	if two.String() != one.String()+"\n"+one.String() {
+		t.Errorf("two games:\n%s", two.String())
+	}
+}

@@ -116,6 +116,20 @@ func (g *GameRecord) WriteFinal(w io.Writer) error {
 	return nil
 }
 
+// WriteFinals writes where each game ends (WriteFinal), a blank line
+// between games.
+func WriteFinals(w io.Writer, games ...*GameRecord) error {
+	for i, g := range games {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := g.WriteFinal(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // lineWidth is where the writer wraps move text.
 const lineWidth = 79
 

@@ -51,6 +51,10 @@ type ValueError struct{ Reason string }
 
 func (e *ValueError) Error() string { return "net: " + e.Reason }
 
+// Why is the reason alone, without the package's name, for a command
+// that names its own.
+func (e *ValueError) Why() string { return e.Reason }
+
 func invalid(format string, args ...any) error {
 	return &ValueError{Reason: fmt.Sprintf(format, args...)}
 }

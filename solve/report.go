@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"kumalak/env"
 )
@@ -72,4 +73,10 @@ func (s LevelStat) String() string {
 		took = fmt.Sprintf("%.2fs", s.Took.Seconds())
 	}
 	return fmt.Sprintf("level %2d  %12d entries  %12d bytes  %s", s.Stones, s.Entries, s.Bytes, took)
+}
+
+// StampedLog returns a Config.Log that writes each line to w after the
+// time elapsed since t0, to the second: "1m5s  saved ...".
+func StampedLog(w io.Writer, t0 time.Time) func(string) {
+	return func(line string) { fmt.Fprintf(w, "%s  %s\n", time.Since(t0).Round(time.Second), line) }
 }

@@ -105,3 +105,12 @@ func TestSolveContext(t *testing.T) {
 		t.Errorf("Kalah(6,4) from the start: exact %v after %s; want bounds soon after the context ended", r.Exact(), took)
 	}
 }
+
+// A stamped log line starts with the time since t0, to the second.
+func TestStampedLog(t *testing.T) {
+	var b strings.Builder
+	StampedLog(&b, time.Now().Add(-65*time.Second))("saved")
+	if got := b.String(); got != "1m5s  saved\n" {
+		t.Errorf("%q", got)
+	}
+}

@@ -84,6 +84,10 @@ type ValueError struct{ Reason string }
 
 func (e *ValueError) Error() string { return "analysis: " + e.Reason }
 
+// Why is the reason alone, without the package's name, for a command
+// that names its own.
+func (e *ValueError) Why() string { return e.Reason }
+
 // Mark returns the mark of a move that lost loss.
 func (t Thresholds) Mark(loss float32) Mark {
 	switch {

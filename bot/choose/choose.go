@@ -51,6 +51,10 @@ type InputError struct{ Reason string }
 
 func (e *InputError) Error() string { return "choose: " + e.Reason }
 
+// Why is the reason alone, without the package's name, for a command
+// that names its own.
+func (e *InputError) Why() string { return e.Reason }
+
 func badInput(format string, args ...any) error {
 	return &InputError{Reason: fmt.Sprintf(format, args...)}
 }

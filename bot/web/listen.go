@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -32,4 +33,27 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, timeout time.Du
 		return fmt.Errorf("web: %w", err)
 	}
 	return nil
+}
+
+// ListenError is ListenAndServe's error when the address cannot be
+// listened on (taken, or not host:port).
+type ListenError struct {
+	Addr string
+	Err  error
+}
+
+func (e *ListenError) Error() string { return fmt.Sprintf("web: listen %s: %v", e.Addr, e.Err) }
+
+func (e *ListenError) Unwrap() error { return e.Err }
+
+// ListenAndServe listens on addr (host:port; port 0 picks a free one),
+// says where on out ("serving on http://ADDR (Ctrl-C to stop)") and
+// serves h until ctx ends (Serve).
+func ListenAndServe(ctx context.Context, addr string, h http.Handler, timeout time.Duration, out io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return &ListenError{addr, err}
+	}
+	fmt.Fprintf(out, "serving on http://%s (Ctrl-C to stop)\n", ln.Addr())
+	return Serve(ctx, ln, h, timeout)
 }

@@ -1,10 +1,13 @@
 package web
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -48,5 +51,32 @@ func TestServe(t *testing.T) {
 	ln2.Close()
 	if err := Serve(context.Background(), ln2, h, time.Second); err == nil {
 		t.Error("Serve on a closed listener: no error")
+	}
+}
+
+// ListenAndServe says where it serves and serves there until the context
+// ends; an address it cannot listen on is a *ListenError.
+func TestListenAndServe(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
+	if err := ListenAndServe(context.Background(), "not an address", h, time.Second, io.Discard); !errors.As(err, new(*ListenError)) {
+		t.Errorf("a bad address: %v, want a *ListenError", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- ListenAndServe(ctx, "127.0.0.1:0", h, time.Second, pw) }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "serving on http://127.0.0.1:") {
+		t.Fatalf("announced %q, %v", line, err)
+	}
+	url := strings.Fields(line)[2]
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("after the context ended: %v", err)
 	}
 }

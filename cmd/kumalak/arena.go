@@ -50,18 +50,11 @@ func (f *matchFlags) config(cmd string) (*env.Spec, arena.Config, error) {
 	}
 	c := f.cfg
 	c.Start = f.position
-	if f.tc != "" {
-		tc, err := agent.ParseTimeControl(f.tc)
-		if err != nil {
-			return nil, c, badInput(cmd, "--tc: %s", reason(err))
-		}
-		c.Clock = &tc
+	if c.Clock, err = agent.ParseClock(f.tc); err != nil {
+		return nil, c, badInput(cmd, "--tc: %s", reason(err))
 	}
-	if f.openings != "" {
-		var err error
-		if c.Openings, err = arena.ReadOpenings(f.openings); err != nil {
-			return nil, c, badInput(cmd, "--openings: %v", err)
-		}
+	if c.Openings, err = arena.ReadOpenings(f.openings); err != nil {
+		return nil, c, badInput(cmd, "--openings: %v", err)
 	}
 	if err := c.Validate(); err != nil {
 		return nil, c, badInput(cmd, "%s", reason(err))
@@ -134,13 +127,8 @@ func newArenaCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, auto, _ := solve.AutoSize(tbDir); (auto && solve.Probed(spec) != nil) || solve.IsOff(tbDir) {
-				tbDir = "" // the default where it gives nothing: the specs stay as written
-			}
-			for _, s := range []*string{&a, &b} {
-				if *s, err = agent.SpecWithTablebase(*s, tbDir); err != nil {
-					return badInput("arena", "--tablebase: %v", err)
-				}
+			if err := agent.SpecsWithTablebase(spec, tbDir, &a, &b); err != nil {
+				return badInput("arena", "--tablebase: %v", err)
 			}
 			if err := checkAgents("arena", spec, a, b); err != nil {
 				return err

@@ -105,11 +105,10 @@ func newCredListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, err := cluster.ReadRoster(cluster.RosterFile(dir))
-			if err != nil {
+			if err := cluster.ListCredentials(dir, c.OutOrStdout()); err != nil {
 				return fmt.Errorf("worker-credentials list: %w", err)
 			}
-			return r.WriteTable(c.OutOrStdout())
+			return nil
 		},
 	}
 	c.Flags().StringVar(&run, "run", "", "run folder (required)")

@@ -255,3 +255,74 @@ func repoPackages(t *testing.T) map[string]*build.Package {
 	}
 	return pkgs
 }
+
+// maxCommandLines bounds the command's own code: cmd/kumalak parses flags
+// and wires the packages together; the rules (choosing, checking,
+// reporting, loops) live in the packages, with their tests.
+const maxCommandLines = 1500
+
+// TestCommandOnlyWires counts cmd/kumalak's lines of code outside tests,
+// those neither blank nor a // comment (as grep -v '^\s*$' | grep -v
+// '^\s*//' | wc -l counts them, file by file), and fails above
+// maxCommandLines, naming the largest files: a rule that grew here belongs
+// in its package.
+func TestCommandOnlyWires(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type fileLines struct {
+		file  string
+		lines int
+	}
+	var counts []fileLines
+	total := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := countCode(string(b))
+		counts = append(counts, fileLines{f, n})
+		total += n
+	}
+	if total > maxCommandLines {
+		slices.SortFunc(counts, func(a, b fileLines) int { return b.lines - a.lines })
+		t.Errorf("cmd/kumalak holds %d lines of code outside tests, more than %d: move the rules into their packages (docs/ARCHITECTURE.md); the largest files: %v",
+			total, maxCommandLines, counts[:min(5, len(counts))])
+	}
+}
+
+// countCode returns the number of lines of src that are neither blank
+// nor a // comment.
+func countCode(src string) int {
+	n := 0
+	for line := range strings.Lines(src) {
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "//") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCountCode pins what countCode counts: code, a block comment, code
+// with a comment after it; not blank lines nor // comments, indented or not.
+func TestCountCode(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want int
+	}{
+		{"", 0},
+		{"package main\n", 1},
+		{"package main\n\n \t\n// doc\n\t// note\nfunc f() {} // why\n", 2},
+		{"/* block */\nx := 1\n\n", 2},
+		{"no final newline", 1},
+	} {
+		if got := countCode(c.src); got != c.want {
+			t.Errorf("%q: %d, want %d", c.src, got, c.want)
+		}
+	}
+}

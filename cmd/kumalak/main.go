@@ -12,10 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"kumalak/agent"
-	"kumalak/arena"
-	"kumalak/bot/analysis"
-	"kumalak/bot/choose"
 	"kumalak/solve"
 )
 
@@ -39,20 +35,15 @@ func badInput(cmd string, format string, args ...any) error {
 	return usageError{fmt.Errorf(cmd+": "+format, args...)}
 }
 
-// reason returns what a package's ValueError says without the package's
-// name, for badInput adds the command's; any other error's text.
+// reason returns what a package's bad-value error (a ValueError or an
+// InputError: its Why) says without the package's name, for badInput adds
+// the command's; any other error's text.
 func reason(err error) string {
-	if e, ok := errors.AsType[*arena.ValueError](err); ok {
-		return e.Reason
-	}
-	if e, ok := errors.AsType[*agent.ValueError](err); ok {
-		return e.Reason
-	}
-	if e, ok := errors.AsType[*analysis.ValueError](err); ok {
-		return e.Reason
-	}
-	if e, ok := errors.AsType[*choose.InputError](err); ok {
-		return e.Reason
+	if e, ok := errors.AsType[interface {
+		error
+		Why() string
+	}](err); ok {
+		return e.Why()
 	}
 	return err.Error()
 }

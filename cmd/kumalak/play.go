@@ -48,20 +48,6 @@ func (b *botFlags) resolve(cmd string) (choose.Bot, error) {
 	return bot, nil
 }
 
-// buildAgent builds the bot, a bad spec being a usage error.
-func buildAgent(cmd string, spec *env.Spec, s string, seed uint64) (agent.Agent, error) {
-	a, err := agent.New(spec, s, seed)
-	if err != nil {
-		return nil, badInput(cmd, "%v", err)
-	}
-	return a, nil
-}
-
-// closeAgent ends an agent that holds a process (the engine kind).
-func closeAgent(a agent.Agent) {
-	_ = agent.Close(a) // the command is ending; nothing left to report to
-}
-
 func newPlayCmd() *cobra.Command {
 	var g gameFlags
 	var b botFlags
@@ -104,11 +90,11 @@ func newPlayCmd() *cobra.Command {
 			if _, err := spec.Start(g.position); err != nil {
 				return badInput("play", "%v", err)
 			}
-			a, err := buildAgent("play", spec, bot.Spec, b.seed)
+			a, err := agent.New(spec, bot.Spec, b.seed)
 			if err != nil {
-				return err
+				return badInput("play", "%v", err)
 			}
-			defer closeAgent(a)
+			defer func() { _ = agent.Close(a) }() // the command is ending; nothing left to report to
 			cfg := play.Config{Spec: spec, Agent: a, Human: human, Start: g.position, Level: b.req.Level, Elo: b.req.Elo, Words: words.New(tag)}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()

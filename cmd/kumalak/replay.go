@@ -47,13 +47,8 @@ func newReplayCmd() *cobra.Command {
 				}
 				return nil
 			}
-			for i, game := range games {
-				if i > 0 {
-					fmt.Fprintln(out)
-				}
-				if err := game.WriteFinal(out); err != nil {
-					return fmt.Errorf("replay: %w", err)
-				}
+			if err := env.WriteFinals(out, games...); err != nil {
+				return fmt.Errorf("replay: %w", err)
 			}
 			return nil
 		},

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -60,17 +60,16 @@ func newServeCmd() *cobra.Command {
 	return c
 }
 
-// serve listens on addr and serves h (web.Serve) until an interrupt or
+// serve serves h on addr (web.ListenAndServe) until an interrupt or
 // SIGTERM.
 func serve(c *cobra.Command, h http.Handler, addr string, timeout time.Duration) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return badInput("serve", "--addr %s: %v", addr, err)
-	}
-	fmt.Fprintf(c.OutOrStdout(), "serving on http://%s (Ctrl-C to stop)\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := web.Serve(ctx, ln, h, timeout); err != nil {
+	err := web.ListenAndServe(ctx, addr, h, timeout, c.OutOrStdout())
+	if le, ok := errors.AsType[*web.ListenError](err); ok {
+		return badInput("serve", "--addr %s: %v", addr, le.Err)
+	}
+	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

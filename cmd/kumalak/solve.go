@@ -65,9 +65,7 @@ func newSolveCmd() *cobra.Command {
 				return badInput("solve", "--value-only, --state, --bounds: %v", err)
 			}
 			if cfg.State != "" || len(cfg.Bounds) > 0 {
-				errw := c.ErrOrStderr()
-				t0 := time.Now()
-				cfg.Log = func(line string) { fmt.Fprintf(errw, "%s  %s\n", time.Since(t0).Round(time.Second), line) }
+				cfg.Log = solve.StampedLog(c.ErrOrStderr(), time.Now())
 			}
 			if tbDir != "" {
 				tb, err := solve.OpenFor(spec, tbDir)

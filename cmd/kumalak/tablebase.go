@@ -26,8 +26,8 @@ func newTablebaseCmd() *cobra.Command {
 }
 
 func newTablebaseBuildCmd() *cobra.Command {
-	var game, out string
-	var stones, workers int
+	var game string
+	var cfg solve.BuildConfig // Dir, Stones, Workers; Game from --game
 	var quiet bool
 	c := &cobra.Command{
 		Use:   "build",
@@ -48,7 +48,7 @@ func newTablebaseBuildCmd() *cobra.Command {
 			if err != nil {
 				return badInput("tablebase", "--game %q: %v", game, err)
 			}
-			cfg := solve.BuildConfig{Dir: out, Game: kind, Stones: stones, Workers: workers}
+			cfg.Game = kind
 			if err := cfg.Validate(); err != nil {
 				return badInput("tablebase", "%v", err)
 			}
@@ -57,9 +57,9 @@ func newTablebaseBuildCmd() *cobra.Command {
 	}
 	fl := c.Flags()
 	fl.StringVar(&game, "game", solve.MangalaTB, "game: "+solve.MangalaTB+", kalah (6 houses, any seeds) or kalah:capture=empty")
-	fl.IntVar(&stones, "stones", 16, fmt.Sprintf("largest stone count on the board (0..%d)", solve.MaxStones))
-	fl.StringVar(&out, "out", "tb/mangala", "folder of the level files")
-	fl.IntVar(&workers, "workers", runtime.NumCPU(), "goroutines computing a level")
+	fl.IntVar(&cfg.Stones, "stones", 16, fmt.Sprintf("largest stone count on the board (0..%d)", solve.MaxStones))
+	fl.StringVar(&cfg.Dir, "out", "tb/mangala", "folder of the level files")
+	fl.IntVar(&cfg.Workers, "workers", runtime.NumCPU(), "goroutines computing a level")
 	fl.BoolVar(&quiet, "quiet", false, "no progress bar")
 	return c
 }

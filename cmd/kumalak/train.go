@@ -16,16 +16,14 @@ import (
 
 // trainFlags are the per-run items the command line may override.
 type trainFlags struct {
-	config, run        string
-	resume             bool
-	seed               uint64
-	workers, iters     int
-	budget             time.Duration
-	quiet              bool
-	tablebase          string // overrides the config's tablebase when given
-	seedSet, itersSet  bool
-	budgetSet, wrkrSet bool
-	host               hostFlags
+	config, run    string
+	resume         bool
+	seed           uint64
+	workers, iters int
+	budget         time.Duration
+	quiet          bool
+	tablebase      string // overrides the config's tablebase when given
+	host           hostFlags
 }
 
 func newTrainCmd() *cobra.Command {
@@ -47,11 +45,7 @@ func newTrainCmd() *cobra.Command {
 			"  kumalak train --config configs/tiny.yaml --run runs/tiny --iterations 2\n" +
 			"  kumalak train --config configs/tiny.yaml --run runs/tiny --listen 0.0.0.0:4222",
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			fl := c.Flags()
-			f.seedSet, f.itersSet, f.budgetSet, f.wrkrSet = fl.Changed("seed"), fl.Changed("iterations"), fl.Changed("budget"), fl.Changed("workers")
-			return runTrain(c, f)
-		},
+		RunE: func(c *cobra.Command, _ []string) error { return runTrain(c, f) },
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.config, "config", "configs/togyz.yaml", "YAML config of the run (see configs/)")
@@ -68,7 +62,7 @@ func newTrainCmd() *cobra.Command {
 }
 
 func runTrain(c *cobra.Command, f trainFlags) error {
-	cfg, dir, err := f.request().Resolve()
+	cfg, dir, err := f.request(c.Flags().Changed).Resolve()
 	if err != nil {
 		return usageError{err}
 	}
@@ -108,20 +102,20 @@ func selfName() string {
 	return "kumalak"
 }
 
-// request is what the flags ask of the run: the flags set override the
-// config.
-func (f trainFlags) request() train.Request {
+// request is what the flags ask of the run: the flags set (changed)
+// override the config.
+func (f trainFlags) request(changed func(flag string) bool) train.Request {
 	r := train.Request{Config: f.config, Run: train.Dir(f.run), Resume: f.resume, Tablebase: f.tablebase}
-	if f.seedSet {
+	if changed("seed") {
 		r.Seed = &f.seed
 	}
-	if f.itersSet {
+	if changed("iterations") {
 		r.Iterations = &f.iters
 	}
-	if f.budgetSet {
+	if changed("budget") {
 		r.Budget = &f.budget
 	}
-	if f.wrkrSet {
+	if changed("workers") {
 		r.Games = &f.workers
 	}
 	return r

@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"kumalak/cluster"
@@ -99,8 +98,14 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 		return err
 	}
 	id, err := cluster.ResolveIdentity(f.creds, f.id, f.run)
-	if err != nil {
-		return identityError(err)
+	if ie, ok := errors.AsType[*cluster.IdentityError](err); ok {
+		hint := ""
+		if errors.Is(err, cluster.ErrOtherWorker) {
+			hint = ": drop --id and --run"
+		}
+		return badInput("worker", "--%s: %v%s", ie.Field, ie.Err, hint)
+	} else if err != nil {
+		return badInput("worker", "%v", err)
 	}
 	cc.Name, cc.Creds = "kumalak worker "+id.ID, id.Creds
 	wc := f.cfg
@@ -125,43 +130,17 @@ func runWorker(c *cobra.Command, f workerFlags) error {
 	return nil
 }
 
-// identityError makes an error of cluster.ResolveIdentity a usage error
-// naming the flag at fault.
-func identityError(err error) error {
-	ie, ok := errors.AsType[*cluster.IdentityError](err)
-	switch {
-	case !ok:
-		return badInput("worker", "%v", err)
-	case errors.Is(err, cluster.ErrOtherWorker):
-		return badInput("worker", "--%s %v: drop --id and --run", ie.Field, ie.Err)
-	}
-	return badInput("worker", "--%s: %v", ie.Field, ie.Err)
-}
-
-// watchWorker shows a progress bar of the worker's games until the
+// watchWorker shows a progress bar of the worker's games
+// (cluster.Worker.ProgressBar), redrawn by train.Every, until the
 // returned function is called.
 func watchWorker(w io.Writer, wk *cluster.Worker, games int, quiet bool) func() {
 	if quiet {
 		return func() {}
 	}
-	total := games
-	if total == 0 {
-		total = -1
-	}
-	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(24), progressbar.OptionThrottle(250*time.Millisecond),
-		progressbar.OptionSetDescription("worker"), progressbar.OptionSpinnerType(14),
-		// No spinner goroutine of the library's own (it reads the bar unlocked):
-		// the ticker below renders, and the spinner turns at each render.
-		progressbar.OptionSetSpinnerChangeInterval(0))
-	stop := train.Every(500*time.Millisecond, func() {
-		p := wk.Progress()
-		bar.Describe(p.Status())
-		_ = bar.Set64(p.Games)
-	})
+	draw, finish := wk.ProgressBar(w, games)
+	stop := train.Every(500*time.Millisecond, draw)
 	return func() {
 		stop()
-		_ = bar.Finish()
-		_, _ = io.WriteString(w, "\n")
+		finish()
 	}
 }
