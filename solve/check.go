@@ -22,8 +22,8 @@ func solvable(s *env.Spec) bool { return s.Facts.Solver }
 
 // CheckFor returns an error naming what the solve of st cannot take: a
 // game without the solver, and for a position that can repeat
-// (mangala-kale, searched by iterative deepening rather than the engine of
-// kalah and classic mangala) ValueOnly, State and Bounds. Commands check a request
+// (mangala-kale, whose values under the repetition convention lean on the
+// search path) ValueOnly, State and Bounds. Commands check a request
 // with it before New. Shipped bounds are simply not read there.
 func (c Config) CheckFor(st env.State) error {
 	if err := Solvable(st.Spec()); err != nil {

@@ -62,7 +62,11 @@
 // their own row). Results that lean on such a repetition are not recorded
 // in the transposition table, so kale values are exact under that
 // convention; Stats.Repetitions says whether it was used at all (when it
-// is 0 the value is exact under the rules as written).
+// is 0 the value is exact under the rules as written). Kale is searched by
+// the engine of kalah and classic mangala (kale.go: the castles in the
+// position and its key, the path kept per thread); the older alpha-beta
+// search of search.go stays as the tests' reference, which the engine must
+// match (TestKaleEngineMatchesReference).
 //
 // # Solver
 //

@@ -18,6 +18,7 @@ type kgame struct {
 	n       int // houses a side
 	capture kalah.Capture
 	mangala bool   // classic mangala: moves by Pits.Play
+	kale    bool   // mangala-kale: moves by playKale, castles in the position, repetitions on the path (kale.go)
 	salt    uint64 // mixed into the keys: one table never mixes two games
 }
 
@@ -39,6 +40,9 @@ type kchild struct {
 func (g *kgame) play(p *kpos, i int) kchild {
 	if g.mangala {
 		return playMangala(p, i)
+	}
+	if g.kale {
+		return playKale(p, i)
 	}
 	n := g.n
 	c := kchild{p: *p, a: int8(i)}

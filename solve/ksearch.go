@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -29,6 +30,10 @@ type kworker struct {
 	pub     *atomic.Uint64 // the main worker publishes its nodes here for the saves, or nil
 	history [kalah.MaxHouses]uint32
 	rot     int // a helper's rotation of its move order near the root
+	// path holds the keys of the kale positions on the search path, the
+	// root's first; reps counts the positions met again on it.
+	path []uint64
+	reps uint64
 	// maxNodes, when not 0, stops the whole search once the worker has
 	// searched that many nodes (Budget.Nodes; the main worker only).
 	maxNodes uint64
@@ -102,6 +107,38 @@ func (w *kworker) search(p *kpos, alpha, beta, depth, ply int) int {
 		}
 		ttMove = e.move
 	}
+	if w.g.kale {
+		return w.kale(p, alpha, beta, depth, ply, s, key, ttMove)
+	}
+	return w.expand(p, alpha, beta, depth, ply, s, key, ttMove)
+}
+
+// kale is expand for a kale position, s stones, whose table entry did not
+// settle it: a position met again on the path ends the game there by the
+// kale end rule, each player taking the stones of their own row (the
+// package documentation, "Kale"); otherwise it is searched on the path.
+func (w *kworker) kale(p *kpos, alpha, beta, depth, ply, s int, key uint64, ttMove int8) int {
+	if slices.Contains(w.path, key) {
+		w.reps++
+		mine := 0
+		for _, v := range p[:rowPits] {
+			mine += int(v)
+		}
+		return 2*mine - s
+	}
+	w.path = append(w.path, key)
+	v := w.expand(p, alpha, beta, depth, ply, s, key, ttMove)
+	w.path = w.path[:len(w.path)-1]
+	return v
+}
+
+// expand searches the children of p, s stones, and records the result:
+// search's work past the table.
+func (w *kworker) expand(p *kpos, alpha, beta, depth, ply, s int, key uint64, ttMove int8) int {
+	need := uint8(exactDepth)
+	if depth > 0 {
+		need = uint8(min(depth, exactDepth-1))
+	}
 	var kids [kalah.MaxHouses]kchild
 	n := w.children(p, kids[:], ttMove)
 	if depth < 0 && s >= etcStones {
@@ -113,7 +150,7 @@ func (w *kworker) search(p *kpos, alpha, beta, depth, ply int) int {
 	if w.rot > 0 && ply < 3 && n > 2 {
 		rotate(kids[1:n], w.rot+ply)
 	}
-	n0 := w.nodes
+	n0, reps := w.nodes, w.reps
 	alpha0 := alpha
 	best, bestMove := -2*kalah.MaxHouses*kalah.MaxSeeds-1, int8(-1)
 	for i := range kids[:n] {
@@ -138,6 +175,11 @@ func (w *kworker) search(p *kpos, alpha, beta, depth, ply int) int {
 			w.history[k.a] += uint32(s * s)
 			break
 		}
+	}
+	if depth < 0 && w.reps != reps {
+		// The value leans on the path (a kale repetition): not a property
+		// of the position alone, so it is not recorded as proved.
+		return best
 	}
 	e := kval{lo: -s, hi: s, move: bestMove, depth: need, work: workOf(w.nodes - n0)}
 	switch {
@@ -191,7 +233,7 @@ func (w *kworker) children(p *kpos, kids []kchild, ttMove int8) int {
 		k := &kids[n]
 		*k = w.g.play(p, i)
 		k.order = int(min(w.history[i], 1<<20)) << 4
-		if !w.g.mangala {
+		if !w.g.mangala && !w.g.kale {
 			// kalah: of equal history, the house nearer the store first
 			// (docs/notes/2026-12-02-tablebases-and-solver.md, "Move order").
 			k.order += i

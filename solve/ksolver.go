@@ -3,6 +3,7 @@ package solve
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -30,6 +31,7 @@ type kjob struct {
 	tb    *Tablebase
 	id    string
 	st    env.State // the root
+	key   uint64    // a kale root's key, the first on the path; 0 otherwise
 }
 
 // solveKalah is Solve for a Kalah position.
@@ -75,6 +77,22 @@ func (s *Solver) solveClassic(b *mangala.Board, b0 Budget, dst []MoveValue) (Res
 	return s.ksolve(j, b0, dst)
 }
 
+// solveKale is Solve for a mangala-kale position, by the same engine as
+// Kalah's, with the repetition convention of the package documentation
+// ("Kale"): no tablebase, no state or bounds files.
+func (s *Solver) solveKale(b *mangala.Board, b0 Budget, dst []MoveValue) (Result, error) {
+	j := s.newJob(b, &kaleGame)
+	j.tb = nil
+	j.p = kaleOf(b)
+	j.base = b.Store(b.ToMove()) - b.Store(b.ToMove().Other())
+	if g, over := terminal(b); over {
+		return Result{Lo: j.base + g, Hi: j.base + g, Moves: dst[:0]}, nil
+	}
+	j.legal = b.Legal(s.legal[:0])
+	j.key = kaleGame.key(&j.p)
+	return s.ksolve(j, b0, dst)
+}
+
 // ksolve solves every root move of j by MTD(f) null-window tests to the end
 // of the game, first guesses from iterative deepening, the threads of
 // Config.Threads sharing one table; with Config.State it resumes from and
@@ -93,6 +111,10 @@ func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 	}
 	s.kmain = kworker{g: j.g, tt: s.ktt, tb: j.tb, stop: stop, clock: clock, maxNodes: b.Nodes}
 	main := &s.kmain
+	if j.g.kale {
+		main.path = append(s.kpath[:0], j.key)
+		defer func() { s.kpath = main.path[:0] }()
+	}
 	roots := s.kroots[:0]
 	for _, a := range j.legal {
 		c := j.g.play(&j.p, int(a))
@@ -101,7 +123,7 @@ func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 	}
 	s.kroots = roots
 	var ck *checkpoint
-	if s.cfg.State != "" || len(s.cfg.Bounds) > 0 || s.cfg.Shipped {
+	if !j.g.kale && (s.cfg.State != "" || len(s.cfg.Bounds) > 0 || s.cfg.Shipped) {
 		var err error
 		if ck, err = s.resume(j, roots); err != nil {
 			return Result{}, err
@@ -141,6 +163,7 @@ func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 	s.stats.Nodes += main.nodes
 	s.stats.TBHits += main.tbHits
 	s.stats.TTHits += main.ttHits
+	s.stats.Repetitions += main.reps
 	if ck != nil {
 		ck.live.Store(main.nodes)
 		if err := ck.save(); err != nil {
@@ -160,8 +183,7 @@ func rootBounds(j *kjob, rt *kroot) (lo, hi int) {
 	return j.base + lo, j.base + hi
 }
 
-// Interrupt stops a Solve in progress on another goroutine (kalah and
-// classic mangala): it returns the bounds proved so far and, with
+// Interrupt stops a Solve in progress on another goroutine: it returns the bounds proved so far and, with
 // Config.State, saves them.
 func (s *Solver) Interrupt() { s.kstop.Store(true) }
 
@@ -221,6 +243,9 @@ func (s *Solver) kparallel(main *kworker, p *kpos, alpha, beta, depth int) int {
 	var wg sync.WaitGroup
 	for h := range helpers {
 		w := &kworker{g: main.g, tt: main.tt, tb: main.tb, stop: main.stop, quit: &quit, clock: main.clock, rot: h + 1, history: main.history}
+		if main.g.kale {
+			w.path = slices.Clone(main.path) // its own path: the same root's
+		}
 		wg.Go(func() {
 			q := *p
 			w.search(&q, alpha, beta, depth, 0)
@@ -233,6 +258,21 @@ func (s *Solver) kparallel(main *kworker, p *kpos, alpha, beta, depth int) int {
 	return v
 }
 
+// deepenNodes is how many nodes an iteration of kdeepen may take before
+// it is the last: deepenNodes, and kaleDeepenNodes in kale, whose games
+// run long past the depths a shallow search reaches, so that deeper
+// iterations cost much and guess little better (about a third of a
+// 250,000-node budget went to them, on six root moves).
+func (g *kgame) deepenNodes() uint64 {
+	if g.kale {
+		return kaleDeepenNodes
+	}
+	return deepenNodes
+}
+
+// kaleDeepenNodes is deepenNodes for kale.
+const kaleDeepenNodes = 2000
+
 // kdeepen returns a guess of p's future gain from depth-limited searches
 // of increasing depth, which also fill the table's best moves.
 func (s *Solver) kdeepen(w *kworker, p *kpos) int {
@@ -244,7 +284,7 @@ func (s *Solver) kdeepen(w *kworker, p *kpos) int {
 			break
 		}
 		guess = g
-		if w.nodes-n0 > deepenNodes {
+		if w.nodes-n0 > w.g.deepenNodes() {
 			break
 		}
 	}

@@ -122,8 +122,8 @@ func sign(x int) int {
 	return 0
 }
 
-// Solver finds exact values of mangala positions (classic and kale) by
-// alpha-beta search with a transposition table of proven bounds, MTD(f)
+// Solver finds exact values of kalah and mangala positions (classic and
+// kale) by alpha-beta search with a transposition table of proven bounds, MTD(f)
 // null-window tests and iterative deepening for the first guesses and move
 // order. It is not safe for concurrent use; the table is kept between
 // calls, so solving related positions gets faster.
@@ -149,6 +149,10 @@ type Solver struct {
 	legal    [env.MaxActions]env.Action
 	kroots   []kroot
 	maxNodes uint64 // the kale search's node budget (0: none)
+	kpath    []uint64
+	// reference solves kale by the alpha-beta search of search.go rather
+	// than the engine of ksearch.go: the tests' reference.
+	reference bool
 }
 
 // Budget bounds a solve: it stops after about Time or once about Nodes
@@ -169,7 +173,7 @@ func New(cfg Config) (*Solver, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Solver{cfg: cfg, path: make([]uint64, 0, 256)}, nil
+	return &Solver{cfg: cfg, path: make([]uint64, 0, 256), kpath: make([]uint64, 0, 256)}, nil
 }
 
 // SolveContext is Solve interrupted (Interrupt) when ctx ends: a search
@@ -204,15 +208,18 @@ func (s *Solver) SolveWithin(st env.State, b0 Budget, dst []MoveValue) (Result, 
 	if !isKalah && !isMangala {
 		return Result{}, fmt.Errorf("solve: %s: a game whose facts claim the solver but whose board it does not know", st.Spec().Name)
 	}
-	if isKalah || !b.Kale() {
+	if isKalah || !b.Kale() || !s.reference {
 		t0 := time.Now()
 		s.stats = Stats{}
 		s.helperNodes.Store(0)
 		var r Result
 		var err error
-		if isKalah {
+		switch {
+		case isKalah:
 			r, err = s.solveKalah(k, b0, dst)
-		} else {
+		case b.Kale():
+			r, err = s.solveKale(b, b0, dst)
+		default:
 			r, err = s.solveClassic(b, b0, dst)
 		}
 		s.stats.Nodes += s.helperNodes.Load()
