@@ -93,6 +93,12 @@ func TestKaleEngineMatchesReference(t *testing.T) {
 	}
 	ref, fast := newSolver(t, nil), newSolver(t, nil)
 	ref.reference = true
+	cfg := DefaultConfig()
+	cfg.TTBits, cfg.Threads = 16, 2
+	par, err := New(cfg) // two threads, each with its own path
+	if err != nil {
+		t.Fatal(err)
+	}
 	const refNodes = 300_000
 	solved, reps, skipped, unsettled := 0, 0, 0, 0
 	for solved < n {
@@ -122,6 +128,9 @@ func TestKaleEngineMatchesReference(t *testing.T) {
 		}
 		if got.Lo > want.Lo || got.Hi < want.Hi {
 			t.Fatalf("%s: engine %+v, reference %+v", b, got, want)
+		}
+		if two, err := par.SolveWithin(b, Budget{Nodes: 4 * refNodes}, nil); err != nil || two.Lo > want.Lo || two.Hi < want.Hi || (two.Exact() && two.Lo != want.Lo) {
+			t.Fatalf("%s: engine on two threads %+v (%v), reference %+v", b, two, err, want)
 		}
 		if want.Repetitions > 0 {
 			reps++
