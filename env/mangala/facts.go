@@ -90,8 +90,8 @@ func sownOn(i, n, cycle, home int) int {
 // levelRatings are the levels' measured ratings in classic mangala
 // (docs/PLAYING.md, "Levels", whose table a test checks against them).
 var levelRatings = env.LevelRatings{Anchor: "random",
-	Elo: []float64{224, 308, 445, 565, 649, 753, 805, 857, 980, 1039},
-	Err: []float64{24, 27, 32, 37, 39, 43, 45, 46, 48, 50}}
+	Elo: []float64{332, 363, 471, 595, 682, 781, 829, 887, 968, 1022},
+	Err: []float64{27, 30, 34, 39, 41, 45, 47, 48, 50, 52}}
 
 // kaleLevelRatings are the levels' measured ratings in mangala-kale
 // (docs/PLAYING.md, "Levels", whose table a test checks against them).
