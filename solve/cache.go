@@ -79,8 +79,8 @@ func IsOff(v string) bool { return v == "" || v == Off || v == "none" }
 // TablebaseDir resolves a --tablebase value (or a spec's tablebase key)
 // for game: off, none or "": none; auto or auto:N: the cached tablebase
 // (Cached, built on first use) of a game whose searches probe one
-// (Probed: classic mangala), none for another game; anything else: the
-// folder it names.
+// (Probed: classic mangala), none for another game or when the cache
+// cannot be built (said on CacheLog); anything else: the folder it names.
 func TablebaseDir(game *env.Spec, v string) (string, error) {
 	n, auto, err := AutoSize(v)
 	switch {
@@ -93,7 +93,12 @@ func TablebaseDir(game *env.Spec, v string) (string, error) {
 	case Probed(game) != nil:
 		return "", nil
 	}
-	return Cached(context.Background(), game, n)
+	dir, err := Cached(context.Background(), game, n)
+	if err != nil { // auto is a convenience: a cache that cannot be written costs the bot its tablebase, not the game
+		fmt.Fprintf(CacheLog, "kumalak: playing without a tablebase: %v\n", err)
+		return "", nil
+	}
+	return dir, nil
 }
 
 // CacheRoot returns the folder of kumalak's cache: $KUMALAK_CACHE, else

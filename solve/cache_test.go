@@ -106,6 +106,27 @@ func TestTablebaseDir(t *testing.T) {
 	}
 }
 
+// TestTablebaseDirUnwritable: a cache that cannot be made leaves the bot
+// without a tablebase, with a word, rather than without a game.
+func TestTablebaseDirUnwritable(t *testing.T) {
+	root, log := cacheIn(t)
+	blocker := filepath.Join(root, "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvCache, blocker) // a file where the folder should be
+	mangala, _ := env.Lookup("mangala")
+	if d, err := TablebaseDir(mangala, "auto:4"); d != "" || err != nil {
+		t.Errorf("an unwritable cache: %q, %v; want none and no error", d, err)
+	}
+	if !strings.Contains(log.String(), "playing without a tablebase") {
+		t.Errorf("no word of it: %q", log.String())
+	}
+	if _, err := Cached(t.Context(), mangala, 4); err == nil {
+		t.Error("Cached into a file: no error")
+	}
+}
+
 // TestCachedRepairs: a level of the cache cut short (a disk that filled,
 // a file damaged) is built again, with a word, in the next process.
 func TestCachedRepairs(t *testing.T) {
