@@ -35,6 +35,10 @@ type Options struct {
 	// Command is the command line that started the run (kept in the
 	// checkpoint for the model card); "" notes none.
 	Command string
+	// Init, when set, is a .kmodel file whose network a new run starts
+	// from instead of the seed's random weights (the optimizer, the replay
+	// window and the ratings start afresh); a resumed run keeps its own.
+	Init string
 }
 
 // Run is one training run: its folder, config, checkpoint and the parts it
@@ -141,6 +145,10 @@ func (r *Run) layout() data.Layout {
 }
 
 func (r *Run) create() error {
+	first, err := r.first() // before the folder: a bad --init leaves nothing behind
+	if err != nil {
+		return err
+	}
 	if err := r.dir.mkdirs(); err != nil {
 		return err
 	}
@@ -152,8 +160,7 @@ func (r *Run) create() error {
 		return fmt.Errorf("train: %w", err)
 	}
 	r.window = w
-	r.latest = r.initial()
-	r.best = r.latest
+	r.latest, r.best = first, first
 	r.state = State{Started: r.opt.Now().UTC()}.started(Machine(), r.opt.Command)
 	for _, path := range []string{r.dir.Best(), r.dir.Latest()} {
 		if err := net.Save(path, r.latest); err != nil {
@@ -207,6 +214,22 @@ func (r *Run) initial() *net.Model {
 	p := net.NewParams(r.cfg.Net)
 	p.Init(rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
 	return &net.Model{Params: p, Meta: net.Meta{Game: r.spec.Name, ObsVersion: r.spec.ObsVersion, Created: r.opt.Now().UTC()}}
+}
+
+// first is the network a new run starts from: Options.Init's, checked to
+// fit the game and the config's network, else the seed's (initial).
+func (r *Run) first() (*net.Model, error) {
+	if r.opt.Init == "" {
+		return r.initial(), nil
+	}
+	m, err := net.LoadFor(r.opt.Init, r.spec.Name, r.spec.ObsVersion)
+	if err != nil {
+		return nil, fmt.Errorf("train: init: %w", err)
+	}
+	if m.Params.Config != r.cfg.Net {
+		return nil, fmt.Errorf("train: init: %s's network is %+v, the config asks for %+v", r.opt.Init, m.Params.Config, r.cfg.Net)
+	}
+	return &net.Model{Params: m.Params, Meta: net.Meta{Game: r.spec.Name, ObsVersion: r.spec.ObsVersion, Created: r.opt.Now().UTC()}}, nil
 }
 
 // network loads the checkpoint's network of iteration it from path (latest

@@ -289,3 +289,57 @@ func TestTrainingTimeIsWallTime(t *testing.T) {
 		t.Fatalf("loss plot not redrawn at the run's end: %v", err)
 	}
 }
+
+// TestInitFromModel starts a run from another run's network: its first
+// best and latest networks hold those weights, not the seed's; a network of
+// another game or shape is refused before the folder is made.
+func TestInitFromModel(t *testing.T) {
+	cfg := tinyConfig("mangala")
+	src := Dir(t.TempDir())
+	r := openRun(t, cfg, src, false)
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	trained, err := net.Load(src.Best())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := Dir(filepath.Join(t.TempDir(), "run"))
+	r2, err := Open(cfg, Options{Dir: dir, Init: src.Best()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	for _, path := range []string{dir.Best(), dir.Latest()} {
+		m, err := net.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameParams(m.Params, trained.Params) {
+			t.Errorf("%s does not hold the init network's weights", path)
+		}
+		if m.Meta.Iteration != 0 {
+			t.Errorf("%s: iteration %d, want 0", path, m.Meta.Iteration)
+		}
+	}
+	if sameParams(r2.initial().Params, trained.Params) {
+		t.Fatal("the seed's network equals the trained one: the test proves nothing")
+	}
+
+	wide := cfg
+	wide.Net.Width = 32
+	other := tinyConfig("togyz")
+	for name, c := range map[string]Config{"shape": wide, "game": other} {
+		bad := Dir(filepath.Join(t.TempDir(), "run"))
+		if _, err := Open(c, Options{Dir: bad, Init: src.Best()}); err == nil || !strings.Contains(err.Error(), "init") {
+			t.Errorf("%s: init from a mismatched network: %v", name, err)
+		}
+		if _, err := os.Stat(bad.String()); !os.IsNotExist(err) {
+			t.Errorf("%s: a refused init left the folder behind: %v", name, err)
+		}
+	}
+	if _, err := Open(cfg, Options{Dir: Dir(filepath.Join(t.TempDir(), "run")), Init: filepath.Join(t.TempDir(), "none.kmodel")}); err == nil {
+		t.Error("init from a missing file: no error")
+	}
+}

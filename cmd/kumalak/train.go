@@ -16,14 +16,14 @@ import (
 
 // trainFlags are the per-run items the command line may override.
 type trainFlags struct {
-	config, run    string
-	resume         bool
-	seed           uint64
-	workers, iters int
-	budget         time.Duration
-	quiet          bool
-	tablebase      string // overrides the config's tablebase when given
-	host           hostFlags
+	config, run, init string
+	resume            bool
+	seed              uint64
+	workers, iters    int
+	budget            time.Duration
+	quiet             bool
+	tablebase         string // overrides the config's tablebase when given
+	host              hostFlags
 }
 
 func newTrainCmd() *cobra.Command {
@@ -42,6 +42,7 @@ func newTrainCmd() *cobra.Command {
 			"see docs/DISTRIBUTED.md.",
 		Example: "  kumalak train --config configs/togyz.yaml\n" +
 			"  kumalak train --config configs/togyz.yaml --run runs/togyz --resume --budget 2h\n" +
+			"  kumalak train --config configs/mangala-kale.yaml --init models/mangala-kale.kmodel --budget 1h\n" +
 			"  kumalak train --config configs/tiny.yaml --run runs/tiny --iterations 2\n" +
 			"  kumalak train --config configs/tiny.yaml --run runs/tiny --listen 0.0.0.0:4222",
 		Args: cobra.NoArgs,
@@ -51,6 +52,7 @@ func newTrainCmd() *cobra.Command {
 	fl.StringVar(&f.config, "config", "configs/togyz.yaml", "YAML config of the run (see configs/)")
 	fl.StringVar(&f.run, "run", "", "run folder (default runs/<game>)")
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --run from its checkpoint (starts it when there is none)")
+	fl.StringVar(&f.init, "init", "", "a new run starts from this .kmodel's network (e.g. a shipped model, to go on training it on another machine) instead of random weights")
 	fl.Uint64Var(&f.seed, "seed", 0, "override the config's seed")
 	fl.IntVar(&f.workers, "workers", 0, "override selfplay.games: games played at once")
 	fl.IntVar(&f.iters, "iterations", 0, "override the config's iteration count (0 = no limit)")
@@ -66,7 +68,7 @@ func runTrain(c *cobra.Command, f trainFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	opt := train.Options{Dir: dir, Resume: f.resume, Progress: c.ErrOrStderr(), Log: c.OutOrStdout(),
+	opt := train.Options{Dir: dir, Resume: f.resume, Init: f.init, Progress: c.ErrOrStderr(), Log: c.OutOrStdout(),
 		Command: train.CommandLine(append([]string{"kumalak"}, os.Args[1:]...))}
 	if f.quiet {
 		opt.Progress = nil
