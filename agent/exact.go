@@ -11,7 +11,7 @@ import (
 )
 
 // exactKeyDoc documents the exact key of mcts and model.
-var exactKeyDoc = key{exactKey, DefaultExact.String(), "exact solver's budget a move once at most half the stones are on the board (mangala, mangala-kale, kalah): a move of the proved best value is played, none proved worse than another; with time= at most half of it, with sims alone nodes worth about that long (repeatable); 0 turns it off (and is a level's default)"}
+var exactKeyDoc = key{exactKey, DefaultExact.String(), "exact solver's budget a move once at most half the stones are on the board (mangala, mangala-kale, kalah): a move of the proved best value is played, none proved worse than another (near the classic mangala start, by the shipped proofs); with time= at most half of it, with sims alone nodes worth about that long (repeatable); 0 turns it off (and is a level's default)"}
 
 const exactKey = "exact"
 
@@ -33,13 +33,16 @@ const ExactNodesPerSecond = 1_000_000
 // exact, so never stale).
 const exactTTBits = 18
 
-// exactSolver runs the exact solver ahead of a search (the exact key). It
+// exactSolver runs the exact solver ahead of a search (the exact key). Near
+// the classic mangala start it reads the shipped proofs instead (a book:
+// solve.ShippedBook), keeping to the moves none is proved to beat. It
 // tries a position once at most half the game's stones are on the board,
 // and after a position it left unsettled, again only once two more stones
 // have left the board: a solve's work grows with the stones, which never
 // grow during a game.
 type exactSolver struct {
 	solver *solve.Solver // nil: off
+	book   *solve.Book   // the game's shipped proofs near the start; nil: none
 	budget time.Duration
 	failed int          // stones of the last position left unsettled; 0: none
 	res    solve.Result // the last solve; its Moves are reused
@@ -66,7 +69,11 @@ func newExact(spec *env.Spec, o *options, tb *solve.Tablebase) (exactSolver, err
 	if err != nil {
 		return exactSolver{}, err
 	}
-	return exactSolver{solver: s, budget: budget, res: solve.Result{Moves: make([]solve.MoveValue, 0, spec.NumActions)}}, nil
+	book, err := solve.ShippedBook(spec)
+	if err != nil {
+		return exactSolver{}, err
+	}
+	return exactSolver{solver: s, book: book, budget: budget, res: solve.Result{Moves: make([]solve.MoveValue, 0, spec.NumActions)}}, nil
 }
 
 // parseBudget reads an exact= value: 0 or a duration in 1ms..MaxExact.
@@ -84,7 +91,7 @@ func parseBudget(v string) (time.Duration, error) {
 	return d, nil
 }
 
-// run solves st within its share of lim when st is worth trying, and
+// run looks st up in the book, else solves st within its share of lim when st is worth trying, and
 // returns the limits left to the search: with a time limit, the time left;
 // when the solve proved st's value, a search of defSims at most, enough to
 // choose among the best moves.
@@ -92,6 +99,12 @@ func (e *exactSolver) run(st env.State, lim mcts.Limits, defSims int) (mcts.Limi
 	e.ran = false
 	if e.solver == nil {
 		return lim, nil
+	}
+	if e.book != nil {
+		if r, ok := e.book.Moves(st, e.res.Moves); ok { // near the start: the shipped proofs, no solve
+			e.res, e.ran = r, true
+			return lim, nil
+		}
 	}
 	n, ok := solve.Stones(st)
 	if !ok || 2*n > st.Spec().Stones || (n <= e.failed && n > e.failed-2) {

@@ -171,8 +171,14 @@ func TestExactGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := spec.New()
+	if _, err := e.run(st, mcts.Limits{Sims: 10}, 10); err != nil || !e.ran || e.res.Stats.Nodes != 0 {
+		t.Errorf("the start (48 stones): ran %v, %d nodes, %v; want the book's bounds, no solve", e.ran, e.res.Stats.Nodes, err)
+	}
+	for range 6 { // past the plies the book holds (the bounds files' 4)
+		st.Apply(st.Legal(nil)[0])
+	}
 	if _, err := e.run(st, mcts.Limits{Sims: 10}, 10); err != nil || e.ran {
-		t.Errorf("the opening (48 stones): ran %v, %v", e.ran, err)
+		t.Errorf("off the book: ran %v, %v", e.ran, err)
 	}
 	for _, c := range []struct {
 		stones int
@@ -259,5 +265,41 @@ func TestExactStopped(t *testing.T) {
 	}
 	if _, err := ag.Move(ctx, kalah.Spec.New()); err == nil {
 		t.Error("the start, stopped: no error")
+	}
+}
+
+// TestExactBook: near the mangala start the agent keeps to the moves the
+// shipped proofs (solve.ShippedBook) do not prove worse than another. In
+// the book's position below (Black to move) pit 1 gains at least 2 stones
+// and pits 3 to 6 at most 0; a search of random rollouts with the book off
+// (exact=0) plays one of those for some seeds, with it never.
+func TestExactBook(t *testing.T) {
+	st, err := mangala.Spec.Parse("4,4,4,1,5,1/5,5,5,4,4,4 2 0 - - b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	offBook := 0
+	for seed := range uint64(16) {
+		for _, exact := range []string{"0", "250ms"} {
+			ag, err := New(mangala.Spec, "mcts:sims=30,exact="+exact, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := ag.Move(ctx, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case a.Pit() <= 2:
+			case exact == "0":
+				offBook++
+			default:
+				t.Errorf("seed %d: pit %d played, which the book proves worse than pit 1", seed, a.Pit())
+			}
+		}
+	}
+	if offBook == 0 {
+		t.Error("with exact=0 no seed played pits 3-6: the test cannot tell the book's effect")
 	}
 }

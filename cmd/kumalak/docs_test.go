@@ -419,9 +419,33 @@ func copyFixture(t *testing.T, fixture, dst string, run bool) {
 			t.Fatal(err)
 		}
 	}
+	linkModels(t, dst)
 	writeBin(t, dst)
 	if run {
 		if err := os.CopyFS(dst, os.DirFS(fixture)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// linkModels makes dst/models hold a link to each shipped model (the
+// docs' --init models/GAME.kmodel): links, not the folder, so that a
+// command that writes there replaces a link, never the repository's file.
+func linkModels(t *testing.T, dst string) {
+	t.Helper()
+	src, err := filepath.Abs(filepath.Join("..", "..", "models"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(src, "*.kmodel"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("models: %v, %v", files, err)
+	}
+	if err := os.Mkdir(filepath.Join(dst, "models"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if err := os.Symlink(f, filepath.Join(dst, "models", filepath.Base(f))); err != nil {
 			t.Fatal(err)
 		}
 	}
