@@ -6,16 +6,18 @@ import (
 	"time"
 
 	"kumalak/env"
-	"kumalak/env/mangala"
 )
 
-// JudgeConfig sets up a Judge. A move is judged when its position is in
-// the tablebase, or has at most Extra stones more than the tablebase
-// covers (Extra stones in all without a tablebase) and the solver proves
-// its values within Limit.
+// JudgeConfig sets up a Judge of the positions the solver plays (classic
+// mangala, mangala-kale, kalah: Solvable). A move is judged when its
+// position is in the tablebase, or has at most Extra stones on the board
+// more than the tablebase covers and the solver proves its values within
+// Limit. A position the tablebase does not answer (without one, of
+// another kind, or kale, whose positions can repeat) is judged by the
+// solver alone, up to Extra stones on the board in all.
 type JudgeConfig struct {
-	Tablebase *Tablebase    // exact values of classic positions; may be nil when Extra > 0
-	Extra     int           // stones above the tablebase solved by search, 0..MaxStones; 0 = the tablebase alone
+	Tablebase *Tablebase    // exact values of classic positions (the solver's below them); may be nil when Extra > 0
+	Extra     int           // stones above the tablebase solved by search (in all without it), 0..MaxStones; 0 = the tablebase alone
 	Limit     time.Duration // the solver's time per position; required with Extra > 0
 	TTBits    int           // the solver's table, 2^TTBits slots of 16 bytes; 0 = 20
 	Worst     int           // mistakes kept per player, the worst first; 0 = 5
@@ -43,10 +45,9 @@ func (c JudgeConfig) Validate() error {
 // be shared.
 type Judge struct {
 	cfg    JudgeConfig
-	solver *Solver // nil with Extra 0
-	max    int     // the most stones on the board of a judged position
-	buf    []MoveValue
-	owned  bool // the tablebase is the judge's to close (OpenJudge)
+	solver *Solver     // nil with Extra 0
+	buf    []MoveValue // the moves' values, of the tablebase or the solver
+	owned  bool        // the tablebase is the judge's to close (OpenJudge)
 }
 
 // NewJudge returns a judge, or an error naming a bad field of cfg.
@@ -60,10 +61,7 @@ func NewJudge(cfg JudgeConfig) (*Judge, error) {
 	if cfg.TTBits == 0 {
 		cfg.TTBits = 20
 	}
-	j := &Judge{cfg: cfg, max: cfg.Extra, buf: make([]MoveValue, 0, rowPits)}
-	if cfg.Tablebase != nil {
-		j.max += cfg.Tablebase.Stones()
-	}
+	j := &Judge{cfg: cfg, buf: make([]MoveValue, 0, env.MaxActions)}
 	if cfg.Extra > 0 {
 		s, err := New(Config{TTBits: cfg.TTBits, Tablebase: cfg.Tablebase})
 		if err != nil {
@@ -76,8 +74,13 @@ func NewJudge(cfg JudgeConfig) (*Judge, error) {
 
 // OpenJudge returns a judge of game's moves with the tablebase in dir
 // (cfg.Tablebase is that one): tablebases are of MangalaTB, another game is an
-// error. The judge owns the tablebase; Close closes it.
+// error. The judge owns the tablebase; Close closes it. With dir "" it
+// judges by the solver alone, positions of up to cfg.Extra stones on the
+// board, and a game the solver does not play is the error.
 func OpenJudge(game, dir string, cfg JudgeConfig) (*Judge, error) {
+	if dir == "" {
+		return solverJudge(game, cfg)
+	}
 	if spec, err := env.Lookup(game); err != nil || Probed(spec) != nil {
 		return nil, fmt.Errorf("solve: judge: %w", probedErr(game))
 	}
@@ -93,6 +96,19 @@ func OpenJudge(game, dir string, cfg JudgeConfig) (*Judge, error) {
 	}
 	j.owned = true
 	return j, nil
+}
+
+// solverJudge is OpenJudge without a tablebase.
+func solverJudge(game string, cfg JudgeConfig) (*Judge, error) {
+	spec, err := env.Lookup(game)
+	if err == nil {
+		err = Solvable(spec)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("solve: judge: %w", err)
+	}
+	cfg.Tablebase = nil
+	return NewJudge(cfg)
 }
 
 // Config returns the judge's settings, the defaults filled in.
@@ -135,11 +151,11 @@ func (j *Judge) Check(before env.State, a env.Action) (lost int, ok bool) {
 // Verdict returns the values of move a of before and of the best move,
 // and false where Check does.
 func (j *Judge) Verdict(before env.State, a env.Action) (Verdict, bool) {
-	b, ok := before.(*mangala.Board)
-	if !ok || b.Result() != env.Ongoing || stonesOf(b) > j.max {
+	n, ok := Stones(before)
+	if !ok || before.Result() != env.Ongoing || n > j.Reach(before.Spec()) {
 		return Verdict{}, false
 	}
-	moves, ok := j.values(b)
+	moves, ok := j.values(before)
 	if !ok {
 		return Verdict{}, false
 	}
@@ -156,18 +172,36 @@ func (j *Judge) Verdict(before env.State, a env.Action) (Verdict, bool) {
 	return v, found
 }
 
-// values returns the exact value of every legal move of b, from the
-// tablebase or the solver; false when they are not all exact.
-func (j *Judge) values(b *mangala.Board) ([]MoveValue, bool) {
+// Reach returns the most stones on the board of a position of game that
+// the judge may judge: the tablebase's stones and Extra above them for a
+// game of the tablebase's kind (Tablebase.Game), Extra for another game
+// the solver plays, 0 for a game it does not (togyz). The judge reads a
+// classic mangala tablebase itself; a kalah one only the solver reads.
+func (j *Judge) Reach(game *env.Spec) int {
+	t := j.cfg.Tablebase
+	switch {
+	case !game.Facts.Solver:
+		return 0
+	case t == nil || t.Game() != game.Facts.Tablebase:
+		return j.cfg.Extra
+	case t.Game() != MangalaTB && j.solver == nil:
+		return 0
+	}
+	return t.Stones() + j.cfg.Extra
+}
+
+// values returns the exact value of every legal move of st, from the
+// tablebase or the solver, in j.buf; false when they are not all exact.
+func (j *Judge) values(st env.State) ([]MoveValue, bool) {
 	if t := j.cfg.Tablebase; t != nil {
-		if moves, ok := t.Moves(b, j.buf[:0]); ok {
+		if moves, ok := t.MovesOf(st, j.buf[:0]); ok {
 			return moves, true
 		}
 	}
 	if j.solver == nil {
 		return nil, false
 	}
-	r, err := j.solver.Solve(b, j.cfg.Limit)
+	r, err := j.solver.SolveWithin(st, Budget{Time: j.cfg.Limit}, j.buf[:0])
 	if err != nil {
 		return nil, false
 	}

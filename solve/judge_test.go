@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -120,7 +121,7 @@ func TestJudgeOutside(t *testing.T) {
 // TestJudgeConfig refuses configs that judge nothing or have no limit.
 func TestJudgeConfig(t *testing.T) {
 	tb := openShared(t, 4)
-	for _, c := range []JudgeConfig{{}, {Extra: 2}, {Tablebase: tb, Extra: -1}, {Tablebase: tb, Worst: -1}} {
+	for _, c := range []JudgeConfig{{}, {Extra: 2}, {Tablebase: tb, Extra: -1}, {Tablebase: tb, Worst: -1}, {Extra: MaxStones + 1, Limit: time.Second}, {Extra: 12, Limit: -time.Second}} {
 		if _, err := NewJudge(c); err == nil {
 			t.Errorf("%+v accepted", c)
 		}
@@ -274,5 +275,161 @@ func TestOpenJudge(t *testing.T) {
 	}
 	if err := newJudge(t, JudgeConfig{Tablebase: c.Tablebase}).Close(); err != nil {
 		t.Errorf("NewJudge's Close: %v", err)
+	}
+}
+
+// solverCase is a small random position of a game the solver plays.
+type solverCase struct {
+	name string
+	next func(rng *rand.Rand) env.State // nil when the draw is not a position
+}
+
+// solverCases draws kale positions (castles included) and kalah ones of
+// 3 to 10 stones on the board.
+func solverCases(t *testing.T) []solverCase {
+	return []solverCase{
+		{"mangala-kale", func(rng *rand.Rand) env.State {
+			if b := randomKale(t, rng, 3+rng.IntN(8)); b != nil {
+				return b
+			}
+			return nil
+		}},
+		{"kalah", func(rng *rand.Rand) env.State {
+			return boardOfK(t, randomPits(rng, 3+rng.IntN(8)))
+		}},
+	}
+}
+
+// TestJudgeBySolver: a judge without a tablebase judges kale and kalah
+// positions of up to Extra stones, every move's value and the best one
+// those of the solver's full solve; the worst move is a mistake that loses
+// the difference, the best none; larger positions and togyz are not judged.
+func TestJudgeBySolver(t *testing.T) {
+	j := newJudge(t, JudgeConfig{Extra: 10, Limit: time.Minute, TTBits: 16})
+	ref, err := New(Config{TTBits: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range solverCases(t) {
+		rng := rand.New(rand.NewPCG(36, uint64(len(c.name))))
+		judged, mistakes := 0, 0
+		for judged < 25 {
+			st := c.next(rng)
+			if st == nil || st.Result() != env.Ongoing {
+				continue
+			}
+			r, err := ref.Solve(st, 0)
+			if err != nil || !r.Exact() {
+				t.Fatalf("%s %s: reference solve %+v (%v)", c.name, st, r, err)
+			}
+			var tally Tally
+			for _, m := range r.Moves {
+				v, ok := j.Verdict(st, m.Action)
+				if !ok || v.Value != m.Lo || v.BestValue != r.Lo {
+					t.Fatalf("%s %s move %d: verdict %+v (%v), want value %d, best %d", c.name, st, m.Action.Pit(), v, ok, m.Lo, r.Lo)
+				}
+				lost, ok := j.Record(&tally, st, m.Action)
+				if len(r.Moves) > 1 && (!ok || lost != r.Lo-m.Lo) {
+					t.Fatalf("%s %s move %d: recorded lost %d (%v), want %d", c.name, st, m.Action.Pit(), lost, ok, r.Lo-m.Lo)
+				}
+				if lost > 0 {
+					mistakes++
+				}
+			}
+			judged++
+		}
+		if mistakes == 0 {
+			t.Errorf("%s: no move lost value in %d positions", c.name, judged)
+		}
+	}
+	if got := j.Reach(mangala.KaleSpec); got != 10 {
+		t.Errorf("reach in kale %d, want 10", got)
+	}
+	if _, ok := j.Check(mangala.KaleSpec.New(), 0); ok {
+		t.Error("kale's 48 stones judged with Extra 10")
+	}
+	togyz, err := env.Lookup("togyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := j.Check(togyz.New(), 0); ok || j.Reach(togyz) != 0 {
+		t.Errorf("togyz judged (reach %d)", j.Reach(togyz))
+	}
+}
+
+// TestJudgeKalahTablebase: a kalah tablebase judges no classic mangala
+// position (its values are not mangala's), and kalah's only through the
+// solver, which reads it.
+func TestJudgeKalahTablebase(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Build(context.Background(), BuildConfig{Dir: dir, Game: KalahTB, Stones: 4, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := OpenGame(dir, KalahTB, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	alone := newJudge(t, JudgeConfig{Tablebase: tb})
+	with := newJudge(t, JudgeConfig{Tablebase: tb, Extra: 2, Limit: time.Minute, TTBits: 12})
+	q := Pits{1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0}
+	classic, kb := boardOf(t, q, env.White, false), boardOfK(t, q)
+	if _, ok := alone.Check(classic, 0); ok || alone.Reach(mangala.Spec) != 0 {
+		t.Error("a kalah tablebase judged a classic mangala position")
+	}
+	if _, ok := alone.Check(kb, 0); ok || alone.Reach(kb.Spec()) != 0 {
+		t.Error("a kalah position judged without the solver")
+	}
+	if _, ok := with.Check(kb, 0); !ok || with.Reach(kb.Spec()) != 6 {
+		t.Errorf("a kalah position of 4 stones not judged by the solver with the tablebase (reach %d)", with.Reach(kb.Spec()))
+	}
+}
+
+// TestJudgeAllocates: after the first, judging a position by the
+// tablebase or the solver allocates nothing.
+func TestJudgeAllocates(t *testing.T) {
+	tb := openShared(t, sharedStones)
+	byTable := newJudge(t, JudgeConfig{Tablebase: tb})
+	bySolver := newJudge(t, JudgeConfig{Extra: 10, Limit: time.Minute, TTBits: 12})
+	classic := boardOf(t, Pits{1, 2, 0, 0, 1, 0, 1, 1, 1, 1, 0, 0}, env.White, false)
+	kale, err := mangala.Parse("0,2,0,1,0,0/1,0,3,0,0,1 20 20 2 - w", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		j  *Judge
+		st env.State
+	}{{byTable, classic}, {bySolver, classic}, {bySolver, kale}, {bySolver, boardOfK(t, Pits{1, 0, 2, 0, 1, 0, 0, 1, 1, 0, 2, 0})}} {
+		a := c.st.Legal(nil)[0]
+		if _, ok := c.j.Verdict(c.st, a); !ok {
+			t.Fatalf("%s not judged", c.st)
+		}
+		if n := testing.AllocsPerRun(20, func() { c.j.Verdict(c.st, a) }); n != 0 {
+			t.Errorf("%s: Verdict allocates %v times", c.st, n)
+		}
+	}
+}
+
+// TestOpenJudgeSolver: without a folder OpenJudge judges by the solver
+// alone a game it plays; togyz and no Extra are refused.
+func TestOpenJudgeSolver(t *testing.T) {
+	j, err := OpenJudge(mangala.KaleSpec.Name, "", JudgeConfig{Extra: 12, Limit: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := j.Config(); c.Tablebase != nil || c.Extra != 12 || j.Reach(mangala.KaleSpec) != 12 || j.Reach(mangala.Spec) != 12 {
+		t.Errorf("config %+v, reach %d", c, j.Reach(mangala.KaleSpec))
+	}
+	if err := j.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if _, err := OpenJudge("togyz", "", JudgeConfig{Extra: 12, Limit: time.Second}); err == nil || !strings.Contains(err.Error(), "the solver plays") || !strings.Contains(err.Error(), "not togyz") {
+		t.Errorf("togyz: %v", err)
+	}
+	if _, err := OpenJudge("kalah", "", JudgeConfig{Limit: time.Second}); err == nil || !strings.Contains(err.Error(), "nothing could be judged") {
+		t.Errorf("no Extra: %v", err)
+	}
+	if _, err := OpenJudge("mangala-kale", sharedDir(t), JudgeConfig{}); err == nil || !strings.Contains(err.Error(), "tablebases are of mangala, not mangala-kale") {
+		t.Errorf("a tablebase for kale: %v", err)
 	}
 }

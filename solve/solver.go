@@ -362,9 +362,9 @@ func (s *Solver) deepen(b *mangala.Board) int {
 
 // Moves appends the exact value of every legal move of b to dst, as Solve
 // would give them, and returns false (and dst unchanged) when b is not a
-// classic position within the tablebase.
+// classic position within the tablebase (or t is a kalah tablebase).
 func (t *Tablebase) Moves(b *mangala.Board, dst []MoveValue) ([]MoveValue, bool) {
-	if b.Kale() || stonesOf(b) > t.Stones() {
+	if b.Kale() || t.game != MangalaTB || stonesOf(b) > t.Stones() {
 		return dst, false
 	}
 	base := b.Store(b.ToMove()) - b.Store(b.ToMove().Other())
@@ -373,7 +373,7 @@ func (t *Tablebase) Moves(b *mangala.Board, dst []MoveValue) ([]MoveValue, bool)
 		c := *b
 		c.Apply(a)
 		gain, extra := gainOf(b, &c)
-		v, _ := t.Probe(&c)
+		v, _ := t.probe(&c)
 		if !extra {
 			v = -v
 		}

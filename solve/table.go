@@ -141,6 +141,12 @@ func (t *Tablebase) Probe(st env.State) (int, bool) {
 	if !ok || t.game != st.Spec().Facts.Tablebase {
 		return 0, false
 	}
+	return t.probe(b)
+}
+
+// probe is Probe for a board of the tablebase's game: a pointer that does
+// not escape, so that Moves allocates nothing.
+func (t *Tablebase) probe(b *mangala.Board) (int, bool) {
 	p := FromBoard(b)
 	if g, over := p.Terminal(); over {
 		return g, true
