@@ -88,9 +88,10 @@ func (l *JudgeLog) LogGame(r *Record) error {
 // match's logs and analyze prints them: the judge's setting and a tally
 // per player.
 type JudgeReport struct {
-	Tablebase string        `json:"tablebase"`
-	Stones    int           `json:"stones"`       // the tablebase's
-	Extra     int           `json:"extra_stones"` // judged above it by the solver
+	Tablebase string        `json:"tablebase"`             // "" for the solver alone
+	Stones    int           `json:"stones"`                // the tablebase's
+	Extra     int           `json:"extra_stones"`          // judged above it by the solver (on the board in all without it)
+	Time      string        `json:"solver_time,omitempty"` // the solver's time per position, with extra stones
 	Players   []PlayerTally `json:"players"`
 }
 
@@ -101,7 +102,32 @@ func NewJudgeReport(j *solve.Judge, players []PlayerTally) JudgeReport {
 	if c.Tablebase != nil {
 		r.Tablebase, r.Stones = c.Tablebase.Dir(), c.Tablebase.Stones()
 	}
+	if c.Extra > 0 {
+		r.Time = c.Limit.String()
+	}
 	return r
+}
+
+// OpenJudge returns the judge of the commands' --judge DIR (a classic
+// mangala tablebase, and --judge-extra stones above it by the solver) or,
+// without DIR, of --judge-extra alone (the solver, positions of up to
+// cfg.Extra stones on the board of a game it plays: solve.OpenJudge); nil
+// without either. Its errors name the flag.
+func OpenJudge(game *env.Spec, dir string, cfg solve.JudgeConfig) (*solve.Judge, error) {
+	flag := "--judge"
+	switch {
+	case dir == "" && cfg.Extra == 0:
+		return nil, nil
+	case cfg.Extra > 0 && cfg.Limit <= 0:
+		return nil, fmt.Errorf("--judge-time %v: want a time > 0 for the solver with --judge-extra", cfg.Limit)
+	case dir == "":
+		flag = "--judge-extra"
+	}
+	j, err := solve.OpenJudge(game.Name, dir, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return j, nil
 }
 
 // Report returns the report of the log's tallies, its players in order.

@@ -138,3 +138,72 @@ func TestJudgeGame(t *testing.T) {
 		t.Errorf("an illegal move: %v", err)
 	}
 }
+
+// TestOpenJudge: neither flag gives no judge; --judge-extra alone judges
+// kale and kalah by the solver; togyz and a tablebase for kale are errors
+// naming the flag.
+func TestOpenJudge(t *testing.T) {
+	kale, _ := env.Lookup("mangala-kale")
+	togyz, _ := env.Lookup("togyz")
+	if j, err := OpenJudge(kale, "", solve.JudgeConfig{Limit: time.Second}); j != nil || err != nil {
+		t.Errorf("no flag: %v, %v", j, err)
+	}
+	cfg := solve.JudgeConfig{Extra: 12, Limit: 50 * time.Millisecond}
+	for _, name := range []string{"mangala", "mangala-kale", "kalah"} {
+		spec, _ := env.Lookup(name)
+		j, err := OpenJudge(spec, "", cfg)
+		if err != nil || j.Reach(spec) != 12 || j.Config().Tablebase != nil {
+			t.Fatalf("%s --judge-extra 12: %v", name, err)
+		}
+	}
+	for _, c := range []struct {
+		game  *env.Spec
+		dir   string
+		limit time.Duration
+		want  string
+	}{
+		{togyz, "", time.Second, "--judge-extra: solve: judge: the solver plays "},
+		{kale, solvetest.Dir(t), time.Second, "--judge: solve: judge: tablebases are of mangala, not mangala-kale"},
+		{kale, "", 0, "--judge-time 0s: "},
+	} {
+		cfg := solve.JudgeConfig{Extra: 12, Limit: c.limit}
+		if _, err := OpenJudge(c.game, c.dir, cfg); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s %q: %v, want %q", c.game.Name, c.dir, err, c.want)
+		}
+	}
+}
+
+// TestJudgeGameBySolver: a kale game judged by the solver alone tallies
+// its moves and says so in its report.
+func TestJudgeGameBySolver(t *testing.T) {
+	spec, _ := env.Lookup("mangala-kale")
+	j, err := OpenJudge(spec, "", solve.JudgeConfig{Extra: 12, Limit: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := spec.Start("0,2,0,1,0,0/1,0,3,0,0,1 20 20 2 - w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []env.Action
+	var buf [env.MaxActions]env.Action
+	for c := env.Clone(st); c.Result() == env.Ongoing; {
+		legal := c.Legal(buf[:0])
+		a := legal[len(legal)-1]
+		moves = append(moves, a)
+		c.Apply(a)
+	}
+	rep, err := JudgeGame(j, &env.GameRecord{Spec: spec, Start: st, Moves: moves})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rep.Players
+	if p[0].Moves+p[1].Moves != len(moves) || p[0].Judged+p[1].Judged+p[0].Forced+p[1].Forced != len(moves) || p[0].Judged == 0 {
+		t.Errorf("players %+v of %d moves: every move judged or forced", p, len(moves))
+	}
+	var b strings.Builder
+	rep.WriteText(&b)
+	if rep.Tablebase != "" || rep.Extra != 12 || rep.Time != "1m0s" || !strings.HasPrefix(b.String(), "judge    solver, positions of up to 12 stones, 1m0s each\n") {
+		t.Errorf("report %+v:\n%s", rep, b.String())
+	}
+}

@@ -106,11 +106,14 @@ func ModelPlayers(players, models []string, anchor string, sims int) ([]string, 
 // WriteText writes the report as a table, a row per player, and each
 // player's worst mistakes.
 func (r JudgeReport) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "judge    tablebase %s (%d stones", r.Tablebase, r.Stones)
-	if r.Extra > 0 {
-		fmt.Fprintf(w, ", the solver up to %d", r.Stones+r.Extra)
+	switch {
+	case r.Tablebase == "":
+		fmt.Fprintf(w, "judge    solver, positions of up to %d stones, %s each\n", r.Extra, r.Time)
+	case r.Extra > 0:
+		fmt.Fprintf(w, "judge    tablebase %s (%d stones, the solver up to %d)\n", r.Tablebase, r.Stones, r.Stones+r.Extra)
+	default:
+		fmt.Fprintf(w, "judge    tablebase %s (%d stones)\n", r.Tablebase, r.Stones)
 	}
-	fmt.Fprintln(w, ")")
 	fmt.Fprintf(w, "  %-28s %6s %6s %6s %8s %7s %8s %6s %7s\n", "player", "moves", "forced", "judged", "mistakes", "rate", "lost/m", "turned", "rate")
 	for _, p := range r.Players {
 		fmt.Fprintf(w, "  %-28s %6d %6d %6d %8d %6.1f%% %8.2f %6d %6.1f%%\n", clip(p.Player, 28), p.Moves, p.Forced, p.Judged, p.Mistakes, 100*p.Rate, p.LostPerMistake, p.Turned, 100*p.TurnedRate)

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"kumalak/arena"
 	"kumalak/env"
 	"kumalak/solve"
 )
@@ -17,20 +18,20 @@ type Tablebases struct {
 }
 
 // OpenTablebases opens, for game, the tablebase at dir for exact values
-// and the judge of mistakes at judgeDir (dir when judgeDir is ""); with
-// both "" it opens nothing, and so for dir auto or off (the bot's
+// and the judge of mistakes at judgeDir (dir when judgeDir is ""; without
+// either, the solver alone when jc.Extra > 0: arena.OpenJudge); with
+// nothing asked it opens nothing, and so for dir auto or off (the bot's
 // search takes auto: solve.TablebaseDir). Errors are *ValueError, naming dir as
-// --tablebase and judgeDir as --judge.
+// --tablebase, judgeDir as --judge and jc.Extra as --judge-extra.
 func OpenTablebases(game *env.Spec, dir, judgeDir string, jc solve.JudgeConfig) (*Tablebases, error) {
 	t := &Tablebases{}
 	if _, auto, _ := solve.AutoSize(dir); auto || solve.IsOff(dir) {
 		dir = "" // the front ends' default: the bot's search has it, the report's tables stay as asked
 	}
-	if dir == "" && judgeDir == "" {
-		return t, nil
-	}
-	if err := solve.Probed(game); err != nil {
-		return nil, &ValueError{fmt.Sprintf("--tablebase and --judge: %v", err)}
+	if dir != "" || judgeDir != "" {
+		if err := solve.Probed(game); err != nil {
+			return nil, &ValueError{fmt.Sprintf("--tablebase and --judge: %v", err)}
+		}
 	}
 	if dir != "" {
 		tb, err := solve.Open(dir, -1)
@@ -42,10 +43,10 @@ func OpenTablebases(game *env.Spec, dir, judgeDir string, jc solve.JudgeConfig) 
 			judgeDir = dir
 		}
 	}
-	j, err := solve.OpenJudge(game.Name, judgeDir, jc)
+	j, err := arena.OpenJudge(game, judgeDir, jc)
 	if err != nil {
 		t.Close()
-		return nil, &ValueError{fmt.Sprintf("--judge: %v", err)}
+		return nil, &ValueError{err.Error()}
 	}
 	t.Judge = j
 	return t, nil

@@ -41,7 +41,8 @@ func newAnalyzeCmd() *cobra.Command {
 			"the engine's best move is never marked. --json prints the analyses as a JSON array; --plot\n" +
 			"draws white's chance (or value) over the game as a PNG. For mangala, --tablebase DIR\n" +
 			"gives the positions in the tablebase their exact values and, like --judge DIR, prints\n" +
-			"each player's moves that lost value (docs/TABLEBASE.md).",
+			"each player's moves that lost value (docs/TABLEBASE.md); --judge-extra N alone judges the\n" +
+			"positions of up to N stones on the board by the solver (mangala, mangala-kale, kalah).",
 		Example: "  kumalak analyze --agent mcts:sims=400 docs/examples/games.kgn\n" +
 			"  kumalak analyze --model runs/togyz/best.kmodel --sims 200 --index 1 --json docs/examples/games.kgn\n" +
 			"  kumalak analyze --game mangala --agent ab:depth=8 --plot mangala.png 4 3 6 1",

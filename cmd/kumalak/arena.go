@@ -141,8 +141,8 @@ func newArenaCmd() *cobra.Command {
 				cfg.SPRT = &t
 			}
 			m := &arena.Match{Spec: spec, A: a, B: b, Config: cfg}
-			if f.resume != "" && jf.dir != "" {
-				return badInput("arena", "--resume with --judge: judge the finished match's records with kumalak analyze --judge")
+			if f.resume != "" && (jf.dir != "" || jf.cfg.Extra > 0) {
+				return badInput("arena", "--resume with --judge or --judge-extra: judge the finished match's records with kumalak analyze --judge (or --judge-extra)")
 			}
 			j, err := jf.judge("arena", spec)
 			if err != nil {

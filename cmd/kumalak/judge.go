@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kumalak/arena"
 	"kumalak/env"
 	"kumalak/solve"
 )
@@ -18,18 +19,16 @@ type judgeFlags struct {
 func (f *judgeFlags) add(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.dir, "judge", "", "mangala tablebase folder: check every move inside it (and --judge-extra stones above) for lost value")
-	fl.IntVar(&f.cfg.Extra, "judge-extra", 0, "also judge positions with up to this many stones more than the tablebase, by the solver")
-	fl.DurationVar(&f.cfg.Limit, "judge-time", 200*time.Millisecond, "the solver's time per position judged above the tablebase")
+	fl.IntVar(&f.cfg.Extra, "judge-extra", 0, "also judge positions with up to this many stones more than the tablebase, by the solver; without --judge, positions of up to this many stones on the board (mangala, mangala-kale, kalah)")
+	fl.DurationVar(&f.cfg.Limit, "judge-time", 200*time.Millisecond, "the solver's time per position judged above the tablebase (or without one)")
 }
 
-// judge returns the judge of --judge (solve.OpenJudge), or nil without it.
+// judge returns the judge of --judge and --judge-extra (arena.OpenJudge),
+// or nil without them.
 func (f *judgeFlags) judge(cmd string, spec *env.Spec) (*solve.Judge, error) {
-	if f.dir == "" {
-		return nil, nil
-	}
-	j, err := solve.OpenJudge(spec.Name, f.dir, f.cfg)
+	j, err := arena.OpenJudge(spec, f.dir, f.cfg)
 	if err != nil {
-		return nil, badInput(cmd, "--judge: %v", err)
+		return nil, badInput(cmd, "%v", err)
 	}
 	return j, nil
 }
