@@ -90,8 +90,8 @@ func sownOn(i, n, cycle, home int) int {
 // levelRatings are the levels' measured ratings in classic mangala
 // (docs/PLAYING.md, "Levels", whose table a test checks against them).
 var levelRatings = env.LevelRatings{Anchor: "random",
-	Elo: []float64{332, 363, 471, 595, 682, 781, 829, 887, 968, 1022},
-	Err: []float64{27, 30, 34, 39, 41, 45, 47, 48, 50, 52}}
+	Elo: []float64{406, 457, 580, 672, 765, 868, 921, 968, 1038, 1081},
+	Err: []float64{29, 32, 37, 41, 43, 48, 50, 51, 53, 54}}
 
 // kaleLevelRatings are the levels' measured ratings in mangala-kale
 // (docs/PLAYING.md, "Levels", whose table a test checks against them).
