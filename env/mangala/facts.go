@@ -96,5 +96,5 @@ var levelRatings = env.LevelRatings{Anchor: "random",
 // kaleLevelRatings are the levels' measured ratings in mangala-kale
 // (docs/PLAYING.md, "Levels", whose table a test checks against them).
 var kaleLevelRatings = env.LevelRatings{Anchor: "random",
-	Elo: []float64{200, 285, 406, 536, 686, 846, 895, 952, 1103, 1205},
-	Err: []float64{27, 32, 38, 43, 45, 49, 51, 53, 55, 58}}
+	Elo: []float64{390, 448, 661, 803, 910, 1040, 1118, 1171, 1309, 1369},
+	Err: []float64{34, 37, 42, 46, 48, 52, 55, 56, 58, 60}}
