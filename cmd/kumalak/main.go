@@ -48,8 +48,11 @@ func reason(err error) string {
 	return err.Error()
 }
 
+// The default tablebase's first build draws a bar: set once, before any
+// command runs (tests build many roots at once).
+func init() { solve.CacheBar = solve.BuildBar }
+
 func newRoot() *cobra.Command {
-	solve.CacheBar = solve.BuildBar // the default tablebase's first build draws a bar
 	root := &cobra.Command{
 		Use:           "kumalak",
 		Short:         "Self-play reinforcement learning for Togyz Kumalak and Turkish Mangala",
