@@ -213,6 +213,11 @@ func (r *Run) resume() error {
 func (r *Run) initial() *net.Model {
 	p := net.NewParams(r.cfg.Net)
 	p.Init(rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
+	return r.fresh(p)
+}
+
+// fresh is a network of this run at iteration 0 with weights p.
+func (r *Run) fresh(p *net.Params) *net.Model {
 	return &net.Model{Params: p, Meta: net.Meta{Game: r.spec.Name, ObsVersion: r.spec.ObsVersion, Created: r.opt.Now().UTC()}}
 }
 
@@ -229,7 +234,7 @@ func (r *Run) first() (*net.Model, error) {
 	if m.Params.Config != r.cfg.Net {
 		return nil, fmt.Errorf("train: init: %s's network is %+v, the config asks for %+v", r.opt.Init, m.Params.Config, r.cfg.Net)
 	}
-	return &net.Model{Params: m.Params, Meta: net.Meta{Game: r.spec.Name, ObsVersion: r.spec.ObsVersion, Created: r.opt.Now().UTC()}}, nil
+	return r.fresh(m.Params), nil
 }
 
 // network loads the checkpoint's network of iteration it from path (latest
