@@ -327,7 +327,21 @@ func RunID(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("cluster: run id: %w", err)
 	}
-	if err := data.WriteFile(path, []byte(id+"\n")); err != nil {
+	// Written whole under a temporary name, then linked into place, which
+	// fails when another process (a trainer, a credentials command) made
+	// the id meanwhile: then that one is the run's.
+	tmp, err := os.CreateTemp(dir, ".run-id-*")
+	if err != nil {
+		return "", fmt.Errorf("cluster: run id: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.WriteString(id + "\n")
+	if err = errors.Join(err, tmp.Sync(), tmp.Close()); err != nil {
+		return "", fmt.Errorf("cluster: run id: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); errors.Is(err, os.ErrExist) {
+		return RunID(dir)
+	} else if err != nil {
 		return "", fmt.Errorf("cluster: run id: %w", err)
 	}
 	return id, nil

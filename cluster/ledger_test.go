@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -76,6 +78,36 @@ func TestSplitID(t *testing.T) {
 		s, seq, ok := splitID(tt.id)
 		if s != tt.session || seq != tt.seq || ok != tt.ok {
 			t.Errorf("splitID(%q) = %q, %d, %v; want %q, %d, %v", tt.id, s, seq, ok, tt.session, tt.seq, tt.ok)
+		}
+	}
+}
+
+// TestRunIDRace: processes that make a run's id at once (a trainer and a
+// credentials command) all get the same one.
+func TestRunIDRace(t *testing.T) {
+	for range 20 {
+		dir := t.TempDir()
+		ids := make([]string, 8)
+		var wg sync.WaitGroup
+		for i := range ids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				id, err := RunID(dir)
+				if err != nil {
+					t.Error(err)
+				}
+				ids[i] = id
+			}()
+		}
+		wg.Wait()
+		for _, id := range ids[1:] {
+			if id != ids[0] {
+				t.Fatalf("run ids %v: not one", ids)
+			}
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".run-id-*")); len(left) > 0 {
+			t.Fatalf("temporary files left: %v", left)
 		}
 	}
 }
