@@ -64,6 +64,19 @@ func TestShippedBook(t *testing.T) {
 	if r, ok := bk.Moves(st, nil); ok {
 		t.Errorf("12 random plies from the start, still in the book: %+v", r)
 	}
+	// A move that ends the game is no knowledge of the book's: a position
+	// it does not hold answers false, even where the book's bounds reach
+	// its stones.
+	end, err := mangala.Spec.Parse("0,0,0,0,0,1/1,1,0,0,0,0 23 22 - - w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := (&Book{b: bk.b}).Moves(end, nil); ok {
+		t.Errorf("%s: a position the book does not hold, answered by its move that ends the game", end)
+	}
+	if bk.fewest < 36 || bk.fewest > 48 {
+		t.Errorf("the book's fewest stones %d, want those of positions near the start", bk.fewest)
+	}
 	for _, spec := range []*env.Spec{mangala.KaleSpec, kalah.Spec} {
 		if bk, err := ShippedBook(spec); bk != nil || err != nil {
 			t.Errorf("ShippedBook(%s) = %v, %v; want none", spec.Name, bk, err)
