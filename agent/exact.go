@@ -11,7 +11,7 @@ import (
 )
 
 // exactKeyDoc documents the exact key of mcts and model.
-var exactKeyDoc = key{exactKey, DefaultExact.String(), "exact solver's budget a move once at most half the stones are on the board (mangala, mangala-kale, kalah): a move of the proved best value is played, none proved worse than another (near the classic mangala start, by the shipped proofs); with time= at most half of it, with sims alone nodes worth about that long (repeatable); 0 turns it off (and is a level's default)"}
+var exactKeyDoc = key{exactKey, DefaultExact.String(), "exact solver's budget a move once at most half the stones are on the board, or the tablebase's stones and 10 more when that is more (mangala, mangala-kale, kalah): a move of the proved best value is played, none proved worse than another (near the classic mangala start, by the shipped proofs); with time= at most half of it, with sims alone nodes worth about that long (repeatable); 0 turns it off (and is a level's default)"}
 
 const exactKey = "exact"
 
@@ -19,6 +19,13 @@ const exactKey = "exact"
 // none: on the 2-core AMD EPYC of BENCHMARKS.md it settles nearly every
 // position of up to 16 stones of mangala and kalah (docs/TABLEBASE.md).
 const DefaultExact = 250 * time.Millisecond
+
+// tbReach is how many stones above its tablebase's the exact solver
+// tries a position: with the 16-stone tablebases of the cache, on the
+// 2-core AMD EPYC of BENCHMARKS.md, most kalah positions of up to 30
+// stones and mangala ones of up to 26 settle within 100 ms
+// (docs/TABLEBASE.md, "Exact endgames by default").
+const tbReach = 10
 
 // MaxExact is the largest exact= budget.
 const MaxExact = time.Minute
@@ -36,14 +43,16 @@ const exactTTBits = 18
 // exactSolver runs the exact solver ahead of a search (the exact key). Near
 // the classic mangala start it reads the shipped proofs instead (a book:
 // solve.ShippedBook), keeping to the moves none is proved to beat. It
-// tries a position once at most half the game's stones are on the board,
-// and after a position it left unsettled, again only once two more stones
+// tries a position once at most half the game's stones are on the board
+// (with a tablebase, up to tbReach stones more than it holds, when that
+// is more), and after a position it left unsettled, again only once two more stones
 // have left the board: a solve's work grows with the stones, which never
 // grow during a game.
 type exactSolver struct {
 	solver *solve.Solver // nil: off
 	book   *solve.Book   // the game's shipped proofs near the start; nil: none
 	budget time.Duration
+	most   int          // the most stones on the board of a position tried
 	failed int          // stones of the last position left unsettled; 0: none
 	res    solve.Result // the last solve; its Moves are reused
 	ran    bool         // the last move ran a solve
@@ -73,7 +82,21 @@ func newExact(spec *env.Spec, o *options, tb *solve.Tablebase) (exactSolver, err
 	if err != nil {
 		return exactSolver{}, err
 	}
-	return exactSolver{solver: s, book: book, budget: budget, res: solve.Result{Moves: make([]solve.MoveValue, 0, spec.NumActions)}}, nil
+	tbStones := -1
+	if tb != nil {
+		tbStones = tb.Stones()
+	}
+	return exactSolver{solver: s, book: book, budget: budget, most: exactMost(spec, tbStones), res: solve.Result{Moves: make([]solve.MoveValue, 0, spec.NumActions)}}, nil
+}
+
+// exactMost returns the most stones on the board of a position the exact
+// solver tries: half the game's, or tbReach more than a tablebase of
+// tbStones (-1: none) when that is more.
+func exactMost(spec *env.Spec, tbStones int) int {
+	if tbStones < 0 {
+		return spec.Stones / 2
+	}
+	return max(spec.Stones/2, tbStones+tbReach)
 }
 
 // parseBudget reads an exact= value: 0 or a duration in 1ms..MaxExact.
@@ -107,7 +130,7 @@ func (e *exactSolver) run(st env.State, lim mcts.Limits, defSims int) (mcts.Limi
 		}
 	}
 	n, ok := solve.Stones(st)
-	if !ok || 2*n > st.Spec().Stones || (n <= e.failed && n > e.failed-2) {
+	if !ok || n > e.most || (n <= e.failed && n > e.failed-2) {
 		return lim, nil
 	}
 	b := solve.Budget{Nodes: uint64(e.budget.Seconds() * ExactNodesPerSecond)}

@@ -161,8 +161,9 @@ func TestExactVeto(t *testing.T) {
 	}
 }
 
-// TestExactGate: the solver runs at positions of at most half the stones,
-// and after an unsettled position only once two more stones are gone; a
+// TestExactGate: the solver runs at positions of at most half the stones
+// (with a tablebase, up to 10 stones more than it holds when that is
+// more), and after an unsettled position only once two more stones are gone; a
 // time limit gives it at most half the move.
 func TestExactGate(t *testing.T) {
 	spec := mangala.Spec
@@ -191,6 +192,14 @@ func TestExactGate(t *testing.T) {
 		}
 		if e.ran && e.res.Elapsed > 200*time.Millisecond {
 			t.Errorf("%d stones: solved %v with a 40ms move", c.stones, e.res.Elapsed)
+		}
+	}
+	for _, c := range []struct {
+		game     *env.Spec
+		tb, want int
+	}{{mangala.Spec, -1, 24}, {kalah.Spec, -1, 24}, {mangala.Spec, 8, 24}, {mangala.Spec, 16, 26}, {kalah.Spec, 20, 30}} {
+		if got := exactMost(c.game, c.tb); got != c.want {
+			t.Errorf("%s with a tablebase of %d stones: tried up to %d stones, want %d", c.game.Name, c.tb, got, c.want)
 		}
 	}
 	for _, bad := range []string{"x", "-1s", "2m", "500us"} {

@@ -14,7 +14,7 @@ import (
 const tablebaseKey = "tablebase"
 
 // tablebaseKeyDoc documents tablebaseKey for mcts and model.
-var tablebaseKeyDoc = key{tablebaseKey, "none", "a mangala tablebase folder: its positions are exact leaves that the solver proves, and inside it the agent plays a move of the exact best value; auto (the front ends' default) or auto:N: the N-stone tablebase (16) in the user's cache folder, built once on first use (docs/TABLEBASE.md), none for other games and for levels; off: none"}
+var tablebaseKeyDoc = key{tablebaseKey, "none", "a tablebase folder: classic mangala's positions in it are exact leaves that the solver proves, and inside it the agent plays a move of the exact best value; a kalah one (6 houses) speeds the exact solver; auto (the front ends' default) or auto:N: the game's N-stone tablebase (16) in the user's cache folder, built once on first use (docs/TABLEBASE.md), none for other games and for levels; off: none"}
 
 // WithTablebase returns the spec with the tablebase folder dir given to
 // the kinds that take one (tb's dir, mcts's and model's tablebase) unless
@@ -37,15 +37,20 @@ func (s Spec) WithTablebase(dir string) (Spec, error) {
 	return ParseSpec(s.String()) // back into the kind's order of keys
 }
 
-// setOracle opens the tablebase named by o's tablebase key, if any, and
-// makes it the oracle of m's search; m closes it.
+// setOracle opens the tablebase named by o's tablebase key, if any: for
+// classic mangala it is the oracle of m's search and the exact solver's;
+// for kalah (6 houses) the exact solver's alone. m closes it.
 func (m *searcher) setOracle(o *options) error {
-	dir, err := solve.TablebaseDir(m.cur.Spec(), o.str(tablebaseKey, ""))
+	spec := m.cur.Spec()
+	dir, err := solve.TablebaseDir(spec, o.str(tablebaseKey, ""))
 	if err != nil || dir == "" {
 		return err
 	}
-	if err := solve.Probed(m.cur.Spec()); err != nil {
-		return fmt.Errorf("tablebase=%s: %w", dir, err)
+	if solve.Probed(spec) != nil {
+		if m.tb, err = solve.OpenFor(spec, dir); err != nil {
+			return fmt.Errorf("tablebase=%s: %w", dir, err)
+		}
+		return nil
 	}
 	tb, err := solve.Open(dir, -1)
 	if err != nil {
@@ -75,7 +80,7 @@ func (m *searcher) Close() error {
 // for a game whose positions no tablebase answers; the specs then stay
 // as written.
 func SpecsWithTablebase(game *env.Spec, dir string, specs ...*string) error {
-	if _, auto, _ := solve.AutoSize(dir); (auto && solve.Probed(game) != nil) || solve.IsOff(dir) {
+	if _, auto, _ := solve.AutoSize(dir); (auto && game.Facts.Tablebase == "") || solve.IsOff(dir) {
 		return nil
 	}
 	for _, s := range specs {

@@ -302,8 +302,8 @@ func TestSearchPerfectInTablebase(t *testing.T) {
 	}
 }
 
-// TestAutoTablebase: tablebase=auto gives a mangala search the cached
-// tablebase (built once, in the test's cache folder), gives none to a
+// TestAutoTablebase: tablebase=auto gives a mangala or kalah search the
+// cached tablebase (built once, in the test's cache folder), gives none to a
 // togyz search or to a level (whose ratings were measured without), and
 // off gives none; the tb agent takes auto as its dir.
 func TestAutoTablebase(t *testing.T) {
@@ -339,6 +339,9 @@ func TestAutoTablebase(t *testing.T) {
 		{togyz.Spec, "mcts:sims=10,tablebase=auto:6", false},
 		{mangala.Spec, "tb:dir=auto:6", true},
 		{mangala.Spec, "model:level=3,tablebase=auto:6", false},
+		{kalahSpec(t), "mcts:sims=10,tablebase=auto:6", true},
+		{kalahSpec(t), "model:sims=10,tablebase=auto:6", true},
+		{kalahSpec(t), "tb:dir=auto:6", true},
 	} {
 		if got := oracle(c.game, c.spec); got != c.want {
 			t.Errorf("%s on %s: a tablebase %v, want %v", c.spec, c.game.Name, got, c.want)
@@ -364,6 +367,7 @@ func TestSpecsWithTablebase(t *testing.T) {
 		{mangala, "off", "mcts:sims=10"},
 		{mangala, "", "mcts:sims=10"},
 		{togyz, "auto", "mcts:sims=10"},
+		{kalahSpec(t), "auto", "mcts:sims=10,tablebase=auto"},
 	} {
 		a, b := "mcts:sims=10", "random"
 		if err := SpecsWithTablebase(c.game, c.dir, &a, &b); err != nil || a != c.wantA || b != "random" {
@@ -374,4 +378,14 @@ func TestSpecsWithTablebase(t *testing.T) {
 	if err := SpecsWithTablebase(mangala, "a,b", &a); err == nil {
 		t.Error("a folder with a comma accepted")
 	}
+}
+
+// kalahSpec is Kalah(6,4).
+func kalahSpec(t *testing.T) *env.Spec {
+	t.Helper()
+	s, err := env.Lookup("kalah")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -78,9 +78,10 @@ func IsOff(v string) bool { return v == "" || v == Off || v == "none" }
 
 // TablebaseDir resolves a --tablebase value (or a spec's tablebase key)
 // for game: off, none or "": none; auto or auto:N: the cached tablebase
-// (Cached, built on first use) of a game whose searches probe one
-// (Probed: classic mangala), none for another game or when the cache
-// cannot be built (said on CacheLog); anything else: the folder it names.
+// (Cached, built on first use) of a game that has tablebases (classic
+// mangala, whose searches probe it, and 6-house kalah, whose exact
+// solver reads it), none for another game or when the cache cannot be
+// built (said on CacheLog); anything else: the folder it names.
 func TablebaseDir(game *env.Spec, v string) (string, error) {
 	n, auto, err := AutoSize(v)
 	switch {
@@ -90,7 +91,7 @@ func TablebaseDir(game *env.Spec, v string) (string, error) {
 		return "", nil
 	case !auto:
 		return v, nil
-	case Probed(game) != nil:
+	case game.Facts.Tablebase == "":
 		return "", nil
 	}
 	dir, err := Cached(context.Background(), game, n)
