@@ -46,18 +46,12 @@ func (m *searcher) setOracle(o *options) error {
 	if err != nil || dir == "" {
 		return err
 	}
-	if solve.Probed(spec) != nil {
-		if m.tb, err = solve.OpenFor(spec, dir); err != nil {
-			return fmt.Errorf("tablebase=%s: %w", dir, err)
-		}
-		return nil
+	if m.tb, err = solve.OpenFor(spec, dir); err != nil {
+		return fmt.Errorf("tablebase=%s: %w", dir, err)
 	}
-	tb, err := solve.Open(dir, -1)
-	if err != nil {
-		return err
+	if solve.Probed(spec) == nil {
+		m.search.SetOracle(m.tb)
 	}
-	m.tb = tb
-	m.search.SetOracle(tb)
 	return nil
 }
 

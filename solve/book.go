@@ -61,9 +61,9 @@ func (bk *Book) Moves(st env.State, dst []MoveValue) (Result, bool) {
 			continue
 		}
 		m := MoveValue{Action: env.Action(i), Lo: -all, Hi: all}
-		if lo, hi, ok := bk.b.moveBounds(&p, i); ok {
+		if lo, hi, ok, over := bk.b.moveBounds(&p, i); ok {
 			m.Lo, m.Hi = base+lo, base+hi
-			known = known || !bk.b.g.play(&p, i).over // a move that ends the game is no knowledge of the book's
+			known = known || !over // a move that ends the game is no knowledge of the book's
 		}
 		r.Lo, r.Hi = max(r.Lo, m.Lo), max(r.Hi, m.Hi)
 		r.Moves = append(r.Moves, m)

@@ -364,7 +364,7 @@ func (b *bounds) check() error {
 			if f.p[i] == 0 {
 				continue
 			}
-			lo, hi, ok := b.moveBounds(&f.p, i)
+			lo, hi, ok, _ := b.moveBounds(&f.p, i)
 			if ok && lo > f.hi {
 				return fmt.Errorf("contradiction: %s: hi %+d of %q, but its move %d is proved to reach %+d", where(f), f.base+f.hi, f.pos, i+1, f.base+lo)
 			}
@@ -379,18 +379,18 @@ func (b *bounds) check() error {
 }
 
 // moveBounds returns the bounds of the future gain of p's mover after
-// house i, when the game ends there or the child has a line.
-func (b *bounds) moveBounds(p *kpos, i int) (lo, hi int, ok bool) {
+// house i, when the game ends there (over) or the child has a line.
+func (b *bounds) moveBounds(p *kpos, i int) (lo, hi int, ok, over bool) {
 	c := b.g.play(p, i)
 	if c.over {
-		return c.gain, c.gain, true
+		return c.gain, c.gain, true, true
 	}
 	k, ok := b.facts[c.p]
 	switch {
 	case !ok:
-		return 0, 0, false
+		return 0, 0, false, false
 	case c.extra:
-		return c.gain + k.lo, c.gain + k.hi, true
+		return c.gain + k.lo, c.gain + k.hi, true, false
 	}
-	return c.gain - k.hi, c.gain - k.lo, true
+	return c.gain - k.hi, c.gain - k.lo, true, false
 }
