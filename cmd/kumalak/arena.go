@@ -161,7 +161,7 @@ func newArenaCmd() *cobra.Command {
 	fl.StringVar(&sprt, "sprt", "", "run an SPRT of elo0 against elo1, e.g. 0,10 (stops when it decides)")
 	fl.Float64Var(&alpha, "alpha", 0.05, "SPRT false-positive rate")
 	fl.Float64Var(&beta, "beta", 0.05, "SPRT false-negative rate")
-	fl.StringVar(&tbDir, "tablebase", solve.DefaultTablebase(), "mangala tablebase folder given to both agents (tb's dir, mcts's and model's tablebase); auto: the 16-stone one in the user's cache, built once on first use (auto:N for N stones); off: none")
+	fl.StringVar(&tbDir, "tablebase", solve.DefaultTablebase(), "tablebase folder (mangala, or kalah for its exact solver) given to both agents (tb's dir, mcts's and model's tablebase); auto: the game's 16-stone one in the user's cache, built once on first use (auto:N for N stones); off: none")
 	jf.add(c)
 	return c
 }

@@ -32,7 +32,7 @@ func (b *botFlags) add(c *cobra.Command) {
 	fl.DurationVar(&b.req.Time, "time", 0, "time per move, e.g. 1s; replaces the spec's sims or depth")
 	fl.IntVar(&b.req.Depth, "depth", 0, "search depth in plies (ab agents)")
 	fl.Uint64Var(&b.seed, "seed", 1, "seed of the bot's randomness")
-	fl.StringVar(&b.req.Tablebase, "tablebase", solve.DefaultTablebase(), "mangala tablebase folder (kumalak tablebase build): exact leaves for mcts and model, the tb agent's dir; auto: the 16-stone one in the user's cache, built once on first use (auto:N for N stones; $"+solve.EnvTablebase+" sets the default); off: none")
+	fl.StringVar(&b.req.Tablebase, "tablebase", solve.DefaultTablebase(), "tablebase folder (kumalak tablebase build): mangala's are exact leaves for mcts and model, kalah's speed their exact solver, either is the tb agent's dir; auto: the game's 16-stone one in the user's cache, built once on first use (auto:N for N stones; $"+solve.EnvTablebase+" sets the default); off: none")
 	fl.IntVar(&b.req.Level, "level", 0, fmt.Sprintf("strength level of the model bot, 1 (a beginner's) to %d (full strength), docs/PLAYING.md, Levels; 0: full strength", agent.MaxLevel))
 	fl.StringVar(&b.req.Elo, "elo", "", "play the model bot at this rating on the game's Elo scale, between its measured levels' (docs/PLAYING.md, Levels)")
 }
