@@ -82,7 +82,7 @@ func newExact(spec *env.Spec, o *options, tb *solve.Tablebase) (exactSolver, err
 	if err != nil {
 		return exactSolver{}, err
 	}
-	tbStones := -1
+	tbStones := 0
 	if tb != nil {
 		tbStones = tb.Stones()
 	}
@@ -91,11 +91,8 @@ func newExact(spec *env.Spec, o *options, tb *solve.Tablebase) (exactSolver, err
 
 // exactMost returns the most stones on the board of a position the exact
 // solver tries: half the game's, or tbReach more than a tablebase of
-// tbStones (-1: none) when that is more.
+// tbStones (0: none) when that is more.
 func exactMost(spec *env.Spec, tbStones int) int {
-	if tbStones < 0 {
-		return spec.Stones / 2
-	}
 	return max(spec.Stones/2, tbStones+tbReach)
 }
 

@@ -197,7 +197,7 @@ func TestExactGate(t *testing.T) {
 	for _, c := range []struct {
 		game     *env.Spec
 		tb, want int
-	}{{mangala.Spec, -1, 24}, {kalah.Spec, -1, 24}, {mangala.Spec, 8, 24}, {mangala.Spec, 16, 26}, {kalah.Spec, 20, 30}} {
+	}{{mangala.Spec, 0, 24}, {kalah.Spec, 0, 24}, {mangala.Spec, 8, 24}, {mangala.Spec, 16, 26}, {kalah.Spec, 20, 30}} {
 		if got := exactMost(c.game, c.tb); got != c.want {
 			t.Errorf("%s with a tablebase of %d stones: tried up to %d stones, want %d", c.game.Name, c.tb, got, c.want)
 		}

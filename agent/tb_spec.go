@@ -74,7 +74,7 @@ func (m *searcher) Close() error {
 // for a game whose positions no tablebase answers; the specs then stay
 // as written.
 func SpecsWithTablebase(game *env.Spec, dir string, specs ...*string) error {
-	if _, auto, _ := solve.AutoSize(dir); (auto && game.Facts.Tablebase == "") || solve.IsOff(dir) {
+	if _, auto, _ := solve.AutoSize(dir); (auto && !solve.HasTablebases(game)) || solve.IsOff(dir) {
 		return nil
 	}
 	for _, s := range specs {

@@ -91,7 +91,7 @@ func TablebaseDir(game *env.Spec, v string) (string, error) {
 		return "", nil
 	case !auto:
 		return v, nil
-	case game.Facts.Tablebase == "":
+	case !HasTablebases(game):
 		return "", nil
 	}
 	dir, err := Cached(context.Background(), game, n)

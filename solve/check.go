@@ -51,13 +51,16 @@ func repeats(st env.State) bool {
 	return ok && b.Kale()
 }
 
+// HasTablebases reports whether kumalak builds tablebases of game's
+// positions (its env.Facts.Tablebase names their kind).
+func HasTablebases(game *env.Spec) bool { return game.Facts.Tablebase != "" }
+
 // OpenFor opens the tablebase in dir of game's kind (its
 // env.Facts.Tablebase), an error for a game that has none.
 func OpenFor(game *env.Spec, dir string) (*Tablebase, error) {
-	kind := game.Facts.Tablebase
-	if kind == "" {
-		has := env.GamesWhere(func(s *env.Spec) bool { return s.Facts.Tablebase != "" })
+	if !HasTablebases(game) {
+		has := env.GamesWhere(HasTablebases)
 		return nil, fmt.Errorf("solve: %s has no tablebases (%s have; see docs/TABLEBASE.md)", game.Name, strings.Join(has, ", "))
 	}
-	return OpenGame(dir, kind, -1)
+	return OpenGame(dir, game.Facts.Tablebase, -1)
 }

@@ -58,7 +58,7 @@ var ErrNoTablebase = errors.New("tablebases exist for mangala and kalah with 6 h
 // TablebaseOf returns the kind of tablebase BuildConfig.Game builds for
 // spec's game (its env.Facts.Tablebase), or ErrNoTablebase.
 func TablebaseOf(spec *env.Spec) (string, error) {
-	if spec.Facts.Tablebase == "" {
+	if !HasTablebases(spec) {
 		return "", ErrNoTablebase
 	}
 	return spec.Facts.Tablebase, nil
