@@ -35,8 +35,18 @@ func shipped(game string) (*bounds, error) {
 	return decodeBounds(bytes.NewReader(data), "shipped "+name)
 }
 
-// readBoundsFile reads one bounds file of spec's game; false when it does
-// not exist.
+// shippedGames names the games whose bounds are shipped.
+func shippedGames() string {
+	ents, _ := proofs.ReadDir("proofs")
+	var names []string
+	for _, e := range ents {
+		names = append(names, strings.TrimSuffix(e.Name(), ".bounds"))
+	}
+	return strings.Join(names, ", ")
+}
+
+// readBoundsFile reads one bounds file of spec's game (nil: any game);
+// false when it does not exist.
 func readBoundsFile(path string, spec *env.Spec) (*bounds, bool, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -50,7 +60,7 @@ func readBoundsFile(path string, spec *env.Spec) (*bounds, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if b.spec.Name != spec.Name {
+	if spec != nil && b.spec.Name != spec.Name {
 		return nil, false, fmt.Errorf("%w %s: line 2: field game: %s, but this solve is of %s", ErrBounds, path, b.spec.Name, spec.Name)
 	}
 	return b, true, nil

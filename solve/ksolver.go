@@ -36,12 +36,7 @@ type kjob struct {
 
 // solveKalah is Solve for a Kalah position.
 func (s *Solver) solveKalah(b *kalah.Board, b0 Budget, dst []MoveValue) (Result, error) {
-	r := b.Rules()
-	s.kgame = kgame{n: r.Houses, capture: r.Capture}
-	j := s.newJob(b, &s.kgame)
-	if j.tb != nil && j.tb.game != b.Spec().Facts.Tablebase {
-		j.tb = nil
-	}
+	j := s.jobOf(b)
 	_, j.p, j.base, _ = engineOf(b)
 	if b.Result() != env.Ongoing {
 		return Result{Lo: j.base, Hi: j.base, Moves: dst[:0]}, nil
@@ -60,13 +55,26 @@ func (s *Solver) newJob(st env.State, g *kgame) *kjob {
 	return &s.job
 }
 
+// jobOf returns the solver's job for st, a kalah or classic mangala
+// position, with its rules and the tablebase when it is of st's game.
+func (s *Solver) jobOf(st env.State) *kjob {
+	g := &mangalaGame
+	if k, ok := st.(*kalah.Board); ok {
+		r := k.Rules()
+		s.kgame = kgame{n: r.Houses, capture: r.Capture}
+		g = &s.kgame
+	}
+	j := s.newJob(st, g)
+	if j.tb != nil && j.tb.game != st.Spec().Facts.Tablebase {
+		j.tb = nil
+	}
+	return j
+}
+
 // solveClassic is Solve for a classic mangala position, by the same engine
 // as Kalah's.
 func (s *Solver) solveClassic(b *mangala.Board, b0 Budget, dst []MoveValue) (Result, error) {
-	j := s.newJob(b, &mangalaGame)
-	if j.tb != nil && j.tb.game != b.Spec().Facts.Tablebase {
-		j.tb = nil
-	}
+	j := s.jobOf(b)
 	q := FromBoard(b)
 	j.p = fromPits(&q)
 	j.base = b.Store(b.ToMove()) - b.Store(b.ToMove().Other())
@@ -99,18 +107,8 @@ func (s *Solver) solveKale(b *mangala.Board, b0 Budget, dst []MoveValue) (Result
 // saves to that file, with Config.Bounds and Config.Shipped it starts from
 // the bounds read and writes those it proves.
 func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
-	if s.ktt == nil {
-		s.ktt = newKTable(s.cfg.TTBits - 1) // two slots a bucket: the same memory as TTBits slots
-	}
-	stop := &s.kstop
-	stop.Store(false)
-	var clock *kclock
-	if b.Time > 0 {
-		s.kclock = kclock{now: s.cfg.Now, deadline: s.cfg.Now().Add(b.Time)}
-		clock = &s.kclock
-	}
-	s.kmain = kworker{g: j.g, tt: s.ktt, tb: j.tb, stop: stop, clock: clock, maxNodes: b.Nodes}
-	main := &s.kmain
+	main := s.startEngine(j, b)
+	stop := main.stop
 	if j.g.kale {
 		main.path = append(s.kpath[:0], j.key)
 		defer func() { s.kpath = main.path[:0] }()
@@ -171,6 +169,22 @@ func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// startEngine makes the table when there is none and readies the main
+// worker for a search of j within b.
+func (s *Solver) startEngine(j *kjob, b Budget) *kworker {
+	if s.ktt == nil {
+		s.ktt = newKTable(s.cfg.TTBits - 1) // two slots a bucket: the same memory as TTBits slots
+	}
+	s.kstop.Store(false)
+	var clock *kclock
+	if b.Time > 0 {
+		s.kclock = kclock{now: s.cfg.Now, deadline: s.cfg.Now().Add(b.Time)}
+		clock = &s.kclock
+	}
+	s.kmain = kworker{g: j.g, tt: s.ktt, tb: j.tb, stop: &s.kstop, clock: clock, maxNodes: b.Nodes}
+	return &s.kmain
 }
 
 // rootBounds returns the bounds of rt's final store difference from the

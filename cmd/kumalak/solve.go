@@ -16,41 +16,43 @@ func newSolveCmd() *cobra.Command {
 	var g gameFlags
 	var tbDir string
 	var limit time.Duration
+	var checkFile string
+	var cc solve.CheckConfig
 	cfg := solve.DefaultConfig()
 	c := &cobra.Command{
 		Use:   "solve",
 		Short: "Compute the exact value of a mangala or kalah position and of each of its moves",
-		Long: "solve searches a mangala or mangala-kale position to the end of the game (alpha-beta,\n" +
-			"MTD(f), a transposition table, iterative deepening for move order) and prints the final\n" +
-			"store difference under perfect play from the mover's view, the result for the mover, and\n" +
-			"every legal move's value. With --time it stops after that long and prints the bounds\n" +
-			"proved. --tablebase answers classic positions within its stone count at once.\n" +
-			"kalah positions (any board; `kalah:houses=4,seeds=3`) go to the kalah solver: MTD(f) on the\n" +
-			"final margin, a two-slot-bucket table shared by --threads threads, history and table move\n" +
-			"order, enhanced transposition cut-offs, futility bounds from the stones on the board and,\n" +
-			"for 6 houses, a kalah tablebase (kumalak tablebase build --game kalah). Classic mangala\n" +
-			"positions go to the same engine (its tablebase: --game mangala).\n" +
-			"--state FILE makes a kalah or classic mangala solve resumable: it resumes from FILE when\n" +
-			"it exists (the same game and position) and saves there, atomically and checksummed, every\n" +
-			"--save-every and when it stops (finished, --time, Ctrl-C or SIGTERM); a run killed at any\n" +
-			"moment loses at most the work since the last save. Progress goes to stderr.\n" +
-			"--value-only (kalah, classic mangala) stops once the value and the best moves are proved;\n" +
-			"the other moves keep the bounds that put them below the value.\n" +
-			"--bounds FILE carries a kalah or classic mangala solve to another machine: a small text file\n" +
-			"of the bounds proved on the root and the positions --bounds-plies below it, read when it\n" +
-			"exists (several: --bounds a,b, merged; the first is written) and saved like --state. A\n" +
-			"mangala solve also reads the bounds shipped in the binary (solve/proofs; --shipped-bounds).",
+		Long: "solve searches a mangala, mangala-kale or kalah position to the end of the game and prints the\n" +
+			"final store difference under perfect play from the mover's view, the result and every move's\n" +
+			"value (with --time, the bounds proved by then). Kalah and classic mangala solves run on\n" +
+			"--threads threads; --state FILE makes one resumable, --bounds FILE carries it to another machine\n" +
+			"as a small text file of proved bounds (the shipped solve/proofs are read too), --value-only\n" +
+			"stops at the value. --check FILE proves a bounds file's root and first-move bounds again: each\n" +
+			"from its children's by the rules, the leaves by a new search from scratch (--reference: the\n" +
+			"reference alpha-beta search). Progress goes to stderr; docs/TABLEBASE.md has the details.",
 		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala\n" +
 			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s\n" +
 			"  kumalak solve --game kalah:houses=4,seeds=3 --threads 2\n" +
 			"  kumalak solve --game kalah:houses=5,seeds=3 --value-only\n" +
 			"  kumalak solve --game mangala --tablebase tb/mangala --state solve-mangala.state --save-every 10m --threads 2\n" +
-			"  kumalak solve --game mangala --tablebase tb/mangala --bounds solve/proofs/mangala.bounds --save-every 5m --value-only",
+			"  kumalak solve --game mangala --tablebase tb/mangala --bounds solve/proofs/mangala.bounds --save-every 5m --value-only\n" +
+			"  kumalak solve --check shipped --game mangala --threads 2",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			spec, st, err := g.state("solve")
 			if err != nil {
 				return err
+			}
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if checkFile != "" {
+				cc.TablebaseDir, cc.TTBits, cc.Threads, cc.Time, cc.Log = tbDir, cfg.TTBits, cfg.Threads, limit, solve.StampedLog(c.ErrOrStderr(), time.Now())
+				r, err := solve.CheckFile(ctx, checkFile, spec, cc)
+				if err != nil {
+					return badInput("solve", "--check: %v", err)
+				}
+				r.WriteText(c.OutOrStdout())
+				return r.Err()
 			}
 			if err := solve.Solvable(spec); err != nil {
 				return badInput("solve", "--game %s: %v", spec.Name, err)
@@ -79,8 +81,6 @@ func newSolveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
 			r, err := s.SolveContext(ctx, st, limit)
 			if ctx.Err() != nil && c.Context().Err() == nil {
 				fmt.Fprintln(c.ErrOrStderr(), "interrupted: the bounds proved so far")
@@ -106,5 +106,7 @@ func newSolveCmd() *cobra.Command {
 	fl.StringSliceVar(&cfg.Bounds, "bounds", nil, "kalah, classic mangala: bounds files to start from (merged); the first is written (docs/TABLEBASE.md)")
 	fl.IntVar(&cfg.BoundsPlies, "bounds-plies", solve.DefaultBoundsPlies, fmt.Sprintf("with --bounds: the plies below the root whose proved bounds are written (1..%d)", solve.MaxBoundsPlies))
 	fl.BoolVar(&cfg.Shipped, "shipped-bounds", true, "read the bounds shipped in the binary for the game (solve/proofs); false solves from scratch")
+	fl.StringVar(&checkFile, "check", "", "prove this bounds file's root bounds again, independently of the solve that wrote it (shipped: those of --game)")
+	fl.BoolVar(&cc.Reference, "reference", false, "with --check: the leaves by the reference alpha-beta search (classic mangala)")
 	return c
 }

@@ -70,3 +70,32 @@ func TestSolveBounds(t *testing.T) {
 		t.Errorf("kale: exit %d, %s", code, errs)
 	}
 }
+
+// TestSolveCheck checks a finished solve's bounds file by both routes,
+// then a file whose root's bound is false: refuted, exit 1; a
+// missing file is refused (exit 2).
+func TestSolveCheck(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "x.bounds")
+	pos := "0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w"
+	if code, out, errs := kumalak(t, "solve", "--position", pos, "--bounds", path); code != 0 {
+		t.Fatalf("solve: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, extra := range [][]string{nil, {"--reference"}} {
+		code, out, errs := kumalak(t, append([]string{"solve", "--check", path}, extra...)...)
+		if code != 0 || !strings.Contains(out, "check of mangala "+pos+": root +10..+10\n") || !strings.Contains(out, "passed: ") || !strings.Contains(errs, "leaf 1 of ") {
+			t.Errorf("check %v: exit %d\n%s\n%s", extra, code, out, errs)
+		}
+	}
+	// White's last two stones: the value is +48 (the first to empty their
+	// row takes every stone left), not at most +46 as this file says.
+	os.WriteFile(path, []byte("kumalak-bounds 1\ngame mangala\nroot 0,0,0,0,1,1/1,0,0,0,0,0 45 0 - - w\n"+
+		"0 +46 +46 6 0,0,0,0,1,1/1,0,0,0,0,0 45 0 - - w\n1 +46 +48 - 0,0,0,0,1,0/1,0,0,0,0,0 46 0 - - w\nend 2\n"), 0o644)
+	code, out, errs := kumalak(t, "solve", "--check", path)
+	if code != 1 || !strings.Contains(out, "REFUTED") || !strings.Contains(errs, "did not pass: ") {
+		t.Errorf("a false root: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := kumalak(t, "solve", "--check", path+".none"); code != 2 || !strings.Contains(errs, "no such file") {
+		t.Errorf("no file: exit %d, %s", code, errs)
+	}
+}
