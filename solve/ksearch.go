@@ -29,6 +29,7 @@ type kworker struct {
 	quit    *atomic.Bool   // this search is done (the main thread has its value)
 	clock   *kclock        // the time limit, or nil
 	pub     *atomic.Uint64 // the main worker publishes its nodes here for the saves, or nil
+	prog    *progress      // and where it stands in its test, or nil
 	history [kalah.MaxHouses]uint32
 	rot     int // a helper's rotation of its move order near the root
 	// path holds the keys of the kale positions on the search path, the
@@ -156,6 +157,9 @@ func (w *kworker) expand(p *kpos, alpha, beta, depth, ply, s int, key uint64, tt
 	best, bestMove := -2*kalah.MaxHouses*kalah.MaxSeeds-1, int8(-1)
 	for i := range kids[:n] {
 		k := &kids[i]
+		if ply < progPlies && w.prog != nil {
+			w.prog.enter(ply, i, n)
+		}
 		var v int
 		switch {
 		case k.over:

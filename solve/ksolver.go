@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"kumalak/env"
 	"kumalak/env/kalah"
@@ -126,7 +127,7 @@ func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 		if ck, err = s.resume(j, roots); err != nil {
 			return Result{}, err
 		}
-		main.pub = &ck.live
+		main.pub, main.prog = &ck.live, &ck.prog
 		defer ck.close()
 	}
 	for i := range roots {
@@ -143,6 +144,9 @@ func (s *Solver) ksolve(j *kjob, b Budget, dst []MoveValue) (Result, error) {
 			break
 		}
 		rt := &roots[i]
+		if ck != nil {
+			ck.prog.begin(j.legal[i].Pit(), time.Now())
+		}
 		lo, hi, guess := s.kmtdStep(main, &rt.c.p, rt.lo, rt.hi, rt.guess)
 		ck.lock()
 		rt.lo, rt.hi, rt.guess = lo, hi, guess

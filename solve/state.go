@@ -160,6 +160,7 @@ type checkpoint struct {
 	carry  *carry         // the bounds files, or nil
 	prior  savedState     // what earlier runs spent
 	live   atomic.Uint64  // the main worker's nodes in this run
+	prog   progress       // where the main worker stands in its test
 	helper *atomic.Uint64 // the helpers' nodes in this run, counted after each test
 	start  time.Time
 	every  time.Duration
@@ -270,8 +271,15 @@ func (ck *checkpoint) loop() {
 		case <-ck.done:
 			return
 		case <-t.C:
-			if err := ck.save(); err != nil && ck.log != nil {
+			err := ck.save()
+			switch {
+			case ck.log == nil:
+			case err != nil:
 				ck.log(err.Error())
+			default:
+				if l := ck.prog.line(time.Now()); l != "" {
+					ck.log(l)
+				}
 			}
 		}
 	}
