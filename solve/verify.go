@@ -206,13 +206,10 @@ func checkBounds(ctx context.Context, b *bounds, cfg CheckConfig) (*CheckReport,
 		if !ok {
 			continue
 		}
-		n := b.g.stones(&p)
 		for _, c := range []Claim{{AtLeast: true, Bound: base + f.lo}, {Bound: base + f.hi}} {
 			c.Position, c.Ply = st.String(), min(i, 1)
-			if (c.AtLeast && c.Bound > base-n) || (!c.AtLeast && c.Bound < base+n) { // else the stones alone give it
-				if err := pv.need(st, c); err != nil {
-					return nil, fmt.Errorf("solve: check: %w", err)
-				}
+			if err := pv.need(st, c); err != nil {
+				return nil, fmt.Errorf("solve: check: %w", err)
 			}
 		}
 	}
@@ -250,7 +247,10 @@ func (pv *prover) need(st env.State, c Claim) error {
 		}
 		return nil
 	}
-	_, p, base, _ := engineOf(st)
+	g, p, base, _ := engineOf(st)
+	if byStones(g.stones(&p), c.AtLeast, c.Bound-base) {
+		return nil
+	}
 	k := claimKey{p: p, atLeast: c.AtLeast, gain: c.Bound - base}
 	if pv.seen[k] {
 		return nil
@@ -321,7 +321,10 @@ func (pv *prover) holds(st env.State, c Claim) bool {
 		v := finalDiff(st)
 		return (c.AtLeast && v >= c.Bound) || (!c.AtLeast && v <= c.Bound)
 	}
-	_, p, base, _ := engineOf(st)
+	g, p, base, _ := engineOf(st)
+	if byStones(g.stones(&p), c.AtLeast, c.Bound-base) {
+		return true
+	}
 	f, ok := pv.b.facts[p]
 	if !ok {
 		return false
@@ -330,6 +333,16 @@ func (pv *prover) holds(st env.State, c Claim) bool {
 		return base+f.lo >= c.Bound
 	}
 	return base+f.hi <= c.Bound
+}
+
+// byStones reports whether a claim on the future gain of a position of n
+// stones, at least (atLeast) or at most gain, holds whatever the play:
+// the gain lies in -n..n.
+func byStones(n int, atLeast bool, gain int) bool {
+	if atLeast {
+		return gain <= -n
+	}
+	return gain >= n
 }
 
 // pkey returns st's pits in its mover's view, the key of its facts.
