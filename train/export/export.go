@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -33,6 +35,10 @@ func Write(d train.Dir, out string, cfg train.Config, now time.Time) (*net.Card,
 		return nil, err
 	}
 	card := cardOf(d, spec, st, m, cfg)
+	if wd, err := os.Getwd(); err == nil {
+		card.Run, card.Command = portable(card.Run, wd), portable(card.Command, wd)
+		card.TrainedConfig = filepath.Join(card.Run, filepath.Base(card.TrainedConfig)) // the run's own copy
+	}
 	card.Exported = now.UTC()
 	ms, err := train.ReadMetrics(d.Metrics())
 	if err != nil {
@@ -72,6 +78,31 @@ func cardOf(d train.Dir, spec *env.Spec, st train.State, m *net.Model, cfg train
 		CPU:           strings.Join(st.Machines, "; "),
 		Command:       strings.Join(st.Commands, "; then "),
 	}
+}
+
+// portable rewrites the absolute paths among the words of s (alone or
+// after "--flag=") so that a card names no folder of the machine it was
+// made on: a path inside wd becomes relative to it, any other its last
+// element (a run folder named as the commands would make it in the
+// current folder).
+func portable(s, wd string) string {
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		flag, p := "", w
+		if k := strings.Index(w, "=/"); k > 0 && strings.HasPrefix(w, "-") {
+			flag, p = w[:k+1], w[k+1:]
+		}
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			p = rel
+		} else {
+			p = filepath.Base(p)
+		}
+		words[i] = flag + p
+	}
+	return strings.Join(words, " ")
 }
 
 // Strength is a measurement that export adds to a model card: matches of

@@ -40,7 +40,7 @@ func TestWriteAndMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if card.Game != cfg.Game || card.Run != d.String() || card.Iterations != 1 || !card.Exported.Equal(now) || len(card.Elo) == 0 || card.Anchors == nil {
+	if card.Game != cfg.Game || card.Run != filepath.Base(d.String()) || card.TrainedConfig != filepath.Join(filepath.Base(d.String()), "config.yaml") || card.Iterations != 1 || !card.Exported.Equal(now) || len(card.Elo) == 0 || card.Anchors == nil {
 		t.Fatalf("card %+v", card)
 	}
 	if m, err := net.Load(out); err != nil || m.Meta.Card == nil || m.Meta.Card.Iterations != 1 {
@@ -75,5 +75,23 @@ func TestWriteAndMeasure(t *testing.T) {
 	}
 	if info, err := os.Stat(onnxPath); err != nil || info.Size() == 0 {
 		t.Errorf("export.Run's ONNX file: %v", err)
+	}
+}
+
+// TestPortable pins the card's paths: inside the working folder relative,
+// elsewhere the last element; other words as they are.
+func TestPortable(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"kumalak train --config /w/main/configs/x.yaml --run /w/runs/r --init=/w/main/models/m.kmodel --budget 5m",
+			"kumalak train --config configs/x.yaml --run r --init=models/m.kmodel --budget 5m"},
+		{"/w/runs/kale-C", "kale-C"},
+		{"runs/togyz", "runs/togyz"},
+		{"kumalak train --run /w/main", "kumalak train --run ."},
+		{"kumalak train --run /w/mainly", "kumalak train --run mainly"},
+		{"", ""},
+	} {
+		if got := portable(c.in, "/w/main"); got != c.want {
+			t.Errorf("portable(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
