@@ -26,9 +26,14 @@ type ktable struct {
 	mask uint64
 }
 
-// newKTable returns a table of 2^bits buckets.
+// newKTable returns a table of 2^bits buckets, a large one in huge pages
+// where the system has them (bigBuckets).
 func newKTable(bits int) *ktable {
-	return &ktable{b: make([]kbucket, 1<<bits), mask: 1<<bits - 1}
+	t := &ktable{mask: 1<<bits - 1}
+	if t.b = bigBuckets(1<<bits, t); t.b == nil {
+		t.b = make([]kbucket, 1<<bits)
+	}
+	return t
 }
 
 // kval is a decoded slot: proven bounds lo <= future gain <= hi when
