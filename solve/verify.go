@@ -365,8 +365,8 @@ func finalDiff(st env.State) int {
 	panic("solve: finalDiff of a game without bounds files")
 }
 
-// proveLeaves searches each leaf's claim again, sharing cfg.Time among
-// them, and records the verdicts and nodes in r.
+// proveLeaves searches each leaf's claim again, in turn within what is
+// left of cfg.Time, and records the verdicts and nodes in r.
 func proveLeaves(ctx context.Context, r *CheckReport, spec *env.Spec, leaves []Claim, cfg CheckConfig) error {
 	sc := DefaultConfig()
 	if cfg.TTBits > 0 {
@@ -388,9 +388,9 @@ func proveLeaves(ctx context.Context, r *CheckReport, spec *env.Spec, leaves []C
 		if err != nil {
 			return fmt.Errorf("solve: check: %w", err)
 		}
-		var b Budget
+		var b Budget // each leaf may take all the time left: the check passes only if every leaf is proved
 		if !deadline.IsZero() {
-			if b.Time = deadline.Sub(cfg.Now()) / time.Duration(len(leaves)-i); b.Time <= 0 {
+			if b.Time = deadline.Sub(cfg.Now()); b.Time <= 0 {
 				b.Time = time.Nanosecond
 			}
 		}
