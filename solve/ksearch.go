@@ -30,6 +30,8 @@ type kworker struct {
 	clock   *kclock        // the time limit, or nil
 	pub     *atomic.Uint64 // the main worker publishes its nodes here for the saves, or nil
 	prog    *progress      // and where it stands in its test, or nil
+	hpub    *atomic.Uint64 // a helper adds its nodes here as it goes (sent so far), or nil
+	sent    uint64
 	history [kalah.MaxHouses]uint32
 	rot     int // a helper's rotation of its move order near the root
 	// path holds the keys of the kale positions on the search path, the
@@ -55,6 +57,10 @@ func (w *kworker) stopped() bool { return w.stop.Load() || (w.quit != nil && w.q
 func (w *kworker) tick() bool {
 	if w.pub != nil {
 		w.pub.Store(w.nodes)
+	}
+	if w.hpub != nil {
+		w.hpub.Add(w.nodes - w.sent)
+		w.sent = w.nodes
 	}
 	if (w.clock != nil && !w.clock.now().Before(w.clock.deadline)) || (w.maxNodes > 0 && w.nodes >= w.maxNodes) {
 		w.stop.Store(true)

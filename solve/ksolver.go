@@ -260,14 +260,14 @@ func (s *Solver) kparallel(main *kworker, p *kpos, alpha, beta, depth int) int {
 	var quit atomic.Bool
 	var wg sync.WaitGroup
 	for h := range helpers {
-		w := &kworker{g: main.g, tt: main.tt, tb: main.tb, stop: main.stop, quit: &quit, clock: main.clock, rot: h + 1, history: main.history}
+		w := &kworker{g: main.g, tt: main.tt, tb: main.tb, stop: main.stop, quit: &quit, clock: main.clock, rot: h + 1, history: main.history, hpub: &s.helperNodes}
 		if main.g.kale {
 			w.path = slices.Clone(main.path) // its own path: the same root's
 		}
 		wg.Go(func() {
 			q := *p
 			w.search(&q, alpha, beta, depth, 0)
-			s.helperNodes.Add(w.nodes)
+			s.helperNodes.Add(w.nodes - w.sent) // the rest of what tick published
 		})
 	}
 	v := main.search(p, alpha, beta, depth, 0)

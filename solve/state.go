@@ -161,7 +161,7 @@ type checkpoint struct {
 	prior  savedState     // what earlier runs spent
 	live   atomic.Uint64  // the main worker's nodes in this run
 	prog   progress       // where the main worker stands in its test
-	helper *atomic.Uint64 // the helpers' nodes in this run, counted after each test
+	helper *atomic.Uint64 // the helpers' nodes in this run, as they go
 	start  time.Time
 	every  time.Duration
 	log    func(string)
