@@ -414,6 +414,13 @@ func TestRedeliveredCarryStaysPrivate(t *testing.T) {
 	ts := newTrainerSide(t, nc, st, HubConfig{AckWait: time.Second, MaxTake: 20})
 	js := jsOf(t, nc)
 	publishN(t, js, st, "w1", 0, 4, 10, 0)
+	// All four pending before the first take, so that its fetch holds more
+	// than MaxTake and carries the rest (a take that met fewer would take
+	// them all and carry none, and no later take would carry).
+	eventually(t, "4 pending", func() bool {
+		info, err := ts.hub.cons.Info(testCtx(t))
+		return err == nil && info.NumPending == 4
+	})
 	var first *Take
 	eventually(t, "a take that carries batches", func() bool {
 		first = ts.iterate(false)
