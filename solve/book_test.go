@@ -74,7 +74,7 @@ func TestShippedBook(t *testing.T) {
 	if _, ok := (&Book{b: bk.b}).Moves(end, nil); ok {
 		t.Errorf("%s: a position the book does not hold, answered by its move that ends the game", end)
 	}
-	if bk.fewest < 36 || bk.fewest > 48 {
+	if bk.fewest < 20 || bk.fewest > 48 { // six plies from the start, captures can take half the stones
 		t.Errorf("the book's fewest stones %d, want those of positions near the start", bk.fewest)
 	}
 	for _, spec := range []*env.Spec{mangala.KaleSpec, kalah.Spec} {
