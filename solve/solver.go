@@ -227,14 +227,7 @@ func (s *Solver) SolveWithin(st env.State, b0 Budget, dst []MoveValue) (Result, 
 		r.Stats = s.stats
 		return r, err
 	}
-	if s.tt.slots == nil {
-		s.tt = newTable(s.cfg.TTBits)
-	}
-	t0 := s.cfg.Now()
-	s.stats, s.stopped, s.deadline, s.maxNodes = Stats{}, false, time.Time{}, b0.Nodes
-	if b0.Time > 0 {
-		s.deadline = t0.Add(b0.Time)
-	}
+	t0 := s.startReference(b0)
 	base := b.Store(b.ToMove()) - b.Store(b.ToMove().Other())
 	r := Result{Moves: dst[:0]}
 	if g, over := terminal(b); over {
@@ -245,6 +238,20 @@ func (s *Solver) SolveWithin(st env.State, b0 Budget, dst []MoveValue) (Result, 
 	s.stats.Elapsed = s.cfg.Now().Sub(t0)
 	r.Stats = s.stats
 	return r, nil
+}
+
+// startReference makes the reference search's table when there is none,
+// resets its counts and sets its budget b; it returns the start time.
+func (s *Solver) startReference(b Budget) time.Time {
+	if s.tt.slots == nil {
+		s.tt = newTable(s.cfg.TTBits)
+	}
+	t0 := s.cfg.Now()
+	s.stats, s.stopped, s.deadline, s.maxNodes = Stats{}, false, time.Time{}, b.Nodes
+	if b.Time > 0 {
+		s.deadline = t0.Add(b.Time)
+	}
+	return t0
 }
 
 // root is one root move being solved: its child and the proven bounds and

@@ -35,6 +35,14 @@ type Claim struct {
 	Bound    int
 }
 
+// within reports whether every value in lo..hi satisfies c.
+func (c Claim) within(lo, hi int) bool {
+	if c.AtLeast {
+		return lo >= c.Bound
+	}
+	return hi <= c.Bound
+}
+
 func (c Claim) String() string {
 	op := "<="
 	if c.AtLeast {
@@ -192,8 +200,7 @@ func checkBounds(ctx context.Context, b *bounds, cfg CheckConfig) (*CheckReport,
 	sts := []env.State{root}
 	var buf [env.MaxActions]env.Action
 	for _, a := range root.Legal(buf[:0]) {
-		c := b.spec.New()
-		c.CopyFrom(root)
+		c := env.Clone(root)
 		c.Apply(a)
 		sts = append(sts, c)
 	}
@@ -241,14 +248,13 @@ type prover struct {
 // as a leaf; an error when the file does not claim c.
 func (pv *prover) need(st env.State, c Claim) error {
 	if st.Result() != env.Ongoing {
-		v := finalDiff(st)
-		if (c.AtLeast && v < c.Bound) || (!c.AtLeast && v > c.Bound) {
+		if v := finalDiff(st); !c.within(v, v) {
 			return fmt.Errorf("%s: the game is over there at %+d", c, v)
 		}
 		return nil
 	}
 	g, p, base, _ := engineOf(st)
-	if byStones(g.stones(&p), c.AtLeast, c.Bound-base) {
+	if n := g.stones(&p); c.within(base-n, base+n) { // the stones on the board give it
 		return nil
 	}
 	k := claimKey{p: p, atLeast: c.AtLeast, gain: c.Bound - base}
@@ -287,15 +293,15 @@ type child struct {
 func (pv *prover) childClaims(st env.State, c Claim) []child {
 	var buf [env.MaxActions]env.Action
 	legal := st.Legal(buf[:0])
-	if f, ok := pv.b.facts[pkey(st)]; ok && f.move >= 0 {
+	_, p, _, _ := engineOf(st)
+	if f, ok := pv.b.facts[p]; ok && f.move >= 0 {
 		if i := slices.Index(legal, env.Action(f.move)); i > 0 {
 			legal[0], legal[i] = legal[i], legal[0]
 		}
 	}
 	var out []child
 	for _, a := range legal {
-		cs := st.Spec().New()
-		cs.CopyFrom(st)
+		cs := env.Clone(st)
 		cs.Apply(a)
 		cc := Claim{Position: cs.String(), Ply: c.Ply + 1, AtLeast: c.AtLeast, Bound: c.Bound}
 		if cs.ToMove() != st.ToMove() { // the other side's view: the bound negated
@@ -319,36 +325,14 @@ func (pv *prover) childClaims(st env.State, c Claim) []child {
 func (pv *prover) holds(st env.State, c Claim) bool {
 	if st.Result() != env.Ongoing {
 		v := finalDiff(st)
-		return (c.AtLeast && v >= c.Bound) || (!c.AtLeast && v <= c.Bound)
+		return c.within(v, v)
 	}
 	g, p, base, _ := engineOf(st)
-	if byStones(g.stones(&p), c.AtLeast, c.Bound-base) {
+	if n := g.stones(&p); c.within(base-n, base+n) {
 		return true
 	}
 	f, ok := pv.b.facts[p]
-	if !ok {
-		return false
-	}
-	if c.AtLeast {
-		return base+f.lo >= c.Bound
-	}
-	return base+f.hi <= c.Bound
-}
-
-// byStones reports whether a claim on the future gain of a position of n
-// stones, at least (atLeast) or at most gain, holds whatever the play:
-// the gain lies in -n..n.
-func byStones(n int, atLeast bool, gain int) bool {
-	if atLeast {
-		return gain <= -n
-	}
-	return gain >= n
-}
-
-// pkey returns st's pits in its mover's view, the key of its facts.
-func pkey(st env.State) kpos {
-	_, p, _, _ := engineOf(st)
-	return p
+	return ok && c.within(base+f.lo, base+f.hi)
 }
 
 // finalDiff returns the final store difference of st, a game over, from
@@ -424,15 +408,8 @@ func (s *Solver) testBound(st env.State, atLeast bool, bound int, b Budget, ref 
 	var nodes uint64
 	var stopped bool
 	if ref {
-		mb := st.(*mangala.Board)
-		if s.tt.slots == nil {
-			s.tt = newTable(s.cfg.TTBits)
-		}
-		s.stats, s.stopped, s.deadline, s.maxNodes = Stats{}, false, time.Time{}, b.Nodes
-		if b.Time > 0 {
-			s.deadline = s.cfg.Now().Add(b.Time)
-		}
-		v = s.search(mb, beta-1, beta, -1)
+		s.startReference(b)
+		v = s.search(st.(*mangala.Board), beta-1, beta, -1)
 		nodes, stopped = s.stats.Nodes, s.stopped
 	} else {
 		j := s.jobOf(st)
