@@ -14,6 +14,14 @@ import (
 // Kale never looks: the same nodes took a sixth more time with the probes.
 const etcStones = 14
 
+// Internal iterative deepening: a node of the exact search with at least
+// iidStones stones on the board and no move in the table first searches
+// itself iidDepth plies deep (leaves scored by the stores as they stand)
+// and tries that search's best move first. Its subtrees are large enough
+// that a good first move is worth far more than the shallow search costs
+// (docs/notes/2026-12-06-mangala-solved.md). 0 turns it off (tests).
+var iidStones, iidDepth = 30, 8
+
 // kworker is one thread of the Kalah search. The threads share the table
 // (lazy SMP): each searches the same position and window, the helpers
 // with their moves near the root in another order, so that they fill the
@@ -155,6 +163,11 @@ func (w *kworker) expand(p *kpos, alpha, beta, depth, ply, s int, key uint64, tt
 			return v
 		}
 	}
+	if depth < 0 && ttMove < 0 && s >= iidStones && iidDepth > 0 && n > 1 && !w.g.kale {
+		if !w.iid(p, alpha, beta, ply, s, key, kids[:n]) {
+			return 0
+		}
+	}
 	if w.rot > 0 && ply < 3 && n > 2 {
 		rotate(kids[1:n], w.rot+ply)
 	}
@@ -203,6 +216,33 @@ func (w *kworker) expand(p *kpos, alpha, beta, depth, ply, s int, key uint64, tt
 	}
 	w.tt.store(key, e)
 	return best
+}
+
+// iid runs internal iterative deepening at p, s stones, whose moves kids
+// are in children's order: a search of iidDepth plies in the window, and
+// its best move moved to the front of kids. It returns false when the
+// search stopped.
+func (w *kworker) iid(p *kpos, alpha, beta, ply, s int, key uint64, kids []kchild) bool {
+	prog := w.prog
+	w.prog = nil // the shallow search's plies are not the test's
+	w.expand(p, alpha, beta, iidDepth, ply, s, key, -1)
+	w.prog = prog
+	if w.stopped() {
+		return false
+	}
+	e, ok := w.tt.probe(key)
+	if !ok {
+		return true
+	}
+	for i := range kids {
+		if kids[i].a == e.move {
+			first := kids[i]
+			copy(kids[1:i+1], kids[:i])
+			kids[0] = first
+			break
+		}
+	}
+	return true
 }
 
 // etc looks the children up in the table: a child whose proven bounds

@@ -16,7 +16,7 @@ func newSolveCmd() *cobra.Command {
 	var g gameFlags
 	var tbDir string
 	var limit time.Duration
-	var checkFile string
+	var checkFile, line = "", false
 	var cc solve.CheckConfig
 	cfg := solve.DefaultConfig()
 	c := &cobra.Command{
@@ -27,15 +27,12 @@ func newSolveCmd() *cobra.Command {
 			"value (with --time, the bounds proved by then). Kalah and classic mangala solves run on\n" +
 			"--threads threads; --state FILE makes one resumable, --bounds FILE carries it to another machine\n" +
 			"as a small text file of proved bounds (the shipped solve/proofs are read too), --value-only\n" +
-			"stops at the value. --check FILE proves a bounds file's root and first-move bounds again: each\n" +
-			"from its children's by the rules, the leaves by a new search from scratch (--reference: the\n" +
-			"reference alpha-beta search). Progress goes to stderr; docs/TABLEBASE.md has the details.",
-		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala\n" +
-			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s\n" +
-			"  kumalak solve --game kalah:houses=4,seeds=3 --threads 2\n" +
-			"  kumalak solve --game kalah:houses=5,seeds=3 --value-only\n" +
-			"  kumalak solve --game mangala --tablebase tb/mangala --state solve-mangala.state --save-every 10m --threads 2\n" +
-			"  kumalak solve --game mangala --tablebase tb/mangala --bounds solve/proofs/mangala.bounds --save-every 5m --value-only\n" +
+			"stops at the value, --line then plays a perfect line to the end. --check FILE proves a bounds file's\n" +
+			"root and first-move bounds again: each from its children's by the rules, the leaves by a new search\n" +
+			"from scratch (--reference: the reference alpha-beta search). docs/TABLEBASE.md has the details.",
+		Example: "  kumalak solve --game mangala --position '0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w' --tablebase tb/mangala --line\n" +
+			"  kumalak solve --game mangala-kale --position '0,0,2,0,0,1/0,1,0,1,0,0 21 22 - - b' --time 30s\n  kumalak solve --game kalah:houses=4,seeds=3 --threads 2\n  kumalak solve --game kalah:houses=5,seeds=3 --value-only\n" +
+			"  kumalak solve --game mangala --tablebase tb/mangala --state solve-mangala.state --save-every 10m --threads 2\n  kumalak solve --game mangala --tablebase tb/mangala --bounds solve/proofs/mangala.bounds --save-every 5m --value-only\n" +
 			"  kumalak solve --check shipped --game mangala --threads 2",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -89,6 +86,9 @@ func newSolveCmd() *cobra.Command {
 				return badInput("solve", "%v", err)
 			}
 			r.WriteText(c.OutOrStdout(), st)
+			if line && r.Exact() {
+				return s.WriteLine(ctx, c.OutOrStdout(), st)
+			}
 			return nil
 		},
 	}
@@ -107,6 +107,7 @@ func newSolveCmd() *cobra.Command {
 	fl.IntVar(&cfg.BoundsPlies, "bounds-plies", solve.DefaultBoundsPlies, fmt.Sprintf("with --bounds: the plies below the root whose proved bounds are written (1..%d)", solve.MaxBoundsPlies))
 	fl.BoolVar(&cfg.Shipped, "shipped-bounds", true, "read the bounds shipped in the binary for the game (solve/proofs); false solves from scratch")
 	fl.StringVar(&checkFile, "check", "", "prove this bounds file's root bounds again, independently of the solve that wrote it (shipped: those of --game)")
+	fl.BoolVar(&line, "line", false, "kalah, classic mangala: then play a perfect line to the end, each position solved (the form of solve/proofs/mangala.line)")
 	fl.BoolVar(&cc.Reference, "reference", false, "with --check: the leaves by the reference alpha-beta search (classic mangala)")
 	return c
 }
