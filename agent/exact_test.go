@@ -312,3 +312,25 @@ func TestExactBook(t *testing.T) {
 		t.Error("with exact=0 no seed played pits 3-6: the test cannot tell the book's effect")
 	}
 }
+
+// TestSolvedStart: the classic Mangala start is proved a draw with pit 5
+// its only drawing move (solve/proofs/mangala.bounds), so the shipped
+// bot, and a weak search, open with pit 5 whatever the seed.
+func TestSolvedStart(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(6) {
+		for _, spec := range []string{"model", "mcts:sims=10"} {
+			ag, err := New(mangala.Spec, spec, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := ag.Move(ctx, mangala.Spec.New())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Pit() != 5 {
+				t.Errorf("%s, seed %d: opened with pit %d, not the proven-best pit 5", spec, seed, a.Pit())
+			}
+		}
+	}
+}

@@ -3,11 +3,13 @@ package solve
 import (
 	"bytes"
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"kumalak/env"
+	"kumalak/env/mangala"
 )
 
 // TestLine plays a perfect line from a small position, writes it, reads
@@ -71,4 +73,51 @@ func checkLine(t *testing.T, line []Step, value func(env.State) (int, bool)) {
 			t.Errorf("%s: value %+d in the line, %+d solved", s.Position, s.Value, v)
 		}
 	}
+}
+
+// TestShippedLine replays the published perfect line of the classic
+// Mangala start (proofs/mangala.line, written by `kumalak solve --line`
+// with the 28-stone tablebase) by the rules and checks each position's
+// value: the line keeps it to the end, the shipped bounds hold it
+// (exactly where they are exact), and the positions of up to 16 stones
+// on the board are solved again here.
+func TestShippedLine(t *testing.T) {
+	f, err := os.Open("proofs/mangala.line")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	line, err := ReadLine(f, mangala.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line[0].Position.String() != mangala.Spec.New().String() || line[0].Value != 0 || line[0].Move.Pit() != 5 {
+		t.Fatalf("the line starts %s %+d by pit %d, want the start, a draw, pit 5", line[0].Position, line[0].Value, line[0].Move.Pit())
+	}
+	bk, err := ShippedBook(mangala.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSolver(t, openShared(t, sharedStones))
+	inBook, solved := 0, 0
+	for _, st := range line {
+		if r, ok := bk.Moves(st.Position, nil); ok {
+			inBook++
+			if st.Value < r.Lo || st.Value > r.Hi {
+				t.Errorf("%s: value %+d in the line, the book proves %+d..%+d", st.Position, st.Value, r.Lo, r.Hi)
+			}
+		}
+	}
+	checkLine(t, line, func(p env.State) (int, bool) {
+		if q := FromBoard(p.(*mangala.Board)); q.Stones() > 16 {
+			return 0, false
+		}
+		solved++
+		r, err := s.Solve(p, 0)
+		return r.Lo, err == nil && r.Exact()
+	})
+	if inBook < 3 || solved < 3 {
+		t.Errorf("%d positions of the line checked by the book, %d solved: too few", inBook, solved)
+	}
+	t.Logf("%d positions, %d in the book, %d solved again", len(line), inBook, solved)
 }
