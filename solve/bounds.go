@@ -192,6 +192,7 @@ func (b *bounds) encode() []byte {
 // ErrBounds and name the line and field at fault.
 func decodeBounds(r io.Reader, name string) (*bounds, error) {
 	d := boundsReader{name: name, sc: bufio.NewScanner(r)}
+	d.sc.Split(wholeLines)
 	b, err := d.read()
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %w", ErrBounds, name, err)
@@ -233,9 +234,23 @@ func (d *boundsReader) header(key string) (string, error) {
 	return v, nil
 }
 
+// errCutLine is wholeLines' error.
+var errCutLine = errors.New("cut inside a line")
+
+// wholeLines is bufio.ScanLines refusing a last line without its newline:
+// the file was cut inside it (the writer ends every line).
+func wholeLines(data []byte, atEOF bool) (int, []byte, error) {
+	if atEOF && len(data) > 0 && bytes.IndexByte(data, '\n') < 0 {
+		return 0, nil, errCutLine
+	}
+	return bufio.ScanLines(data, atEOF)
+}
+
 // truncated is the error of an input that ends before its end line.
 func (d *boundsReader) truncated() error {
-	if err := d.sc.Err(); err != nil {
+	if err := d.sc.Err(); errors.Is(err, errCutLine) {
+		return fmt.Errorf("truncated after line %d: the next line is %w", d.line, err)
+	} else if err != nil {
 		return fmt.Errorf("after line %d: %w", d.line, err)
 	}
 	return fmt.Errorf("truncated after line %d: no %q line", d.line, "end N")

@@ -83,7 +83,7 @@ func TestBoundsRefused(t *testing.T) {
 		{"short line", with(5, "0 +46 +48"), "line 6: want \"ply lo hi move position\""},
 		{"count", with(8, "end 2"), "line 9: field end: \"2\", but 3 position lines"},
 		{"truncated", strings.Join(lines[:8], "\n") + "\n", "truncated after line 8"},
-		{"cut in a line", boundsText[:len(boundsText)-30], "line 8: field position"},
+		{"cut in a line", boundsText[:len(boundsText)-30], "truncated after line 7: the next line is cut inside a line"},
 		{"after end", boundsText + "\n", "line 10: a line after the end line"},
 		// The root's pits with other stores: one fact, whose bounds leave no value.
 		{"duplicate", with(6, "1 -48 -48 - 0,0,0,0,1,1/1,0,0,0,0,0 0 45 - - w"), "t.bounds:7: bounds -48..-48 of \"0,0,0,0,1,1/1,0,0,0,0,0 0 45 - - w\" contradict -44..-42 (t.bounds:6)"},

@@ -34,7 +34,14 @@ func (s *Solver) Line(ctx context.Context, st env.State) ([]Step, error) {
 	s.cfg.State, s.cfg.Bounds, s.cfg.ValueOnly, s.cfg.Log = "", nil, true, nil
 	var line []Step
 	cur := env.Clone(st)
+	seen := map[string]bool{}
 	for cur.Result() == env.Ongoing {
+		if seen[cur.String()] {
+			// kale: by the solver's convention a repetition ends the game,
+			// each player storing their own row; the line stops there.
+			return line, fmt.Errorf("solve: line stopped at %s after %d moves: the position repeats", cur, len(line))
+		}
+		seen[cur.String()] = true
 		r, err := s.SolveContext(ctx, cur, 0)
 		if err != nil {
 			return line, err
