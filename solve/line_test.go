@@ -121,3 +121,32 @@ func TestShippedLine(t *testing.T) {
 	}
 	t.Logf("%d positions, %d in the book, %d solved again", len(line), inBook, solved)
 }
+
+// FuzzReadLine: ReadLine refuses bad input with an error, never a panic,
+// and a line it reads writes back to a text it reads the same.
+func FuzzReadLine(f *testing.F) {
+	if b, err := os.ReadFile("proofs/mangala.line"); err == nil {
+		f.Add(string(b))
+	}
+	f.Add("kumalak-line 1\ngame mangala\n0 +0 - 0,0,0,0,0,0/0,0,0,0,0,0 24 24 - - w\n")
+	f.Add("kumalak-line 1\ngame mangala\n0 +10 5 0,0,0,0,1,0/0,0,0,0,0,0 20 18 - - w\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		line, err := ReadLine(strings.NewReader(text), mangala.Spec)
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteLine(&buf, line); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadLine(&buf, mangala.Spec)
+		if err != nil || len(again) != len(line) {
+			t.Fatalf("written back: %v, %d of %d rows\n%s", err, len(again), len(line), buf.String())
+		}
+		for i := range line {
+			if again[i].Position.String() != line[i].Position.String() || again[i].Value != line[i].Value || again[i].End != line[i].End {
+				t.Fatalf("row %d: %+v, read back %+v", i, line[i], again[i])
+			}
+		}
+	})
+}
