@@ -104,7 +104,8 @@ func TestPlayErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "evaluator broke") {
 		t.Errorf("failing agent: %v", err)
 	}
-	_, mcts := bottest.Agent(t, "mangala", "mcts:sims=100000")
+	// exact=0: no opening book, whose proved first move (pit 5) needs no search to cancel.
+	_, mcts := bottest.Agent(t, "mangala", "mcts:sims=100000,exact=0")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	err = Run(ctx, strings.NewReader(""), &out, Config{Spec: spec, Agent: mcts, Human: env.Black})
