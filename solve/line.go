@@ -36,12 +36,13 @@ func (s *Solver) Line(ctx context.Context, st env.State) ([]Step, error) {
 	cur := env.Clone(st)
 	seen := map[string]bool{}
 	for cur.Result() == env.Ongoing {
-		if seen[cur.String()] {
+		pos := cur.String()
+		if seen[pos] {
 			// kale: by the solver's convention a repetition ends the game,
 			// each player storing their own row; the line stops there.
-			return line, fmt.Errorf("solve: line stopped at %s after %d moves: the position repeats", cur, len(line))
+			return line, fmt.Errorf("solve: line stopped at %s after %d moves: the position repeats", pos, len(line))
 		}
-		seen[cur.String()] = true
+		seen[pos] = true
 		r, err := s.SolveContext(ctx, cur, 0)
 		if err != nil {
 			return line, err
@@ -62,15 +63,8 @@ func (s *Solver) Line(ctx context.Context, st env.State) ([]Step, error) {
 		line = append(line, step)
 		cur.Apply(step.Move)
 	}
-	v, ok := cur.(stores)
-	if !ok {
-		return line, fmt.Errorf("solve: %s: a board without stores", cur.Spec().Name)
-	}
-	return append(line, Step{Position: cur, Value: v.Store(cur.ToMove()) - v.Store(cur.ToMove().Other()), End: true}), nil
+	return append(line, Step{Position: cur, Value: finalDiff(cur), End: true}), nil
 }
-
-// stores is a board of the games the solver takes.
-type stores interface{ Store(env.Player) int }
 
 // WriteLine plays a perfect line from st (Line) and writes it (WriteLine);
 // a line cut short is written as far as it got, with the error.
