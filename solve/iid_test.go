@@ -20,8 +20,7 @@ func withIID(t *testing.T, stones, depth int) {
 // deepening from 12 stones (its shallow searches then run at most nodes)
 // and without it: the values and every move's value must agree, the move
 // order must differ somewhere (the node counts). It also runs on two
-// threads, whose
-// helpers share the table the shallow searches write to.
+// threads, whose helpers share the table the shallow searches write to.
 func TestIIDKeepsValues(t *testing.T) {
 	small := openShared(t, 6)
 	rng := rand.New(rand.NewPCG(7, 9))

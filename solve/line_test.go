@@ -17,10 +17,7 @@ import (
 // of its own; a line whose moves do not follow, or that stops early, is
 // refused.
 func TestLine(t *testing.T) {
-	spec, err := env.Lookup("mangala")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := mangala.Spec
 	st, err := spec.Parse("0,2,0,1,3,0/1,0,2,0,0,1 20 18 - - w")
 	if err != nil {
 		t.Fatal(err)
