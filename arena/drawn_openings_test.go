@@ -7,21 +7,32 @@ import (
 	"testing"
 
 	"kumalak/env"
+	_ "kumalak/env/kalah"
 	_ "kumalak/env/mangala"
 )
 
-// TestDrawnOpenings checks docs/examples/mangala-drawn-openings.txt, the
-// openings proved drawn (docs/EVALUATING.md): it reads as --openings does,
-// every opening is legal and leaves the game running, no position comes
-// twice, and the comment above each names the position it leads to (the
-// one that was solved).
+// TestDrawnOpenings checks docs/examples/GAME-drawn-openings.txt, the
+// openings proved drawn (docs/EVALUATING.md): each reads as --openings
+// does, every opening is legal and leaves the game running, no position
+// comes twice, and the comment above each names the position it leads to
+// (the one that was solved).
 func TestDrawnOpenings(t *testing.T) {
-	path := filepath.Join("..", "docs", "examples", "mangala-drawn-openings.txt")
+	for _, c := range []struct {
+		game  string
+		least int // the drawn openings of seed 1's 100-game match
+	}{{"mangala", 14}, {"kalah", 12}} {
+		t.Run(c.game, func(t *testing.T) { checkDrawnOpenings(t, c.game, c.least) })
+	}
+}
+
+// checkDrawnOpenings is TestDrawnOpenings for game's file.
+func checkDrawnOpenings(t *testing.T, game string, least int) {
+	path := filepath.Join("..", "docs", "examples", game+"-drawn-openings.txt")
 	open, err := ReadOpenings(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := env.Lookup("mangala")
+	spec, err := env.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,8 +40,8 @@ func TestDrawnOpenings(t *testing.T) {
 	if err := checkOpenings(start, open); err != nil {
 		t.Fatal(err)
 	}
-	if len(open) < 14 {
-		t.Errorf("%d openings, want the 14 drawn ones of seed 1's match at least", len(open))
+	if len(open) < least {
+		t.Errorf("%d openings, want the %d drawn ones of seed 1's match at least", len(open), least)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -163,7 +163,7 @@ func TestOpenJudge(t *testing.T) {
 		want  string
 	}{
 		{togyz, "", time.Second, "--judge-extra: solve: judge: the solver plays "},
-		{kale, solvetest.Dir(t), time.Second, "--judge: solve: judge: tablebases are of mangala, not mangala-kale"},
+		{kale, solvetest.Dir(t), time.Second, "--judge: solve: mangala-kale has no tablebases"},
 		{kale, "", 0, "--judge-time 0s: "},
 	} {
 		cfg := solve.JudgeConfig{Extra: 12, Limit: c.limit}

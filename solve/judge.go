@@ -32,10 +32,18 @@ func (c JudgeConfig) Validate() error {
 		return fmt.Errorf("solve: judge: Extra %d out of range 0..%d", c.Extra, MaxStones)
 	case c.Extra > 0 && c.Limit <= 0:
 		return fmt.Errorf("solve: judge: Extra %d needs a Limit > 0", c.Extra)
+	case c.solves() && c.Limit <= 0:
+		return fmt.Errorf("solve: judge: a %s tablebase is read by the solver, which needs a Limit > 0", c.Tablebase.Game())
 	case c.Worst < 0 || c.Worst > 1000:
 		return fmt.Errorf("solve: judge: Worst %d out of range 0..1000", c.Worst)
 	}
 	return nil
+}
+
+// solves reports whether a judge of c needs the solver: for stones above
+// the tablebase, or for a tablebase only the solver reads (kalah's).
+func (c JudgeConfig) solves() bool {
+	return c.Extra > 0 || c.Tablebase != nil && c.Tablebase.Game() != MangalaTB
 }
 
 // Judge finds the moves that lose value: a move is a mistake when its
@@ -62,7 +70,7 @@ func NewJudge(cfg JudgeConfig) (*Judge, error) {
 		cfg.TTBits = 20
 	}
 	j := &Judge{cfg: cfg, buf: make([]MoveValue, 0, env.MaxActions)}
-	if cfg.Extra > 0 {
+	if cfg.solves() {
 		s, err := New(Config{TTBits: cfg.TTBits, Tablebase: cfg.Tablebase})
 		if err != nil {
 			return nil, fmt.Errorf("solve: judge: %w", err)
@@ -72,19 +80,26 @@ func NewJudge(cfg JudgeConfig) (*Judge, error) {
 	return j, nil
 }
 
-// OpenJudge returns a judge of game's moves with the tablebase in dir
-// (cfg.Tablebase is that one): tablebases are of MangalaTB, another game is an
-// error. The judge owns the tablebase; Close closes it. With dir "" it
-// judges by the solver alone, positions of up to cfg.Extra stones on the
-// board, and a game the solver does not play is the error.
+// OpenJudge returns a judge of game's moves with the tablebase in dir of
+// the game's kind (cfg.Tablebase is that one): a classic mangala one the
+// judge reads itself; a kalah one (6 houses) the solver reads, so its
+// positions are judged by the solver within cfg.Limit, as are cfg.Extra
+// stones above either. A game without tablebases is an error. The judge
+// owns the tablebase; Close closes it. With dir "" it judges by the
+// solver alone, positions of up to cfg.Extra stones on the board, and a
+// game the solver does not play is the error.
 func OpenJudge(game, dir string, cfg JudgeConfig) (*Judge, error) {
 	if dir == "" {
 		return solverJudge(game, cfg)
 	}
-	if spec, err := env.Lookup(game); err != nil || Probed(spec) != nil {
-		return nil, fmt.Errorf("solve: judge: %w", probedErr(game))
+	spec, err := env.Lookup(game)
+	if err == nil {
+		err = Solvable(spec)
 	}
-	tb, err := Open(dir, -1)
+	if err != nil {
+		return nil, fmt.Errorf("solve: judge: %w", err)
+	}
+	tb, err := OpenFor(spec, dir)
 	if err != nil {
 		return nil, err
 	}

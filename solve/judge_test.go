@@ -264,7 +264,7 @@ func TestOpenJudge(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Errorf("a second Close: %v", err)
 	}
-	if _, err := OpenJudge("togyz", dir, JudgeConfig{}); err == nil || err.Error() != "solve: judge: tablebases are of mangala, not togyz" {
+	if _, err := OpenJudge("togyz", dir, JudgeConfig{}); err == nil || !strings.Contains(err.Error(), "not togyz") {
 		t.Errorf("togyz: %v", err)
 	}
 	if _, err := OpenJudge(mangala.Spec.Name, t.TempDir(), JudgeConfig{}); err == nil {
@@ -358,8 +358,9 @@ func TestJudgeBySolver(t *testing.T) {
 }
 
 // TestJudgeKalahTablebase: a kalah tablebase judges no classic mangala
-// position (its values are not mangala's), and kalah's only through the
-// solver, which reads it.
+// position (its values are not mangala's), and kalah's through the
+// solver, which reads it: up to its stones with no Extra, so it needs a
+// Limit; OpenJudge opens one for kalah.
 func TestJudgeKalahTablebase(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := Build(context.Background(), BuildConfig{Dir: dir, Game: KalahTB, Stones: 4, Workers: 1}); err != nil {
@@ -370,18 +371,39 @@ func TestJudgeKalahTablebase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tb.Close()
-	alone := newJudge(t, JudgeConfig{Tablebase: tb})
+	if _, err := NewJudge(JudgeConfig{Tablebase: tb}); err == nil || !strings.Contains(err.Error(), "needs a Limit") {
+		t.Errorf("a kalah tablebase without a Limit: %v", err)
+	}
+	alone := newJudge(t, JudgeConfig{Tablebase: tb, Limit: time.Minute, TTBits: 12})
 	with := newJudge(t, JudgeConfig{Tablebase: tb, Extra: 2, Limit: time.Minute, TTBits: 12})
 	q := Pits{1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0}
 	classic, kb := boardOf(t, q, env.White, false), boardOfK(t, q)
 	if _, ok := alone.Check(classic, 0); ok || alone.Reach(mangala.Spec) != 0 {
 		t.Error("a kalah tablebase judged a classic mangala position")
 	}
-	if _, ok := alone.Check(kb, 0); ok || alone.Reach(kb.Spec()) != 0 {
-		t.Error("a kalah position judged without the solver")
+	big := boardOfK(t, Pits{1, 0, 2, 0, 1, 0, 0, 1, 1, 0, 2, 0})
+	if _, ok := alone.Verdict(big, big.Legal(nil)[0]); ok {
+		t.Errorf("%s (8 stones) judged within a 4-stone tablebase and no Extra", big)
 	}
-	if _, ok := with.Check(kb, 0); !ok || with.Reach(kb.Spec()) != 6 {
-		t.Errorf("a kalah position of 4 stones not judged by the solver with the tablebase (reach %d)", with.Reach(kb.Spec()))
+	for _, c := range []struct {
+		j     *Judge
+		reach int
+	}{{alone, 4}, {with, 6}} {
+		if _, ok := c.j.Check(kb, 0); !ok || c.j.Reach(kb.Spec()) != c.reach {
+			t.Errorf("a kalah position of 4 stones not judged by the solver with the tablebase (reach %d, want %d)", c.j.Reach(kb.Spec()), c.reach)
+		}
+	}
+	j, err := OpenJudge("kalah", dir, JudgeConfig{Limit: time.Minute, TTBits: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	v, ok := j.Verdict(kb, kb.Legal(nil)[0])
+	if w, wok := alone.Verdict(kb, kb.Legal(nil)[0]); !ok || !wok || v != w || j.Reach(kb.Spec()) != 4 {
+		t.Errorf("OpenJudge of a kalah tablebase: %+v %v, want %+v (reach %d)", v, ok, w, j.Reach(kb.Spec()))
+	}
+	if _, err := OpenJudge("kalah:capture=empty", dir, JudgeConfig{Limit: time.Minute}); err == nil {
+		t.Error("an opposite-capture tablebase opened for the empty-capture rule")
 	}
 }
 
@@ -429,7 +451,7 @@ func TestOpenJudgeSolver(t *testing.T) {
 	if _, err := OpenJudge("kalah", "", JudgeConfig{Limit: time.Second}); err == nil || !strings.Contains(err.Error(), "nothing could be judged") {
 		t.Errorf("no Extra: %v", err)
 	}
-	if _, err := OpenJudge("mangala-kale", sharedDir(t), JudgeConfig{}); err == nil || !strings.Contains(err.Error(), "tablebases are of mangala, not mangala-kale") {
+	if _, err := OpenJudge("mangala-kale", sharedDir(t), JudgeConfig{}); err == nil || !strings.Contains(err.Error(), "mangala-kale has no tablebases") {
 		t.Errorf("a tablebase for kale: %v", err)
 	}
 }

@@ -18,7 +18,8 @@ type Tablebases struct {
 }
 
 // OpenTablebases opens, for game, the tablebase at dir for exact values
-// and the judge of mistakes at judgeDir (dir when judgeDir is ""; without
+// (classic mangala's; kalah's gives its values through the judge's
+// solver) and the judge of mistakes at judgeDir (dir when judgeDir is ""; without
 // either, the solver alone when jc.Extra > 0: arena.OpenJudge); with
 // nothing asked it opens nothing, and so for dir auto or off (the bot's
 // search takes auto: solve.TablebaseDir). Errors are *ValueError, naming dir as
@@ -28,20 +29,19 @@ func OpenTablebases(game *env.Spec, dir, judgeDir string, jc solve.JudgeConfig) 
 	if _, auto, _ := solve.AutoSize(dir); auto || solve.IsOff(dir) {
 		dir = "" // the front ends' default: the bot's search has it, the report's tables stay as asked
 	}
-	if dir != "" || judgeDir != "" {
-		if err := solve.Probed(game); err != nil {
-			return nil, &ValueError{fmt.Sprintf("--tablebase and --judge: %v", err)}
-		}
+	if (dir != "" || judgeDir != "") && !solve.HasTablebases(game) {
+		_, err := solve.OpenFor(game, dir+judgeDir)
+		return nil, &ValueError{fmt.Sprintf("--tablebase and --judge: %v", err)}
 	}
-	if dir != "" {
+	if dir != "" && judgeDir == "" {
+		judgeDir = dir
+	}
+	if dir != "" && solve.Probed(game) == nil { // a kalah tablebase gives no values but the solver's, through the judge
 		tb, err := solve.Open(dir, -1)
 		if err != nil {
 			return nil, &ValueError{fmt.Sprintf("--tablebase: %v", err)}
 		}
 		t.tb, t.Exact = tb, tb.Exact
-		if judgeDir == "" {
-			judgeDir = dir
-		}
 	}
 	j, err := arena.OpenJudge(game, judgeDir, jc)
 	if err != nil {

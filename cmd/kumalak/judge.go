@@ -18,7 +18,7 @@ type judgeFlags struct {
 
 func (f *judgeFlags) add(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&f.dir, "judge", "", "mangala tablebase folder: check every move inside it (and --judge-extra stones above) for lost value")
+	fl.StringVar(&f.dir, "judge", "", "mangala or kalah tablebase folder: check every move inside it (kalah's by the solver reading it, --judge-time each; and --judge-extra stones above) for lost value")
 	fl.IntVar(&f.cfg.Extra, "judge-extra", 0, "also judge positions with up to this many stones more than the tablebase, by the solver; without --judge, positions of up to this many stones on the board (mangala, mangala-kale, kalah)")
 	fl.DurationVar(&f.cfg.Limit, "judge-time", 200*time.Millisecond, "the solver's time per position judged above the tablebase (or without one)")
 }

@@ -64,7 +64,7 @@ func TestJudgeFlagErrors(t *testing.T) {
 	}{
 		{[]string{"arena", "--game", "togyz", "--a", "random", "--games", "2", "--judge-extra", "12", "--out", ""}, []string{"--judge-extra: ", "not togyz"}},
 		{[]string{"analyze", "--game", "togyz", "--agent", "random", "--judge-extra", "12", "1"}, []string{"--judge-extra: ", "not togyz"}},
-		{[]string{"arena", "--game", "mangala-kale", "--a", "random", "--games", "2", "--judge", t.TempDir(), "--out", ""}, []string{"--judge: ", "tablebases are of mangala, not mangala-kale"}},
+		{[]string{"arena", "--game", "mangala-kale", "--a", "random", "--games", "2", "--judge", t.TempDir(), "--out", ""}, []string{"--judge: ", "mangala-kale has no tablebases"}},
 		{[]string{"arena", "--game", "kalah", "--a", "random", "--games", "2", "--judge-extra", "12", "--judge-time", "0s", "--out", ""}, []string{"--judge-time 0s: ", "with --judge-extra"}},
 	} {
 		code, _, errs := kumalak(t, c.args...)

@@ -45,7 +45,7 @@ func TestArenaTBJudge(t *testing.T) {
 		t.Fatalf("judge JSON %s: %v", b, err)
 	}
 	code, _, errs = kumalak(t, "arena", "--game", "togyz", "--a", "random", "--games", "2", "--judge", tb, "--out", "")
-	if code != 2 || !strings.Contains(errs, "tablebases are of mangala") {
+	if code != 2 || !strings.Contains(errs, "not togyz") {
 		t.Errorf("togyz --judge: exit %d, %s", code, errs)
 	}
 }
