@@ -73,3 +73,37 @@ func TestJudgeFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeKalahTablebase builds a small Kalah tablebase and judges with
+// it (the solver reads it): analyze judges the endgame's moves inside it,
+// arena reports the tablebase and judged moves, and --judge-time 0s,
+// which leaves the solver no time, is refused.
+func TestJudgeKalahTablebase(t *testing.T) {
+	tb := filepath.Join(t.TempDir(), "kalah")
+	if code, out, errs := kumalak(t, "tablebase", "build", "--game", "kalah", "--stones", "10", "--out", tb, "--quiet"); code != 0 {
+		t.Fatalf("tablebase build: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs := kumalak(t, "analyze", "--game", "kalah", "--agent", "ab:depth=2", "--judge", tb,
+		"--position", "1,0,2,0,1,3/0,1,1,0,2,0 36 1 - - w", "6", "1", "5")
+	if code != 0 {
+		t.Fatalf("analyze: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, re := range []string{
+		`(?m)^judge    tablebase \S+ \(10 stones\)$`,
+		`(?m)^  white +2 +0 +1 +1 +100\.0% +8\.00 `,
+		`(?m)^  black +1 +0 +1 +1 +100\.0% +6\.00 `,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Fatalf("no %s in analyze output:\n%s", re, out)
+		}
+	}
+	code, out, errs = kumalak(t, "arena", "--game", "kalah", "--a", "ab:depth=2", "--b", "greedy", "--games", "2",
+		"--parallel", "1", "--quiet", "--judge", tb, "--out", "")
+	if code != 0 || !strings.Contains(out, "judge    tablebase "+tb+" (10 stones)\n") ||
+		!regexp.MustCompile(`(?m)^  (ab:depth=2|greedy) +\d+ +\d+ +[1-9]\d* +\d+ `).MatchString(out) {
+		t.Fatalf("arena: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := kumalak(t, "arena", "--game", "kalah", "--a", "random", "--games", "2", "--judge", tb, "--judge-time", "0s", "--out", ""); code != 2 || !strings.Contains(errs, "Limit") {
+		t.Errorf("--judge-time 0s with a kalah tablebase: exit %d, %s", code, errs)
+	}
+}
