@@ -55,12 +55,21 @@ func repeats(st env.State) bool {
 // positions (its env.Facts.Tablebase names their kind).
 func HasTablebases(game *env.Spec) bool { return game.Facts.Tablebase != "" }
 
+// NoTablebases returns nil for a game that has tablebases (HasTablebases),
+// else the error that names the games that have.
+func NoTablebases(game *env.Spec) error {
+	if HasTablebases(game) {
+		return nil
+	}
+	has := env.GamesWhere(HasTablebases)
+	return fmt.Errorf("solve: %s has no tablebases (%s have; see docs/TABLEBASE.md)", game.Name, strings.Join(has, ", "))
+}
+
 // OpenFor opens the tablebase in dir of game's kind (its
 // env.Facts.Tablebase), an error for a game that has none.
 func OpenFor(game *env.Spec, dir string) (*Tablebase, error) {
-	if !HasTablebases(game) {
-		has := env.GamesWhere(HasTablebases)
-		return nil, fmt.Errorf("solve: %s has no tablebases (%s have; see docs/TABLEBASE.md)", game.Name, strings.Join(has, ", "))
+	if err := NoTablebases(game); err != nil {
+		return nil, err
 	}
 	return OpenGame(dir, game.Facts.Tablebase, -1)
 }

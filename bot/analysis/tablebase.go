@@ -29,9 +29,10 @@ func OpenTablebases(game *env.Spec, dir, judgeDir string, jc solve.JudgeConfig) 
 	if _, auto, _ := solve.AutoSize(dir); auto || solve.IsOff(dir) {
 		dir = "" // the front ends' default: the bot's search has it, the report's tables stay as asked
 	}
-	if (dir != "" || judgeDir != "") && !solve.HasTablebases(game) {
-		_, err := solve.OpenFor(game, dir+judgeDir)
-		return nil, &ValueError{fmt.Sprintf("--tablebase and --judge: %v", err)}
+	if dir != "" || judgeDir != "" {
+		if err := solve.NoTablebases(game); err != nil {
+			return nil, &ValueError{fmt.Sprintf("--tablebase and --judge: %v", err)}
+		}
 	}
 	if dir != "" && judgeDir == "" {
 		judgeDir = dir
