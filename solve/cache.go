@@ -131,10 +131,10 @@ var (
 // and the next use goes on from there; two processes building at once
 // write the same bytes.
 func Cached(ctx context.Context, game *env.Spec, stones int) (string, error) {
-	kind := game.Facts.Tablebase
-	if kind == "" {
-		return "", fmt.Errorf("solve: %s has no tablebases", game.Name)
+	if err := NoTablebases(game); err != nil {
+		return "", err
 	}
+	kind := game.Facts.Tablebase
 	root, err := CacheRoot()
 	if err != nil {
 		return "", err
