@@ -191,7 +191,8 @@ func (j *Judge) Verdict(before env.State, a env.Action) (Verdict, bool) {
 // the judge may judge: the tablebase's stones and Extra above them for a
 // game of the tablebase's kind (Tablebase.Game), Extra for another game
 // the solver plays, 0 for a game it does not (togyz). The judge reads a
-// classic mangala tablebase itself; a kalah one only the solver reads.
+// classic mangala tablebase itself; a kalah one its solver reads (NewJudge
+// always makes one for it).
 func (j *Judge) Reach(game *env.Spec) int {
 	t := j.cfg.Tablebase
 	switch {
@@ -199,8 +200,6 @@ func (j *Judge) Reach(game *env.Spec) int {
 		return 0
 	case t == nil || t.Game() != game.Facts.Tablebase:
 		return j.cfg.Extra
-	case t.Game() != MangalaTB && j.solver == nil:
-		return 0
 	}
 	return t.Stones() + j.cfg.Extra
 }
