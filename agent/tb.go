@@ -57,14 +57,8 @@ func newTB(spec *env.Spec, o *options, rng *rand.Rand) (Agent, error) {
 	if err := t.SetLimits(o.lim); err != nil {
 		return nil, err
 	}
-	dir, err := solve.TablebaseDir(spec, o.str("dir", ""))
-	if err != nil {
+	if t.tb, err = solve.OpenSetting(spec, o.str("dir", "")); err != nil {
 		return nil, err
-	}
-	if dir != "" {
-		if t.tb, err = solve.OpenFor(spec, dir); err != nil {
-			return nil, err
-		}
 	}
 	cfg := solve.DefaultConfig()
 	cfg.TTBits, cfg.Tablebase = ttBits(mib), t.tb

@@ -42,13 +42,11 @@ func (s Spec) WithTablebase(dir string) (Spec, error) {
 // for kalah (6 houses) the exact solver's alone. m closes it.
 func (m *searcher) setOracle(o *options) error {
 	spec := m.cur.Spec()
-	dir, err := solve.TablebaseDir(spec, o.str(tablebaseKey, ""))
-	if err != nil || dir == "" {
+	tb, err := solve.OpenSetting(spec, o.str(tablebaseKey, ""))
+	if err != nil || tb == nil {
 		return err
 	}
-	if m.tb, err = solve.OpenFor(spec, dir); err != nil {
-		return fmt.Errorf("tablebase=%s: %w", dir, err)
-	}
+	m.tb = tb
 	if solve.Probed(spec) == nil {
 		m.search.SetOracle(m.tb)
 	}

@@ -102,6 +102,27 @@ func TablebaseDir(game *env.Spec, v string) (string, error) {
 	return dir, nil
 }
 
+// OpenSetting opens the tablebase of a --tablebase value (or a spec's
+// tablebase key) for game, resolved as TablebaseDir does: nil (and no
+// error) for none; of auto:N the levels 0..N alone, whatever more the cache
+// holds, so that a bot plays the same with the same setting whatever
+// another command built into the cache.
+func OpenSetting(game *env.Spec, v string) (*Tablebase, error) {
+	dir, err := TablebaseDir(game, v)
+	if err != nil || dir == "" {
+		return nil, err
+	}
+	most := -1 // a folder: every level in it
+	if n, auto, _ := AutoSize(v); auto {
+		most = n
+	}
+	tb, err := OpenGame(dir, game.Facts.Tablebase, most)
+	if err != nil {
+		return nil, fmt.Errorf("tablebase %s: %w", v, err)
+	}
+	return tb, nil
+}
+
 // CacheRoot returns the folder of kumalak's cache: $KUMALAK_CACHE, else
 // kumalak under os.UserCacheDir.
 func CacheRoot() (string, error) {

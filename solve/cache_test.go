@@ -106,6 +106,37 @@ func TestTablebaseDir(t *testing.T) {
 	}
 }
 
+// TestOpenSettingAuto: auto:N opens the levels 0..N alone though the
+// cache holds more (another command's auto:M), so that a bot's play does
+// not hang on what the cache holds; a folder opens every level in it.
+func TestOpenSettingAuto(t *testing.T) {
+	cacheIn(t)
+	mangala, _ := env.Lookup("mangala")
+	d, err := Cached(t.Context(), mangala, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		v    string
+		want int
+	}{{"auto:4", 4}, {"auto:6", 6}, {d, 6}} {
+		tb, err := OpenSetting(mangala, c.v)
+		if err != nil {
+			t.Fatalf("%s: %v", c.v, err)
+		}
+		if tb.Stones() != c.want {
+			t.Errorf("%s: levels 0..%d, want 0..%d", c.v, tb.Stones(), c.want)
+		}
+		tb.Close()
+	}
+	if tb, err := OpenSetting(mangala, "off"); tb != nil || err != nil {
+		t.Errorf("off: %v, %v; want none", tb, err)
+	}
+	if _, err := OpenSetting(mangala, filepath.Join(d, "missing")); err == nil || !strings.Contains(err.Error(), "tablebase ") {
+		t.Errorf("a missing folder: %v", err)
+	}
+}
+
 // TestTablebaseDirUnwritable: a cache that cannot be made leaves the bot
 // without a tablebase, with a word, rather than without a game.
 func TestTablebaseDirUnwritable(t *testing.T) {
