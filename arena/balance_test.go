@@ -9,6 +9,7 @@ import (
 	"kumalak/agent"
 	"kumalak/env"
 	"kumalak/env/envtest"
+	_ "kumalak/env/kalah"
 	_ "kumalak/env/mangala"
 	_ "kumalak/env/togyz"
 )
@@ -18,7 +19,7 @@ import (
 // never kept, and without the test a seed gives the openings it always
 // gave.
 func TestBalancedOpenings(t *testing.T) {
-	for _, game := range []string{"mangala", "mangala-kale", "togyz"} {
+	for _, game := range []string{"mangala", "mangala-kale", "kalah", "togyz"} {
 		t.Run(game, func(t *testing.T) {
 			spec, err := env.Lookup(game)
 			if err != nil {
