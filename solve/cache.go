@@ -112,6 +112,9 @@ func OpenSetting(game *env.Spec, v string) (*Tablebase, error) {
 	if err != nil || dir == "" {
 		return nil, err
 	}
+	if err := NoTablebases(game); err != nil { // a folder named for a game without tablebases
+		return nil, err
+	}
 	most := -1 // a folder: every level in it
 	if n, auto, _ := AutoSize(v); auto {
 		most = n

@@ -135,6 +135,10 @@ func TestOpenSettingAuto(t *testing.T) {
 	if _, err := OpenSetting(mangala, filepath.Join(d, "missing")); err == nil || !strings.Contains(err.Error(), "tablebase ") {
 		t.Errorf("a missing folder: %v", err)
 	}
+	togyz, _ := env.Lookup("togyz")
+	if _, err := OpenSetting(togyz, d); err == nil || !strings.Contains(err.Error(), "togyz has no tablebases") {
+		t.Errorf("a folder for togyz: %v", err)
+	}
 }
 
 // TestTablebaseDirUnwritable: a cache that cannot be made leaves the bot
