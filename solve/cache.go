@@ -112,14 +112,12 @@ func OpenSetting(game *env.Spec, v string) (*Tablebase, error) {
 	if err != nil || dir == "" {
 		return nil, err
 	}
-	if err := NoTablebases(game); err != nil { // a folder named for a game without tablebases
-		return nil, err
+	var tb *Tablebase
+	if n, auto, _ := AutoSize(v); auto { // the cache: TablebaseDir gives it only to a game that has tablebases
+		tb, err = OpenGame(dir, game.Facts.Tablebase, n)
+	} else { // a folder: every level in it
+		tb, err = OpenFor(game, dir)
 	}
-	most := -1 // a folder: every level in it
-	if n, auto, _ := AutoSize(v); auto {
-		most = n
-	}
-	tb, err := OpenGame(dir, game.Facts.Tablebase, most)
 	if err != nil {
 		return nil, fmt.Errorf("tablebase %s: %w", v, err)
 	}
